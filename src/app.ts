@@ -1,0 +1,46 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from './context.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerHttpMetrics } from './http/metrics.js';
+import { registerOpenApi } from './http/openapi.js';
+import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
+import { validatorCompiler } from './http/validation.js';
+import { loggerOptions } from './logging.js';
+import { operationsRoutes } from './ops/routes.js';
+
+export interface BuildAppOptions {
+  /** Overrides the configured logger (tests pass `false` or a capturing stream). */
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+/** Assembles the HTTP application from cross-cutting plugins and the domain areas. No logic here. */
+export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = context;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    genReqId: requestIdFor,
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler());
+  // JSON endpoints take JSON only: a text/plain body is a 415, not a string to validate.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  registerErrorHandling(app);
+  const metrics = registerHttpMetrics(app);
+  await registerOpenApi(app, config);
+
+  await app.register(operationsRoutes, { context, metrics });
+  await app.register(
+    async (_api) => {
+      // The contract's areas register here, under the configured base path.
+    },
+    { prefix: config.basePath },
+  );
+  return app;
+}

@@ -1,0 +1,12 @@
+import type { AppConfig } from './config.js';
+import type { Db } from './db/database.js';
+
+/** The current instant; passed in so rules that depend on time are testable. */
+export type Clock = () => Date;
+
+/** What every area's routes receive: configuration, the database and the clock. */
+export interface AppContext {
+  readonly config: AppConfig;
+  readonly db: Db;
+  readonly clock: Clock;
+}

@@ -1,0 +1,36 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { AppConfig } from '../config.js';
+import type { Database, Db } from './database.js';
+
+// int8 columns (ids, counters) come back as numbers; every value we store is below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+export interface DatabaseOptions {
+  /** PostgreSQL only: the schema to work in (tests use one schema each). */
+  readonly schema?: string;
+}
+
+/** Opens the configured database. SQLite is tuned for one writer with durable commits. */
+export function connectDatabase(database: AppConfig['database'], options: DatabaseOptions = {}): Db {
+  if (database.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: database.url,
+      max: database.poolSize,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
+  const sqlite = new SqliteDatabase(database.path);
+  // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable
+  // (the same setting production uses; see docs/decisions.md).
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}

@@ -1,0 +1,124 @@
+/**
+ * The domain's error hierarchy. Services throw these; `http/error-handler.ts` is the one place
+ * that maps each kind to an HTTP status and to the contract's Notification shape.
+ *
+ * A concrete error names its stable machine `code` (what partners branch on) and a message a
+ * person can read. `property` is the JSON path of the offending input, when there is one.
+ */
+export interface ErrorDetail {
+  property?: string;
+  value?: string;
+  tokens?: Record<string, string>;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: ErrorKind;
+  readonly property?: string;
+  readonly value?: string;
+  readonly tokens?: Record<string, string>;
+
+  constructor(
+    readonly code: string,
+    message: string,
+    detail: ErrorDetail = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+    this.property = detail.property;
+    this.value = detail.value;
+    this.tokens = detail.tokens;
+  }
+}
+
+/** How an error reads to a client; the HTTP mapping keys on this alone. */
+export type ErrorKind =
+  | 'invalid-input'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'unprocessable'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'rate-limited'
+  | 'unavailable';
+
+/** The request itself is malformed (wrong types, missing fields, unparsable body). */
+export class InvalidInput extends DomainError {
+  readonly kind = 'invalid-input';
+}
+
+/** The caller did not prove who it is; `challenge` becomes the `WWW-Authenticate` header. */
+export class Unauthenticated extends DomainError {
+  readonly kind = 'unauthenticated';
+  constructor(
+    code: string,
+    message: string,
+    readonly challenge?: string,
+    detail: ErrorDetail = {},
+  ) {
+    super(code, message, detail);
+  }
+}
+
+/** The caller is known but may not do this (for example another brand's path). */
+export class Forbidden extends DomainError {
+  readonly kind = 'forbidden';
+}
+
+/** The addressed thing does not exist, or does not exist for this caller. */
+export class NotFound extends DomainError {
+  readonly kind = 'not-found';
+}
+
+/** The request clashes with the current state (a purchased quote, a request still running). */
+export class Conflict extends DomainError {
+  readonly kind = 'conflict';
+  constructor(
+    code: string,
+    message: string,
+    detail: ErrorDetail & { retryAfterSeconds?: number } = {},
+  ) {
+    super(code, message, detail);
+    this.retryAfterSeconds = detail.retryAfterSeconds;
+  }
+  readonly retryAfterSeconds?: number;
+}
+
+/** Well-formed, but not acceptable as it stands (for example an idempotency key reused). */
+export class Unprocessable extends DomainError {
+  readonly kind = 'unprocessable';
+}
+
+export class PayloadTooLarge extends DomainError {
+  readonly kind = 'payload-too-large';
+}
+
+export class UnsupportedMediaType extends DomainError {
+  readonly kind = 'unsupported-media-type';
+}
+
+/** Too many requests; the client may retry after `retryAfterSeconds`. */
+export class RateLimited extends DomainError {
+  readonly kind = 'rate-limited';
+  constructor(
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+    detail: ErrorDetail = {},
+  ) {
+    super(code, message, detail);
+  }
+}
+
+/** A dependency (database, payment gateway) cannot serve right now. */
+export class Unavailable extends DomainError {
+  readonly kind = 'unavailable';
+}
+
+/** Brand codes of the contract are fixed; anything else on a path is an unknown brand. */
+export class UnknownBrand extends NotFound {
+  constructor(value: string) {
+    super('UNKNOWN_BRAND', `Brand '${value}' does not exist.`, { property: 'brandCode', value });
+  }
+}

@@ -1,0 +1,65 @@
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import type { Notification } from './schemas.js';
+
+/** Digit runs that could be a card number are masked before any value is echoed or logged. */
+const CARD_LIKE = /\d(?:[ -]?\d){12,18}/g;
+const MAX_ECHO = 120;
+
+/** A value safe to put in a Notification: scalars only, card-like digits masked, bounded length. */
+export function echoValue(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
+  const text = String(value).replace(CARD_LIKE, '[REDACTED]');
+  return text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}…` : text;
+}
+
+/** `/quote/input/policyHolders/0/firstName` → `quote.input.policyHolders[0].firstName`. */
+export function jsonPointerToPath(pointer: string): string {
+  let path = '';
+  for (const raw of pointer.split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    path += /^\d+$/.test(part) ? `[${part}]` : path ? `.${part}` : part;
+  }
+  return path;
+}
+
+const CODE_BY_KEYWORD: Record<string, string> = {
+  required: 'FIELD_REQUIRED',
+  type: 'INVALID_TYPE',
+  enum: 'INVALID_VALUE',
+  const: 'INVALID_VALUE',
+  format: 'INVALID_FORMAT',
+  pattern: 'INVALID_FORMAT',
+  minimum: 'OUT_OF_RANGE',
+  maximum: 'OUT_OF_RANGE',
+  exclusiveMinimum: 'OUT_OF_RANGE',
+  exclusiveMaximum: 'OUT_OF_RANGE',
+  minLength: 'TOO_SHORT',
+  maxLength: 'TOO_LONG',
+  minItems: 'TOO_FEW_ITEMS',
+  maxItems: 'TOO_MANY_ITEMS',
+  additionalProperties: 'UNKNOWN_FIELD',
+};
+
+/** One Notification per schema violation, with the property as a path and the limits as tokens. */
+export function schemaViolationToNotification(violation: FastifySchemaValidationError & { data?: unknown }): Notification {
+  const params: Record<string, unknown> = violation.params;
+  let property = jsonPointerToPath(violation.instancePath);
+  const missing = params.missingProperty ?? params.additionalProperty;
+  if (typeof missing === 'string') property = property ? `${property}.${missing}` : missing;
+
+  const tokens: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (key === 'missingProperty' || key === 'additionalProperty') continue;
+    tokens[key] = Array.isArray(value) ? value.join(',') : String(value);
+  }
+  const notification: Notification = {
+    code: CODE_BY_KEYWORD[violation.keyword] ?? 'INVALID_VALUE',
+    message: `${property || 'body'} ${violation.message ?? 'is invalid'}`,
+    property,
+    tokens,
+  };
+  const echoed = violation.keyword === 'required' ? undefined : echoValue(violation.data);
+  if (echoed !== undefined) notification.value = echoed;
+  return notification;
+}

@@ -1,0 +1,85 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { BRAND_CODES } from '../brands.js';
+
+/** Shared shapes of the contract (spec §2.1) and the error envelope every endpoint uses. */
+
+export const Notification = Type.Object(
+  {
+    code: Type.Optional(Type.String({ description: 'Stable machine code, e.g. `UNKNOWN_BRAND`.' })),
+    message: Type.Optional(Type.String({ description: 'What went wrong, for a person.' })),
+    tokens: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description: 'Values the message refers to (limits, allowed values, the request id of a server error).',
+      }),
+    ),
+    property: Type.Optional(
+      Type.String({ description: 'Where the problem is: a JSON path into the body (`quote.input.returnDate`) or a parameter name.' }),
+    ),
+    value: Type.Optional(Type.String({ description: 'The offending value, when it is safe to echo.' })),
+    title: Type.Optional(Type.String()),
+    detail: Type.Optional(Type.String()),
+  },
+  { description: 'One problem found with a request (spec §2.1 Notification).' },
+);
+export type Notification = Static<typeof Notification>;
+
+export const Validation = Type.Object(
+  {
+    isValid: Type.Optional(Type.Boolean({ default: false })),
+    errors: Type.Optional(Type.Array(Notification)),
+  },
+  { description: 'Outcome of validating an object (spec §2.1 Validation).' },
+);
+export type Validation = Static<typeof Validation>;
+
+export const ErrorResponse = Type.Object(
+  { validation: Validation },
+  {
+    description:
+      'Body of every non-2xx answer except the token endpoint: `validation.isValid` is false and `validation.errors` lists Notifications.',
+    examples: [
+      {
+        validation: {
+          isValid: false,
+          errors: [{ code: 'UNKNOWN_BRAND', message: "Brand 'acme' does not exist.", property: 'brandCode', value: 'acme' }],
+        },
+      },
+    ],
+  },
+);
+export type ErrorResponse = Static<typeof ErrorResponse>;
+
+export const BrandCodeParam = Type.Enum([...BRAND_CODES], {
+  type: 'string',
+  description: 'The brand: `brandau`, `brandnz`, `directau` or `nomad`.',
+});
+
+export const BrandParams = Type.Object({ brandCode: BrandCodeParam });
+
+/** A 64-bit id as partners send it on a path (digits only). */
+export const LongId = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed request: wrong JSON types, unparsable body, or a missing or invalid parameter.',
+  401: 'No valid bearer token.',
+  403: 'The token is valid but not for this brand.',
+  404: 'Unknown brand, route or resource (also when the resource belongs to another partner).',
+  409: 'The request conflicts with the current state.',
+  413: 'The body is larger than the server accepts.',
+  415: 'The body is not of the media type this endpoint accepts.',
+  422: 'Well-formed but not acceptable as it stands.',
+  429: 'Too many requests; see `Retry-After`.',
+  500: 'Unexpected server error; the body carries only the request id.',
+  503: 'A dependency is unavailable; retry later.',
+};
+
+/** Error responses a route documents, all with the common envelope. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const responses: Record<number, TSchema> = {};
+  for (const status of statuses) {
+    responses[status] = Type.Object(ErrorResponse.properties, {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+    });
+  }
+  return responses;
+}

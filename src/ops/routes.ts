@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import type { AppContext } from '../context.js';
+import { dialectOf } from '../db/dialect.js';
+import type { HttpMetrics } from '../http/metrics.js';
+import { HealthResponse, ReadyResponse } from './schemas.js';
+
+/** Liveness, readiness and metrics: outside the base path, no authentication. */
+export const operationsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; metrics: HttpMetrics }> = (
+  app,
+  { context, metrics },
+) => {
+  const database = dialectOf(context.db);
+
+  app.get(
+    '/health',
+    { schema: { tags: ['operations'], operationId: 'health', summary: 'Liveness', description: 'Answers while the process is up.', response: { 200: HealthResponse } } },
+    () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/ready',
+    {
+      schema: {
+        tags: ['operations'],
+        operationId: 'ready',
+        summary: 'Readiness',
+        description: 'Answers 200 when the database answers a query, else 503.',
+        response: { 200: ReadyResponse, 503: ReadyResponse },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await sql`select 1`.execute(context.db);
+        return { status: 'ready' as const, database };
+      } catch (error) {
+        reply.log.warn({ err: error }, 'readiness check failed');
+        return reply.status(503).send({ status: 'unavailable' as const, database });
+      }
+    },
+  );
+
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['operations'],
+        operationId: 'metrics',
+        summary: 'Prometheus metrics',
+        description: 'Request counts and latency by route and status, plus process metrics, in Prometheus text format.',
+        produces: ['text/plain'],
+        response: { 200: { type: 'string', description: 'Prometheus exposition format.' } },
+      },
+    },
+    async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+  return Promise.resolve();
+};

@@ -1,0 +1,14 @@
+import { Type } from 'typebox';
+
+export const HealthResponse = Type.Object(
+  { status: Type.Enum(['ok'], { type: 'string' }) },
+  { description: 'The process is up and serving HTTP.' },
+);
+
+export const ReadyResponse = Type.Object(
+  {
+    status: Type.Enum(['ready', 'unavailable'], { type: 'string' }),
+    database: Type.Enum(['sqlite', 'postgres'], { type: 'string', description: 'The engine this process uses.' }),
+  },
+  { description: 'Whether the process can serve requests that need the database.' },
+);

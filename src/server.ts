@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { buildApp } from './app.js';
+import type { AppConfig } from './config.js';
+import type { AppContext, Clock } from './context.js';
+import { connectDatabase } from './db/connect.js';
+import type { Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  /** Where the server listens, e.g. `http://127.0.0.1:3000`. */
+  readonly url: string;
+  /** Stops accepting, lets in-flight requests finish, then closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly clock?: Clock;
+  readonly logger?: FastifyServerOptions['logger'];
+  /** An already open database (tests); otherwise the configured one is opened and owned. */
+  readonly db?: Db;
+}
+
+/** Everything a fresh or upgraded database needs before the first request. */
+export async function prepareDatabase(context: AppContext): Promise<void> {
+  await migrateToLatest(context.db);
+}
+
+export async function startServer(config: AppConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const db = options.db ?? connectDatabase(config.database);
+  const context: AppContext = { config, db, clock: options.clock ?? (() => new Date()) };
+  let app: FastifyInstance | undefined;
+  try {
+    await prepareDatabase(context);
+    app = await buildApp(context, { logger: options.logger });
+    if (!options.db) app.addHook('onClose', async () => db.destroy());
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app?.close();
+    if (!options.db) await db.destroy();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const running = app;
+  let closing: Promise<void> | undefined;
+  return {
+    app: running,
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    close: () => (closing ??= running.close()),
+  };
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type AppConfig } from '../../src/config.js';
+import type { AppContext, Clock } from '../../src/context.js';
+import { prepareDatabase } from '../../src/server.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestAppOptions {
+  /** Environment overrides, as an operator would set them (e.g. `{ BASE_PATH: '/api' }`). */
+  readonly env?: Record<string, string>;
+  readonly clock?: Clock;
+  /** Hook to add test-only routes or hooks before the app is readied. */
+  readonly beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly context: AppContext;
+  readonly database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** Builds the real app on a clean database of the suite's engine; `close` releases both. */
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config: AppConfig = {
+    ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', ...options.env }),
+    database: database.database,
+  };
+  const context: AppContext = { config, db: database.db, clock: options.clock ?? (() => new Date()) };
+  let app: FastifyInstance | undefined;
+  try {
+    await prepareDatabase(context);
+    app = await buildApp(context, { logger: false });
+    await options.beforeReady?.(app);
+    await app.ready();
+  } catch (error) {
+    await app?.close();
+    await database.destroy();
+    throw error;
+  }
+  const ready = app;
+  return {
+    app: ready,
+    context,
+    database,
+    async close() {
+      await ready.close();
+      await database.destroy();
+    },
+  };
+}
+
+/** Registers beforeAll/afterAll for a file-wide test app and returns a getter for it. */
+export function useTestApp(options: TestAppOptions = {}): () => TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await buildTestApp(options);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  return () => {
+    if (!current) throw new Error('test app not built yet (use it inside a test)');
+    return current;
+  };
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Each test file opens its own database (a temp SQLite file or a PostgreSQL schema).
+    sequence: { concurrent: false },
+  },
+});
