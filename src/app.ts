@@ -37,8 +37,12 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 
   await app.register(operationsRoutes, { context, metrics });
   await app.register(
-    async (_api) => {
-      // The contract's areas register here, under the configured base path.
+    async (api) => {
+      // Public contract routes (the token endpoint) register on `api`.
+      await api.register(async (protectedApi) => {
+        // Every route in this scope requires a bearer token for its brand (auth guard goes here).
+        await Promise.resolve(protectedApi);
+      });
     },
     { prefix: config.basePath },
   );
