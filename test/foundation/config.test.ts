@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  it('defaults to staging on embedded SQLite with demo data and the sandbox gateway', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: 'staging',
+      host: '127.0.0.1',
+      port: 3000,
+      basePath: '',
+      database: { kind: 'sqlite', path: 'data/partner-api.sqlite' },
+      demoData: true,
+      paymentGateway: 'sandbox',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads PostgreSQL, a base path and numbers from text', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', BASE_PATH: '/api/v', PORT: '8080', DB_POOL_SIZE: '4' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db', poolSize: 4 });
+    expect(config.basePath).toBe('/api/v');
+    expect(config.port).toBe(8080);
+  });
+
+  it('names every bad variable at once', () => {
+    const problems = problemsOf({ PORT: 'eighty', BASE_PATH: 'api/', APP_ENV: 'prod', LOG_LEVEL: 'loud' });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['APP_ENV', 'BASE_PATH', 'LOG_LEVEL', 'PORT']);
+  });
+
+  it('never prints a secret value', () => {
+    const secret = 'mysql://admin:hunter2@db/prod';
+    const problems = problemsOf({ DATABASE_URL: secret });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^DATABASE_URL/);
+    expect(problems.join('\n')).not.toContain('hunter2');
+  });
+
+  it('refuses production with demo data, the sandbox gateway or no public URL', () => {
+    const problems = problemsOf({ APP_ENV: 'production', DEMO_DATA: 'true' });
+    expect(problems.some((p) => p.startsWith('DEMO_DATA'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('PAYMENT_GATEWAY'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('PUBLIC_BASE_URL'))).toBe(true);
+  });
+
+  it('turns demo data off by default in production', () => {
+    const problems = problemsOf({ APP_ENV: 'production', PUBLIC_BASE_URL: 'https://api.example.com' });
+    expect(problems.some((p) => p.startsWith('DEMO_DATA'))).toBe(false);
+  });
+});
