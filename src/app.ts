@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { registerLifecycle, type Lifecycle } from './http/lifecycle.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
@@ -33,9 +34,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
   registerErrorHandling(app);
   const metrics = registerHttpMetrics(app);
+  const lifecycle = registerLifecycle(app);
+  app.decorate('lifecycle', lifecycle);
   await registerOpenApi(app, config);
 
-  await app.register(operationsRoutes, { context, metrics });
+  await app.register(operationsRoutes, { context, metrics, lifecycle });
   await app.register(
     async (api) => {
       // Public contract routes (the token endpoint) register on `api`.
@@ -47,4 +50,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     { prefix: config.basePath },
   );
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set `draining` before closing so /ready fails and clients reconnect elsewhere. */
+    lifecycle: Lifecycle;
+  }
 }

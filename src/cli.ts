@@ -32,7 +32,7 @@ async function serve(): Promise<void> {
     const timer = setTimeout(() => {
       server.app.log.error('shutdown timed out; exiting with requests still open');
       process.exit(1);
-    }, config.shutdownTimeoutMs);
+    }, config.shutdownDrainMs + config.shutdownTimeoutMs);
     timer.unref();
     server.close().then(
       () => {
@@ -61,7 +61,7 @@ async function migrate(options: { down?: boolean }): Promise<void> {
 }
 
 async function writeOpenApi(options: { out?: string }): Promise<void> {
-  const config = { ...configOrExit(), publicBaseUrl: 'http://localhost:3000' };
+  const config = configOrExit();
   const db = connectDatabase({ kind: 'sqlite', path: ':memory:' });
   const app = await buildApp({ config, db, clock: () => new Date() }, { logger: false });
   try {

@@ -25,6 +25,11 @@ const EnvSchema = Type.Object({
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   BODY_LIMIT_BYTES: Type.Integer({ default: 262_144, minimum: 1024, maximum: 10_485_760 }),
+  SHUTDOWN_DRAIN_MS: Type.Integer({
+    default: 1000,
+    minimum: 0,
+    description: 'After SIGTERM, keep serving this long (readiness failing) before closing the listener.',
+  }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100 }),
   DEMO_DATA: Type.Optional(Type.Enum(['true', 'false'])),
   PAYMENT_GATEWAY: Type.Optional(Type.Enum(['sandbox'])),
@@ -43,6 +48,7 @@ export interface AppConfig {
   readonly database: { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number };
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
+  readonly shutdownDrainMs: number;
   readonly shutdownTimeoutMs: number;
   /** Load the demo catalogue, partners and users at start. */
   readonly demoData: boolean;
@@ -91,6 +97,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       : Object.freeze({ kind: 'sqlite' as const, path: env.SQLITE_PATH }),
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     demoData,
     paymentGateway,

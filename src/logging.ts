@@ -1,4 +1,5 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyLoggerOptions } from 'fastify';
+import type { LoggerOptions } from 'pino';
 import type { AppConfig } from './config.js';
 
 /**
@@ -30,7 +31,7 @@ interface LoggableRequest {
 }
 
 /** Pino options for the server: JSON lines, secrets redacted, query strings left out. */
-export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): NonNullable<FastifyServerOptions['logger']> {
+export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): FastifyLoggerOptions & LoggerOptions {
   return {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },

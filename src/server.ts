@@ -10,7 +10,10 @@ export interface RunningServer {
   readonly app: FastifyInstance;
   /** Where the server listens, e.g. `http://127.0.0.1:3000`. */
   readonly url: string;
-  /** Stops accepting, lets in-flight requests finish, then closes the database. Idempotent. */
+  /**
+   * Drains (readiness fails, responses say `Connection: close`) for the configured time, then
+   * stops accepting, lets in-flight requests finish and closes the database. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -47,6 +50,11 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   return {
     app: running,
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
-    close: () => (closing ??= running.close()),
+    close: () =>
+      (closing ??= (async () => {
+        running.lifecycle.draining = true;
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+        await running.close();
+      })()),
   };
 }

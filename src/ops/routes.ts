@@ -2,14 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { dialectOf } from '../db/dialect.js';
+import type { Lifecycle } from '../http/lifecycle.js';
 import type { HttpMetrics } from '../http/metrics.js';
 import { HealthResponse, ReadyResponse } from './schemas.js';
 
 /** Liveness, readiness and metrics: outside the base path, no authentication. */
-export const operationsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; metrics: HttpMetrics }> = (
-  app,
-  { context, metrics },
-) => {
+export const operationsRoutes: FastifyPluginAsyncTypebox<{
+  context: AppContext;
+  metrics: HttpMetrics;
+  lifecycle: Lifecycle;
+}> = (app, { context, metrics, lifecycle }) => {
   const database = dialectOf(context.db);
 
   app.get(
@@ -25,11 +27,12 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; 
         tags: ['operations'],
         operationId: 'ready',
         summary: 'Readiness',
-        description: 'Answers 200 when the database answers a query, else 503.',
+        description: 'Answers 200 when the database answers a query; 503 when it does not, or while the process drains before shutdown.',
         response: { 200: ReadyResponse, 503: ReadyResponse },
       },
     },
     async (_request, reply) => {
+      if (lifecycle.draining) return reply.status(503).send({ status: 'draining' as const, database });
       try {
         await sql`select 1`.execute(context.db);
         return { status: 'ready' as const, database };

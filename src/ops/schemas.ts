@@ -7,7 +7,7 @@ export const HealthResponse = Type.Object(
 
 export const ReadyResponse = Type.Object(
   {
-    status: Type.Enum(['ready', 'unavailable'], { type: 'string' }),
+    status: Type.Enum(['ready', 'unavailable', 'draining'], { type: 'string' }),
     database: Type.Enum(['sqlite', 'postgres'], { type: 'string', description: 'The engine this process uses.' }),
   },
   { description: 'Whether the process can serve requests that need the database.' },

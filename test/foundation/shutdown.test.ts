@@ -1,0 +1,95 @@
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { startServer } from '../../src/server.js';
+import { buildTestApp } from '../helpers/app.js';
+import { createTestDatabase, DIALECT } from '../helpers/database.js';
+import { startChildServer } from '../helpers/child-server.js';
+
+interface Outcome {
+  status?: number;
+  error?: string;
+}
+
+function get(url: string, agentless = true): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: agentless ? false : undefined }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    req.end();
+  });
+}
+
+describe(`graceful shutdown (${DIALECT})`, () => {
+  it('finishes every in-flight request before closing', async () => {
+    let arrived = 0;
+    const t = await buildTestApp({
+      beforeReady(app) {
+        // Test-only slow route: keeps requests in flight while the server closes.
+        app.get('/slow', async () => {
+          arrived += 1;
+          await new Promise((r) => setTimeout(r, 300));
+          return { done: true };
+        });
+      },
+    });
+    try {
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      const address = t.app.server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const burst = Array.from({ length: 40 }, () => get(`http://127.0.0.1:${port}/slow`));
+      while (arrived < 40) await new Promise((r) => setTimeout(r, 5));
+      const closing = t.app.close();
+      const outcomes = await Promise.all(burst);
+      await closing;
+      expect(outcomes).toEqual(Array.from({ length: 40 }, () => ({ status: 200 })));
+      expect(await get(`http://127.0.0.1:${port}/health`)).toMatchObject({ error: 'ECONNREFUSED' });
+    } finally {
+      await t.app.close();
+      await t.database.destroy();
+    }
+  });
+
+  it('exits 0 on SIGTERM during a burst, after completing every request', async () => {
+    const database = await createTestDatabase();
+    const server = await startChildServer({ ...database.env, SHUTDOWN_DRAIN_MS: '500' });
+    try {
+      let answered = 0;
+      const burst = Array.from({ length: 200 }, async () => {
+        const outcome = await get(`${server.url}/health`);
+        answered += 1;
+        return outcome;
+      });
+      while (answered < 50) await new Promise((r) => setTimeout(r, 2));
+      server.process.kill('SIGTERM');
+      const outcomes = await Promise.all(burst);
+      expect(await server.exited).toBe(0);
+      // The drain keeps serving while the burst lasts: every request completes.
+      expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
+      expect(server.logs.some((l) => l.msg === 'stopped')).toBe(true);
+    } finally {
+      server.kill();
+      await database.destroy();
+    }
+  });
+
+  it('fails readiness and asks clients to reconnect while draining', async () => {
+    const database = await createTestDatabase();
+    const config = { ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '400', DEMO_DATA: 'false' }), database: database.database };
+    const server = await startServer(config, { db: database.db, logger: false });
+    try {
+      const closing = server.close();
+      const ready = await server.app.inject({ method: 'GET', url: '/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'draining', database: DIALECT });
+      expect(ready.headers.connection).toBe('close');
+      expect((await get(`${server.url}/health`)).status).toBe(200);
+      await closing;
+    } finally {
+      await server.close();
+      await database.destroy();
+    }
+  });
+});
