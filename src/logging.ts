@@ -1,4 +1,4 @@
-import type { FastifyLoggerOptions } from 'fastify';
+import type { FastifyInstance, FastifyLoggerOptions } from 'fastify';
 import type { LoggerOptions } from 'pino';
 import type { AppConfig } from './config.js';
 
@@ -46,4 +46,15 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): FastifyLogge
       }),
     },
   };
+}
+
+/** Logs each answered request once: method, path (no query), route, status and duration. */
+export function registerRequestLog(app: FastifyInstance): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { req: request, statusCode: reply.statusCode, route: request.routeOptions.url, responseTimeMs: Math.round(reply.elapsedTime * 100) / 100 },
+      'request completed',
+    );
+    done();
+  });
 }

@@ -32,7 +32,12 @@ describe(`request logs (${DIALECT})`, () => {
       const all = lines.join('\n');
       expect(all).not.toMatch(/SECRET/);
       const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-      expect(entries.filter((e) => e.reqId === 'trace-12345678').length).toBeGreaterThanOrEqual(3);
+      expect(entries.filter((e) => e.reqId === 'trace-12345678')).toHaveLength(2);
+      expect(entries.find((e) => e.msg === 'request completed')).toMatchObject({
+        req: { method: 'GET', path: '/echo-log' },
+        statusCode: 200,
+        route: '/echo-log',
+      });
       expect(entries.find((e) => e.msg === 'probe')).toMatchObject({ password: '[REDACTED]', refresh_token: '[REDACTED]' });
     } finally {
       await app.close();

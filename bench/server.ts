@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ServerProcess {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a Node process running `args` with its output going to a file (as a production log
+ * would), and waits for the line that announces where it listens.
+ */
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  addressOf: (line: string) => string | undefined,
+): Promise<ServerProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-log-'));
+  const logFile = join(dir, 'out.log');
+  const fd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const state = { ended: false };
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      state.ended = true;
+      resolve();
+    }),
+  );
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const output = readFileSync(logFile, 'utf8');
+    const url = output.split('\n').map(addressOf).find(Boolean);
+    if (url) {
+      return {
+        url,
+        async stop() {
+          if (!state.ended) child.kill('SIGTERM');
+          await exited;
+          cleanup();
+        },
+      };
+    }
+    if (state.ended || Date.now() > deadline) {
+      if (!state.ended) child.kill('SIGKILL');
+      cleanup();
+      throw new Error(`process did not start listening: ${output.slice(-2000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The API server (`cli.ts serve`) on a free port. */
+export function startApiServer(env: Record<string, string>): Promise<ServerProcess> {
+  return startProcess(['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: '0', SHUTDOWN_DRAIN_MS: '0', ...env }, (line) => {
+    if (!line.includes('"serving"')) return undefined;
+    return (JSON.parse(line) as { url?: string }).url;
+  });
+}
+
+/** A ceiling server answering every request with `bodyFile`'s bytes. */
+export function startCeilingServer(kind: 'fastify' | 'node', bodyFile: string, contentType: string): Promise<ServerProcess> {
+  return startProcess(['--import', 'tsx', 'bench/ceiling-server.ts', kind, bodyFile, contentType], {}, (line) => {
+    if (!line.startsWith('{"port"')) return undefined;
+    return `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;
+  });
+}
