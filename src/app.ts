@@ -8,6 +8,7 @@ import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { loggerOptions } from './logging.js';
 import { operationsRoutes } from './ops/routes.js';
+import { productRoutes } from './catalogue/routes.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -41,6 +42,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       // Public contract routes (the token endpoint) register on `api`.
       await api.register(async (protectedApi) => {
         // Every route in this scope requires a bearer token for its brand (auth guard goes here).
+        await protectedApi.register(productRoutes, { context });
         await Promise.resolve(protectedApi);
       });
     },
