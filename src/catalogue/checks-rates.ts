@@ -53,6 +53,7 @@ export function checkRates(loaded: LoadedBrand, destinationRegions: ReadonlySet<
       report(rates, [...at, 'excessChoices'], `the standard excess ${plan.standardExcess} needs a choice with priceMultiplier 1`);
     }
     const grid = new Map<string, number>();
+    const rows = new Map<string, number>();
     plan.basePrices.forEach((price, j) => {
       priceIds.push(price.id);
       const pat = [...at, 'basePrices', j];
@@ -62,6 +63,7 @@ export function checkRates(loaded: LoadedBrand, destinationRegions: ReadonlySet<
       const key = `${price.region}/${price.durationBandId}/${price.ageBandId}`;
       if (grid.has(key)) report(rates, pat, `a second price for region ${price.region}, duration band ${price.durationBandId}, age band ${price.ageBandId}`);
       grid.set(key, price.salePrice);
+      rows.set(key, j);
     });
     const usedDurations = durations.filter((d) => plan.basePrices.some((p) => p.durationBandId === d));
     for (const region of regions.keys()) {
@@ -74,8 +76,9 @@ export function checkRates(loaded: LoadedBrand, destinationRegions: ReadonlySet<
           }
           const shorter = d > 0 ? grid.get(`${region}/${usedDurations[d - 1] ?? 0}/${age}`) : undefined;
           const younger = a > 0 ? grid.get(`${region}/${duration}/${ages[a - 1] ?? 0}`) : undefined;
-          if (shorter !== undefined && price < shorter) report(rates, [...at, 'basePrices'], `price falls as duration rises (region ${region}, band ${duration}, age band ${age})`);
-          if (younger !== undefined && price < younger) report(rates, [...at, 'basePrices'], `price falls as age rises (region ${region}, band ${duration}, age band ${age})`);
+          const row = [...at, 'basePrices', rows.get(`${region}/${duration}/${age}`) ?? 0];
+          if (shorter !== undefined && price < shorter) report(rates, row, `price falls as duration rises (region ${region}, band ${duration}, age band ${age})`);
+          if (younger !== undefined && price < younger) report(rates, row, `price falls as age rises (region ${region}, band ${duration}, age band ${age})`);
         }
       }
     }
