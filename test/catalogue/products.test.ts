@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BRAND_CODES } from '../../src/brands.js';
 import { importCatalogue } from '../../src/catalogue/import.js';
 import { BrandContentResponse, FeaturesResponse, PdsSummaryResponse, PlanResponse, QuoteConfigResponse } from '../../src/catalogue/schemas.js';
@@ -122,7 +122,7 @@ describe('selection and caching', () => {
   });
 
   it('picks the most specific PDS document', async () => {
-    const summary = async (query: string) => (await get('nomad', `/products/v2/nomad/insuranceContract/4002/pdsSummary${query}`)).json();
+    const summary = async (query: string): Promise<{ filename: string }> => (await get('nomad', `/products/v2/nomad/insuranceContract/4002/pdsSummary${query}`)).json();
     expect((await summary('?countryCode=CAN&provinceCode=QC')).filename).toBe('nomad-wording-2026-qc.pdf');
     expect((await summary('?countryCode=USA&lang=es')).filename).toBe('nomad-wording-2026-es.pdf');
     expect((await summary('?countryCode=USA')).filename).toBe('nomad-wording-2026-us.pdf');
