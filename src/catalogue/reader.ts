@@ -2,7 +2,7 @@ import type { BrandCode } from '../brands.js';
 import type { Db } from '../db/database.js';
 import { CatalogueNotLoaded } from './errors.js';
 import type { BrandFile, QuoteConfigFile } from './file-schemas.js';
-import type { BrandCatalogue, Destination, HomeCountry, PlanVersion } from './model.js';
+import type { BrandCatalogue, CompiledCatalogue, Destination, HomeCountry, PlanVersion } from './model.js';
 import type { RateTable } from '../pricing/rate-tables.js';
 import { documentsOf, latestVersion, pdsFilesOf, type PdsFile } from './repository.js';
 
@@ -27,32 +27,37 @@ export interface CatalogueSnapshot {
   readonly responses: Map<string, CachedResponse>;
 }
 
+/** A snapshot of a compiled catalogue (also what tests of the rules build directly). */
+export function snapshotOf(catalogue: CompiledCatalogue, versionId: number, importedAt: string, pdsFiles: readonly PdsFile[] = []): CatalogueSnapshot {
+  return {
+    versionId,
+    importedAt,
+    brands: new Map(catalogue.brands.map((b) => [b.brandCode, b])),
+    destinations: new Map(catalogue.destinations.map((d) => [d.code, d])),
+    homeCountries: new Map(catalogue.homeCountries.map((h) => [h.code, h])),
+    pds: new Map(pdsFiles.map((f) => [`${f.insuranceContractId}/${f.documentKey}`, f])),
+    responses: new Map(),
+  };
+}
+
 async function loadSnapshot(db: Db, versionId: number, importedAt: string): Promise<CatalogueSnapshot> {
   const documents = await documentsOf(db, versionId);
   const find = (brandCode: string, kind: string): unknown => documents.find((d) => d.brandCode === brandCode && d.kind === kind)?.body;
-  const brands = new Map<string, BrandCatalogue>();
-  for (const brandCode of new Set(documents.map((d) => d.brandCode))) {
-    if (brandCode === 'shared') continue;
-    brands.set(brandCode, {
+  const brands: BrandCatalogue[] = [...new Set(documents.map((d) => d.brandCode))]
+    .filter((code) => code !== 'shared')
+    .map((brandCode) => ({
       brandCode: brandCode as BrandCode,
       brand: find(brandCode, 'brand') as BrandFile,
       quoteConfig: find(brandCode, 'quoteConfig') as QuoteConfigFile,
       plans: find(brandCode, 'plans') as PlanVersion[],
       rates: find(brandCode, 'rates') as RateTable,
-    });
-  }
-  const destinations = (find('shared', 'destinations') ?? []) as Destination[];
-  const homeCountries = (find('shared', 'countries') ?? []) as HomeCountry[];
-  const pds = new Map((await pdsFilesOf(db, versionId)).map((f) => [`${f.insuranceContractId}/${f.documentKey}`, f]));
-  return {
-    versionId,
-    importedAt,
+    }));
+  const catalogue: CompiledCatalogue = {
     brands,
-    destinations: new Map(destinations.map((d) => [d.code, d])),
-    homeCountries: new Map(homeCountries.map((h) => [h.code, h])),
-    pds,
-    responses: new Map(),
+    destinations: (find('shared', 'destinations') ?? []) as Destination[],
+    homeCountries: (find('shared', 'countries') ?? []) as HomeCountry[],
   };
+  return snapshotOf(catalogue, versionId, importedAt, await pdsFilesOf(db, versionId));
 }
 
 export interface CatalogueReaderOptions {
