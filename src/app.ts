@@ -7,8 +7,9 @@ import { registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
-import { loggerOptions, registerRequestLog } from './logging.js';
+import { loggerOptions, OneLineRequestLog } from './logging.js';
 import { operationsRoutes } from './ops/routes.js';
+import { productRoutes } from './catalogue/routes.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -23,8 +24,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     genReqId: requestIdFor,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
-    // One line per request (written on response, below) instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLineRequestLog(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler());
@@ -35,7 +35,6 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     done();
   });
   registerErrorHandling(app);
-  registerRequestLog(app);
   const metrics = registerHttpMetrics(app);
   const lifecycle = registerLifecycle(app);
   app.decorate('lifecycle', lifecycle);
@@ -47,6 +46,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       // Public contract routes (the token endpoint) register on `api`.
       await api.register(async (protectedApi) => {
         // Every route in this scope requires a bearer token for its brand (auth guard goes here).
+        await protectedApi.register(productRoutes, { context });
         await Promise.resolve(protectedApi);
       });
     },

@@ -2,6 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { buildApp } from './app.js';
+import { registerCatalogueCommands } from './catalogue/cli.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
@@ -91,6 +92,7 @@ program
   .description('Print the OpenAPI 3.1 document (or write it with --out).')
   .option('--out <file>', 'file to write')
   .action(writeOpenApi);
+registerCatalogueCommands(program);
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

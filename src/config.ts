@@ -33,6 +33,8 @@ const EnvSchema = Type.Object({
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100 }),
   DEMO_DATA: Type.Optional(Type.Enum(['true', 'false'])),
   PAYMENT_GATEWAY: Type.Optional(Type.Enum(['sandbox'])),
+  CATALOGUE_DIR: Type.String({ default: 'catalogue', minLength: 1, description: 'Catalogue folder imported at start when demo data is on.' }),
+  CATALOGUE_REFRESH_SECONDS: Type.Number({ default: 5, minimum: 0, maximum: 3600, description: 'How often a process checks for a newer catalogue import.' }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -53,6 +55,10 @@ export interface AppConfig {
   /** Load the demo catalogue, partners and users at start. */
   readonly demoData: boolean;
   readonly paymentGateway: 'sandbox';
+  /** Seconds between checks for a catalogue version imported by another process. */
+  readonly catalogueRefreshSeconds: number;
+  /** The catalogue folder `prepareDatabase` imports when demo data is on. */
+  readonly catalogueDir: string;
 }
 
 export class ConfigError extends Error {
@@ -101,5 +107,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     demoData,
     paymentGateway,
+    catalogueRefreshSeconds: env.CATALOGUE_REFRESH_SECONDS,
+    catalogueDir: env.CATALOGUE_DIR,
   });
 }

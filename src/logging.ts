@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyLoggerOptions } from 'fastify';
+import { LogController, type FastifyLoggerOptions, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 import type { AppConfig } from './config.js';
 
@@ -48,13 +48,23 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): FastifyLogge
   };
 }
 
-/** Logs each answered request once: method, path (no query), route, status and duration. */
-export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { req: request, statusCode: reply.statusCode, route: request.routeOptions.url, responseTimeMs: Math.round(reply.elapsedTime * 100) / 100 },
-      'request completed',
-    );
-    done();
-  });
+/**
+ * One line per request, written when it is answered (method, path without query, route,
+ * status, duration), instead of Fastify's two lines (incoming and completed).
+ */
+export class OneLineRequestLog extends LogController {
+  override incomingRequest(): void {
+    // Nothing: the completed line says everything.
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const entry = {
+      req: request,
+      statusCode: reply.statusCode,
+      route: request.routeOptions.url,
+      responseTimeMs: Math.round(reply.elapsedTime * 100) / 100,
+    };
+    if (error) request.log.error({ ...entry, err: error }, 'request errored');
+    else request.log.info(entry, 'request completed');
+  }
 }

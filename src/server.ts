@@ -5,6 +5,7 @@ import type { AppContext, Clock } from './context.js';
 import { connectDatabase } from './db/connect.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { importDemoCatalogue } from './catalogue/import.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -27,6 +28,7 @@ export interface StartOptions {
 /** Everything a fresh or upgraded database needs before the first request. */
 export async function prepareDatabase(context: AppContext): Promise<void> {
   await migrateToLatest(context.db);
+  if (context.config.demoData) await importDemoCatalogue(context.db, context.config.catalogueDir);
 }
 
 export async function startServer(config: AppConfig, options: StartOptions = {}): Promise<RunningServer> {

@@ -5,7 +5,7 @@ import type { AppConfig } from '../config.js';
 
 export const API_TAGS = [
   { name: 'auth', description: 'Bearer tokens for partner users (spec §4.1, §5).' },
-  { name: 'catalogue', description: 'Product configuration per brand (spec §4.4–4.9).' },
+  { name: 'products', description: 'Product configuration per brand (spec §4.4–4.9).' },
   { name: 'quotes', description: 'Pricing, refining and reading quotes (spec §4.3 and docs/api-contract.md).' },
   { name: 'purchase', description: 'Buying a quote with a tokenised card and 3-D Secure (spec §4.2).' },
   { name: 'policies', description: 'Policy summary and transaction details (spec §4.10, §4.11).' },

@@ -1,0 +1,115 @@
+import type { BrandCode } from '../brands.js';
+import type { Db } from '../db/database.js';
+import { CatalogueNotLoaded } from './errors.js';
+import type { BrandFile, QuoteConfigFile } from './file-schemas.js';
+import type { BrandCatalogue, CompiledCatalogue, Destination, HomeCountry, PlanVersion } from './model.js';
+import type { RateTable } from '../pricing/rate-tables.js';
+import { documentsOf, latestVersion, pdsFilesOf, type PdsFile } from './repository.js';
+
+/** A response serialised once per catalogue version (see http-cache.ts). */
+export interface CachedResponse {
+  readonly payload: Buffer;
+  readonly etag: string;
+  readonly maxAgeSeconds: number;
+  readonly contentType: string;
+}
+
+/** One catalogue version, loaded whole into memory: products are read far more than imported. */
+export interface CatalogueSnapshot {
+  readonly versionId: number;
+  readonly importedAt: string;
+  readonly brands: ReadonlyMap<string, BrandCatalogue>;
+  readonly destinations: ReadonlyMap<string, Destination>;
+  readonly homeCountries: ReadonlyMap<string, HomeCountry>;
+  /** PDS files by `contractId/documentKey`. */
+  readonly pds: ReadonlyMap<string, PdsFile>;
+  /** Serialised responses of this version, by a key built from resolved (bounded) inputs. */
+  readonly responses: Map<string, CachedResponse>;
+}
+
+/** A snapshot of a compiled catalogue (also what tests of the rules build directly). */
+export function snapshotOf(catalogue: CompiledCatalogue, versionId: number, importedAt: string, pdsFiles: readonly PdsFile[] = []): CatalogueSnapshot {
+  return {
+    versionId,
+    importedAt,
+    brands: new Map(catalogue.brands.map((b) => [b.brandCode, b])),
+    destinations: new Map(catalogue.destinations.map((d) => [d.code, d])),
+    homeCountries: new Map(catalogue.homeCountries.map((h) => [h.code, h])),
+    pds: new Map(pdsFiles.map((f) => [`${f.insuranceContractId}/${f.documentKey}`, f])),
+    responses: new Map(),
+  };
+}
+
+async function loadSnapshot(db: Db, versionId: number, importedAt: string): Promise<CatalogueSnapshot> {
+  const documents = await documentsOf(db, versionId);
+  const find = (brandCode: string, kind: string): unknown => documents.find((d) => d.brandCode === brandCode && d.kind === kind)?.body;
+  const brands: BrandCatalogue[] = [...new Set(documents.map((d) => d.brandCode))]
+    .filter((code) => code !== 'shared')
+    .map((brandCode) => ({
+      brandCode: brandCode as BrandCode,
+      brand: find(brandCode, 'brand') as BrandFile,
+      quoteConfig: find(brandCode, 'quoteConfig') as QuoteConfigFile,
+      plans: find(brandCode, 'plans') as PlanVersion[],
+      rates: find(brandCode, 'rates') as RateTable,
+    }));
+  const catalogue: CompiledCatalogue = {
+    brands,
+    destinations: (find('shared', 'destinations') ?? []) as Destination[],
+    homeCountries: (find('shared', 'countries') ?? []) as HomeCountry[],
+  };
+  return snapshotOf(catalogue, versionId, importedAt, await pdsFilesOf(db, versionId));
+}
+
+export interface CatalogueReaderOptions {
+  /** How often to ask the database whether another process imported a newer version. */
+  readonly refreshMs: number;
+}
+
+/**
+ * Serves the current catalogue version from memory. At most every `refreshMs` it asks the
+ * database for the latest version id (one cheap query) and loads the new version when it changed.
+ */
+export class CatalogueReader {
+  private current: CatalogueSnapshot | undefined;
+  private checkedAt = -Infinity;
+  private pending: Promise<CatalogueSnapshot> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: CatalogueReaderOptions,
+  ) {}
+
+  /** The current snapshot; throws CatalogueNotLoaded when nothing was ever imported. */
+  snapshot(): Promise<CatalogueSnapshot> {
+    if (this.current && performance.now() - this.checkedAt < this.options.refreshMs) return Promise.resolve(this.current);
+    this.pending ??= this.refresh().finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  /** Forget the freshness check (an import in this process calls it). */
+  invalidate(): void {
+    this.checkedAt = -Infinity;
+  }
+
+  private async refresh(): Promise<CatalogueSnapshot> {
+    const latest = await latestVersion(this.db);
+    if (!latest) throw new CatalogueNotLoaded();
+    if (this.current?.versionId !== latest.id) this.current = await loadSnapshot(this.db, latest.id, latest.importedAt);
+    this.checkedAt = performance.now();
+    return this.current;
+  }
+}
+
+const readers = new WeakMap<Db, CatalogueReader>();
+
+/** One reader per database handle, shared by every area of the app (products, quotes). */
+export function catalogueReaderFor(db: Db, options: CatalogueReaderOptions = { refreshMs: 5000 }): CatalogueReader {
+  let reader = readers.get(db);
+  if (!reader) {
+    reader = new CatalogueReader(db, options);
+    readers.set(db, reader);
+  }
+  return reader;
+}

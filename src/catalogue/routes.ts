@@ -1,0 +1,130 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { BrandParams, errorResponses } from '../http/schemas.js';
+import { UnknownBrandId } from './errors.js';
+import { cached, json, sendCached } from './http-cache.js';
+import { brandCodeById } from './repository.js';
+import { brandContentBody, featuresBody, partnerGroupsOf, pdsSummaryBody, planBody, quoteConfigBody, resolveLanguage, selectPds } from './responses.js';
+import {
+  BrandContentResponse, BrandIdParams, ContractParams, FeaturesResponse, LangQuery, PdsQuery, PdsSummaryResponse, PlanResponse, PlansQuery,
+  QuoteConfigQuery, QuoteConfigResponse,
+} from './schemas.js';
+import { brandOf, catalogueOf, effectiveDate, planVersionAt } from './service.js';
+
+const NOT_MODIFIED = { type: 'null', description: 'Not modified: `If-None-Match` named the current ETag.' } as const;
+const ERRORS = errorResponses(400, 401, 403, 404, 503);
+const tags = ['products'];
+const CACHING = ' Answers carry `ETag` and `Cache-Control: private, max-age=<expirySeconds>`; `If-None-Match` with the ETag gets 304.';
+
+/** Product configuration endpoints (spec §4.4–4.9) and the PDS document itself. */
+export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = (app, { context }) => {
+  const catalogue = catalogueOf(context);
+
+  app.get('/products/v1/:brandCode/baseQuoteConfig', {
+    schema: {
+      tags, operationId: 'getBaseQuoteConfig', summary: 'Quote configuration',
+      description: `Traveller, age, advance-purchase and duration limits and destination restrictions per home country, for one quote type.${CACHING}`,
+      params: BrandParams, querystring: QuoteConfigQuery, response: { 200: QuoteConfigResponse, 304: NOT_MODIFIED, ...ERRORS },
+    },
+  }, async (request, reply) => {
+    const snapshot = await catalogue.snapshot();
+    const brand = brandOf(snapshot, request.params.brandCode);
+    const { quoteType } = request.query;
+    const entry = cached(snapshot, `config/${brand.brandCode}/${quoteType}`, () => json(quoteConfigBody(brand, quoteType), brand.quoteConfig.expirySeconds));
+    return sendCached(request, reply, entry);
+  });
+
+  app.get('/products/v1/:brandCode/plans', {
+    schema: {
+      tags, operationId: 'getPlanByCode', summary: 'Plan configuration by code',
+      description: `The version of plan \`planCode\` in force at \`effectiveAt\` (default today in the brand's time zone): 404 \`UNKNOWN_PLAN_CODE\` or \`PLAN_NOT_SOLD\`.${CACHING}`,
+      params: BrandParams, querystring: PlansQuery, response: { 200: PlanResponse, 304: NOT_MODIFIED, ...ERRORS },
+    },
+  }, async (request, reply) => {
+    const snapshot = await catalogue.snapshot();
+    const brand = brandOf(snapshot, request.params.brandCode);
+    const { planCode, effectiveAt, lang, partnerCode } = request.query;
+    const plan = planVersionAt(brand, planCode, effectiveDate(snapshot, brand, effectiveAt, context.clock()));
+    const language = resolveLanguage(brand, lang);
+    const groups = partnerGroupsOf(brand, partnerCode);
+    const entry = cached(snapshot, `plan/${plan.planId}/${language}/${groups.join(',')}`, () =>
+      json(planBody(brand, plan, language, groups), brand.brand.expirySeconds),
+    );
+    return sendCached(request, reply, entry);
+  });
+
+  app.get('/products/v1/:brandCode/brands', {
+    schema: {
+      tags, operationId: 'getBrandContent', summary: 'Brand content',
+      description: `Content items of the brand in \`lang\` (items missing in it, or an unknown \`lang\`, fall back to the brand's default language).${CACHING}`,
+      params: BrandParams, querystring: LangQuery, response: { 200: BrandContentResponse, 304: NOT_MODIFIED, ...ERRORS },
+    },
+  }, async (request, reply) => {
+    const snapshot = await catalogue.snapshot();
+    const brand = brandOf(snapshot, request.params.brandCode);
+    const language = resolveLanguage(brand, request.query.lang);
+    return sendCached(request, reply, cached(snapshot, `brand/${brand.brandCode}/${language}`, () => json(brandContentBody(brand, language), brand.brand.expirySeconds)));
+  });
+
+  app.get('/products/v1/:brandCode/brands/:brandId', {
+    schema: {
+      tags, operationId: 'getBrandContentById', summary: 'Brand content by id',
+      description: `Content of the brand with internal id \`brandId\` (1 brandau, 2 brandnz, 3 directau, 4 nomad); \`brandCode\` must be valid but is ignored. Unknown id: 404 \`UNKNOWN_BRAND_ID\`.${CACHING}`,
+      params: BrandIdParams, querystring: LangQuery, response: { 200: BrandContentResponse, 304: NOT_MODIFIED, ...ERRORS },
+    },
+  }, async (request, reply) => {
+    const code = await brandCodeById(context.db, request.params.brandId);
+    if (!code) throw new UnknownBrandId(request.params.brandId);
+    const snapshot = await catalogue.snapshot();
+    const brand = brandOf(snapshot, code);
+    const language = resolveLanguage(brand, request.query.lang);
+    return sendCached(request, reply, cached(snapshot, `brand/${brand.brandCode}/${language}`, () => json(brandContentBody(brand, language), brand.brand.expirySeconds)));
+  });
+
+  app.get('/products/v1/:brandCode/features/:insuranceContractId', {
+    schema: {
+      tags, operationId: 'getFeatureSwitches', summary: 'Feature switches',
+      description: `Feature switches of an insurance contract of this brand; another brand's or an unknown contract: 404 \`UNKNOWN_INSURANCE_CONTRACT\`.${CACHING}`,
+      params: ContractParams, response: { 200: FeaturesResponse, 304: NOT_MODIFIED, ...ERRORS },
+    },
+  }, async (request, reply) => {
+    const snapshot = await catalogue.snapshot();
+    const brand = brandOf(snapshot, request.params.brandCode);
+    const id = request.params.insuranceContractId;
+    return sendCached(request, reply, cached(snapshot, `features/${brand.brandCode}/${id}`, () => json(featuresBody(brand, id), brand.brand.expirySeconds)));
+  });
+
+  app.get('/products/v2/:brandCode/insuranceContract/:insuranceContractId/pdsSummary', {
+    schema: {
+      tags, operationId: 'getPdsSummary', summary: 'PDS metadata',
+      description: `Describes the PDS document \`/pds\` returns for the same selection: language (fallback: default), home country, province, plan version; the most specific document wins.${CACHING.replace('<expirySeconds>', "<brand's expirySeconds>")}`,
+      params: ContractParams, querystring: PdsQuery, response: { 200: PdsSummaryResponse, 304: NOT_MODIFIED, ...ERRORS },
+    },
+  }, async (request, reply) => {
+    const snapshot = await catalogue.snapshot();
+    const brand = brandOf(snapshot, request.params.brandCode);
+    const id = request.params.insuranceContractId;
+    const doc = selectPds(brand, id, request.query);
+    return sendCached(request, reply, cached(snapshot, `pdsSummary/${id}/${doc.key}`, () => json(pdsSummaryBody(doc), brand.brand.expirySeconds)));
+  });
+
+  app.get('/products/v2/:brandCode/insuranceContract/:insuranceContractId/pds', {
+    schema: {
+      tags, operationId: 'getPds', summary: 'PDS document (PDF)',
+      description: `The product disclosure statement as \`application/pdf\`, selected as \`pdsSummary\` selects it. Rendered from catalogue content at import.${CACHING.replace('<expirySeconds>', "<brand's expirySeconds>")}`,
+      params: ContractParams, querystring: PdsQuery,
+      response: { 200: { description: 'The PDF document.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }, 304: NOT_MODIFIED, ...ERRORS },
+    },
+  }, async (request, reply) => {
+    const snapshot = await catalogue.snapshot();
+    const brand = brandOf(snapshot, request.params.brandCode);
+    const id = request.params.insuranceContractId;
+    const doc = selectPds(brand, id, request.query);
+    const file = snapshot.pds.get(`${id}/${doc.key}`);
+    if (!file) throw new Error(`PDS file ${id}/${doc.key} missing from catalogue version ${snapshot.versionId}`);
+    const entry = cached(snapshot, `pds/${id}/${doc.key}`, () => ({ payload: file.content, maxAgeSeconds: brand.brand.expirySeconds, contentType: 'application/pdf' }));
+    reply.header('content-disposition', `inline; filename="${file.filename}"`);
+    return sendCached(request, reply, entry);
+  });
+  return Promise.resolve();
+};

@@ -1,0 +1,64 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { validateCatalogue } from './compile.js';
+import { UnknownDestination, UnknownHomeCountry } from './errors.js';
+import { snapshotOf, type CatalogueSnapshot } from './reader.js';
+import { brandOf, effectiveDate, planVersionAt, plansOnSale, quoteConfiguration, resolveRatingRegion } from './service.js';
+
+let snapshot: CatalogueSnapshot;
+beforeAll(async () => {
+  const { catalogue, problems } = await validateCatalogue('catalogue');
+  if (!catalogue) throw new Error(`demo catalogue invalid: ${JSON.stringify(problems[0])}`);
+  snapshot = snapshotOf(catalogue, 1, '2026-01-01T00:00:00.000Z');
+});
+
+describe('catalogue rules', () => {
+  it('rates a trip at the highest-ranked rating region of its destinations', () => {
+    expect(resolveRatingRegion(snapshot, 'brandau', ['FJI']).ratingRegion).toBe('PACIFIC');
+    expect(resolveRatingRegion(snapshot, 'brandau', ['IDN', 'THA']).ratingRegion).toBe('ASIA');
+    expect(resolveRatingRegion(snapshot, 'brandau', ['XSC', 'JPN']).ratingRegion).toBe('EUROPE');
+    expect(resolveRatingRegion(snapshot, 'brandau', ['XWA', 'USA']).ratingRegion).toBe('WORLDWIDE');
+    expect(resolveRatingRegion(snapshot, 'nomad', ['ARE']).ratingRegion).toBe('WORLDWIDE_EXCL_AMERICAS');
+    expect(() => resolveRatingRegion(snapshot, 'brandau', ['FJI', 'QQQ'])).toThrow(UnknownDestination);
+  });
+
+  it('gives the quote configuration for brand, quote type and home country', () => {
+    const au = quoteConfiguration(snapshot, 'brandau', 'MULTITRIP', 'AUS');
+    expect(au).toMatchObject({ quotePanelTypeId: 2, maxTravellers: 2, isProvinceRequiredForQuote: true, homeCountry: { timeZone: 'Australia/Sydney' } });
+    expect(au.travelDuration.maxTripDurationDays).toBe(45);
+    expect(au.homeCountry.provinces.find((p) => p.code === 'WA')?.timeZone).toBe('Australia/Perth');
+    const japan = quoteConfiguration(snapshot, 'nomad', 'SINGLETRIP', 'JPN');
+    expect(japan.travelDuration.maxTravelDurationDays).toBe(180);
+    expect(quoteConfiguration(snapshot, 'nomad', 'SINGLETRIP', 'USA').sanctionedCountryCodes).toContain('CUB');
+    expect(() => quoteConfiguration(snapshot, 'brandnz', 'SINGLETRIP', 'AUS')).toThrow(UnknownHomeCountry);
+  });
+
+  it('chooses plan versions by date and lists the plans on sale', () => {
+    const brand = brandOf(snapshot, 'directau');
+    expect(planVersionAt(brand, 'AMT', '2026-06-30').planId).toBe(300401);
+    expect(planVersionAt(brand, 'AMT', '2026-07-01').planId).toBe(300402);
+    expect(plansOnSale(brand, 'SINGLETRIP', 'AUS', '2026-08-01').map((p) => p.code)).toEqual(['COMP', 'ESSE', 'BASIC']);
+    expect(plansOnSale(brand, 'SINGLETRIP', 'NZL', '2026-08-01')).toEqual([]);
+  });
+
+  it('reads effectiveAt as a date in the brand time zone', () => {
+    const brand = brandOf(snapshot, 'brandnz');
+    const now = new Date('2026-06-30T13:00:00Z'); // 01:00 on 1 July in Auckland
+    expect(effectiveDate(snapshot, brand, undefined, now)).toBe('2026-07-01');
+    expect(effectiveDate(snapshot, brand, '2026-06-30', now)).toBe('2026-06-30');
+    expect(effectiveDate(snapshot, brand, '2026-06-30T11:59:00Z', now)).toBe('2026-06-30');
+    expect(() => effectiveDate(snapshot, brand, '2026-13-01', now)).toThrow(/not a calendar date/);
+  });
+
+  it('prices never fall as duration or age rise and taxes follow the brief', () => {
+    const au = brandOf(snapshot, 'brandau').rates;
+    expect(au.taxes.find((t) => t.taxName === 'GST')).toMatchObject({ ratePercentage: 10, base: 'PREMIUM' });
+    expect(au.taxes.find((t) => t.provinceCode === 'NSW')).toMatchObject({ base: 'PREMIUM_AND_PRECEDING_TAXES' });
+    expect(brandOf(snapshot, 'brandnz').rates.taxes).toEqual([expect.objectContaining({ taxName: 'GST', ratePercentage: 15 })]);
+    expect(au.partnerDiscounts).toContainEqual(expect.objectContaining({ partnerCode: 'DEMOA' }));
+    for (const plan of au.plans) {
+      const price = (region: string, d: number, a: number) => plan.basePrices.find((p) => p.region === region && p.durationBandId === d && p.ageBandId === a)?.salePrice;
+      expect(price('PACIFIC', 1, 1)).toBeLessThanOrEqual(price('PACIFIC', 2, 1) ?? 0);
+      expect(price('WORLDWIDE', 3, 2)).toBeLessThanOrEqual(price('WORLDWIDE', 3, 3) ?? 0);
+    }
+  });
+});

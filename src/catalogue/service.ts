@@ -1,0 +1,157 @@
+import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
+import type { RateTable } from '../pricing/rate-tables.js';
+import { CatalogueNotLoaded, InvalidDate, PlanNotSold, UnknownDestination, UnknownHomeCountry, UnknownPlanCode } from './errors.js';
+import type { BrandCatalogue, Destination, HomeCountry, PlanVersion, QuoteType } from './model.js';
+import { catalogueReaderFor, type CatalogueReader, type CatalogueSnapshot } from './reader.js';
+import { documentOf, firstVersion, versionAt } from './repository.js';
+
+/**
+ * The catalogue's rules in domain terms, for the product routes and for other areas (quotes):
+ * plan versions in force, quote configuration per brand / quote type / home country, rate tables
+ * in force, and destination → rating region resolution.
+ */
+export type { BrandCatalogue, Destination, HomeCountry, PlanVersion, QuoteType } from './model.js';
+export type { CatalogueSnapshot } from './reader.js';
+
+/** The shared in-memory catalogue of an app (one per database handle). */
+export function catalogueOf(context: AppContext): CatalogueReader {
+  return catalogueReaderFor(context.db, { refreshMs: context.config.catalogueRefreshSeconds * 1000 });
+}
+
+export function brandOf(snapshot: CatalogueSnapshot, brandCode: string): BrandCatalogue {
+  const brand = snapshot.brands.get(brandCode);
+  if (!brand) throw new CatalogueNotLoaded();
+  return brand;
+}
+
+/** The calendar date of `instant` in `timeZone`, as YYYY-MM-DD. */
+export function dateIn(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
+
+/** The brand's own time zone: that of its first home country (plan dates are local dates there). */
+export function brandTimeZone(snapshot: CatalogueSnapshot, brand: BrandCatalogue): string {
+  return snapshot.homeCountries.get(brand.brand.homeCountryCodes[0] ?? '')?.timeZone ?? 'UTC';
+}
+
+/**
+ * The calendar date a request asks about: `effectiveAt` as a date (YYYY-MM-DD) or an ISO date-time
+ * (read in the brand's time zone); absent means today there.
+ */
+export function effectiveDate(snapshot: CatalogueSnapshot, brand: BrandCatalogue, effectiveAt: string | undefined, now: Date, property = 'effectiveAt'): string {
+  const zone = brandTimeZone(snapshot, brand);
+  if (effectiveAt === undefined) return dateIn(now, zone);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(effectiveAt)) {
+    const parsed = new Date(`${effectiveAt}T00:00:00Z`);
+    if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== effectiveAt) throw new InvalidDate(property, effectiveAt);
+    return effectiveAt;
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(effectiveAt)) throw new InvalidDate(property, effectiveAt);
+  const instant = new Date(effectiveAt);
+  if (Number.isNaN(instant.getTime())) throw new InvalidDate(property, effectiveAt);
+  return dateIn(instant, zone);
+}
+
+export function isInForce(plan: PlanVersion, date: string): boolean {
+  return plan.effectiveFromDate <= date && (!plan.effectiveToDate || date <= plan.effectiveToDate);
+}
+
+/** The version of plan `planCode` in force on `date`; 404 when the code is unknown or not sold then. */
+export function planVersionAt(brand: BrandCatalogue, planCode: string, date: string): PlanVersion {
+  const versions = brand.plans.filter((p) => p.code === planCode);
+  if (versions.length === 0) throw new UnknownPlanCode(planCode);
+  const version = versions.find((p) => isInForce(p, date));
+  if (!version) throw new PlanNotSold(planCode, date);
+  return version;
+}
+
+/** Plan versions a quote may offer: in force on `date`, of the quote type, sold to the home country. */
+export function plansOnSale(brand: BrandCatalogue, quoteType: QuoteType, homeCountryCode: string, date: string): PlanVersion[] {
+  return brand.plans.filter((p) => p.quoteType === quoteType && p.homeCountryCodes.includes(homeCountryCode) && isInForce(p, date));
+}
+
+export interface QuoteConfiguration {
+  readonly brandCode: string;
+  readonly quoteType: QuoteType;
+  readonly homeCountry: HomeCountry;
+  readonly quotePanelTypeId: number;
+  readonly expirySeconds: number;
+  readonly minTravellers: number;
+  readonly maxTravellers: number;
+  readonly minDependents: number;
+  readonly maxDependents: number;
+  readonly maxPolicyHolders: number;
+  readonly maxTripValuePerTraveller: number;
+  readonly travelDuration: BrandCatalogue['quoteConfig']['quoteTypes']['SINGLETRIP']['travelDuration'];
+  readonly policyHolderAge: BrandCatalogue['quoteConfig']['homeCountries'][number]['policyHolderAge'];
+  readonly isProvinceRequiredForQuote: boolean;
+  readonly unsupportedHomeProvinceCodes: readonly string[];
+  readonly domesticTravelCoverTypeCode: string;
+  readonly noProductCountryCodes: readonly string[];
+  readonly unsafeCountryCodes: readonly string[];
+  readonly sanctionedCountryCodes: readonly string[];
+}
+
+/** The quote configuration in force for a brand, quote type and home country. */
+export function quoteConfiguration(snapshot: CatalogueSnapshot, brandCode: string, quoteType: QuoteType, homeCountryCode: string): QuoteConfiguration {
+  const brand = brandOf(snapshot, brandCode);
+  const home = brand.quoteConfig.homeCountries.find((h) => h.homeCountryCode === homeCountryCode);
+  const homeCountry = snapshot.homeCountries.get(homeCountryCode);
+  if (!home || !homeCountry) throw new UnknownHomeCountry(homeCountryCode);
+  const settings = brand.quoteConfig.quoteTypes[quoteType];
+  return {
+    brandCode,
+    quoteType,
+    homeCountry,
+    quotePanelTypeId: settings.quotePanelTypeId,
+    expirySeconds: brand.quoteConfig.expirySeconds,
+    minTravellers: settings.minTravellers,
+    maxTravellers: settings.maxTravellers,
+    minDependents: settings.minDependents,
+    maxDependents: settings.maxDependents,
+    maxPolicyHolders: settings.maxPolicyHolders,
+    maxTripValuePerTraveller: settings.maxTripValuePerTraveller,
+    travelDuration: home.travelDuration?.[quoteType] ?? settings.travelDuration,
+    policyHolderAge: home.policyHolderAge,
+    isProvinceRequiredForQuote: home.isProvinceRequiredForQuote,
+    unsupportedHomeProvinceCodes: home.unsupportedHomeProvinceCodes,
+    domesticTravelCoverTypeCode: home.domesticTravelCoverTypeCode,
+    ...home.restrictions,
+  };
+}
+
+export function destinationOf(snapshot: CatalogueSnapshot, code: string): Destination {
+  const destination = snapshot.destinations.get(code);
+  if (!destination) throw new UnknownDestination(code);
+  return destination;
+}
+
+/**
+ * The rating region of a trip to `codes` (countries, regions or lists): each code maps to a
+ * region, and the trip is rated at the highest-ranked one of the brand's rate table.
+ */
+export function resolveRatingRegion(snapshot: CatalogueSnapshot, brandCode: string, codes: readonly string[]): { ratingRegion: string; destinations: Destination[] } {
+  const ranks = new Map(brandOf(snapshot, brandCode).rates.ratingRegions.map((r) => [r.code, r.rank]));
+  const destinations = codes.map((code, i) => {
+    const destination = snapshot.destinations.get(code);
+    if (!destination) throw new UnknownDestination(code, `destinationCountryCodes[${i}]`);
+    return destination;
+  });
+  let best: string | undefined;
+  for (const d of destinations) if (best === undefined || (ranks.get(d.ratingRegion) ?? 0) > (ranks.get(best) ?? 0)) best = d.ratingRegion;
+  if (best === undefined) throw new UnknownDestination('', 'destinationCountryCodes');
+  return { ratingRegion: best, destinations };
+}
+
+/**
+ * The rate table in force for a brand at an instant: that of the newest catalogue version
+ * imported at or before `at` (the first version for instants before any import).
+ */
+export async function rateTableAt(db: Db, brandCode: string, at: Date): Promise<RateTable> {
+  const version = (await versionAt(db, at.toISOString())) ?? (await firstVersion(db));
+  if (!version) throw new CatalogueNotLoaded();
+  const table = await documentOf(db, version.id, brandCode, 'rates');
+  if (!table) throw new CatalogueNotLoaded();
+  return table as RateTable;
+}

@@ -1,0 +1,72 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importCatalogue } from '../../src/catalogue/import.js';
+import { rateTableAt } from '../../src/catalogue/service.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+
+let database: TestDatabase;
+const edited = mkdtempSync(join(tmpdir(), 'catalogue-edit-'));
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await migrateToLatest(database.db);
+  cpSync('catalogue', edited, { recursive: true });
+  // A second catalogue that differs in one rate: brandau's rate table version.
+  const rates = join(edited, 'brandau/rates.yaml');
+  writeFileSync(rates, readFileSync(rates, 'utf8').replace('version: "2026.1"', 'version: "2026.2"'));
+});
+afterAll(async () => {
+  await database.destroy();
+  rmSync(edited, { recursive: true, force: true });
+});
+
+const count = async (table: 'catalogue_version' | 'catalogue_document' | 'catalogue_pds') =>
+  Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+describe('catalogue import', () => {
+  it('refuses a broken catalogue and writes nothing', async () => {
+    const outcome = await importCatalogue(database.db, join(edited, 'missing'));
+    expect(outcome.kind).toBe('invalid');
+    expect(await count('catalogue_version')).toBe(0);
+  });
+
+  it('is all or nothing: a failure mid-import leaves no version behind', async () => {
+    await sql`alter table catalogue_pds rename to catalogue_pds_away`.execute(database.db);
+    try {
+      await expect(importCatalogue(database.db, 'catalogue')).rejects.toThrow();
+    } finally {
+      await sql`alter table catalogue_pds_away rename to catalogue_pds`.execute(database.db);
+    }
+    expect(await count('catalogue_version')).toBe(0);
+    expect(await count('catalogue_document')).toBe(0);
+  });
+
+  it('imports once; the same content again adds no version; new content keeps the old version', async () => {
+    const first = await importCatalogue(database.db, 'catalogue', new Date('2026-01-01T00:00:00Z'));
+    expect(first.kind).toBe('imported');
+    const documents = await count('catalogue_document');
+    const pdfs = await count('catalogue_pds');
+    expect(pdfs).toBeGreaterThanOrEqual(8);
+
+    const again = await importCatalogue(database.db, 'catalogue');
+    expect(again).toMatchObject({ kind: 'unchanged', versionId: first.kind === 'imported' ? first.versionId : -1 });
+    expect(await count('catalogue_version')).toBe(1);
+
+    const second = await importCatalogue(database.db, edited, new Date('2026-03-01T00:00:00Z'));
+    expect(second.kind).toBe('imported');
+    expect(await count('catalogue_version')).toBe(2);
+    expect(await count('catalogue_document')).toBe(2 * documents);
+    expect(await count('catalogue_pds')).toBe(2 * pdfs);
+  });
+
+  it('gives the rate table in force at an instant', async () => {
+    expect((await rateTableAt(database.db, 'brandau', new Date('2026-02-01T00:00:00Z'))).version).toBe('2026.1');
+    expect((await rateTableAt(database.db, 'brandau', new Date('2026-03-02T00:00:00Z'))).version).toBe('2026.2');
+    // Before the first import the first version applies.
+    expect((await rateTableAt(database.db, 'brandau', new Date('2025-01-01T00:00:00Z'))).version).toBe('2026.1');
+    expect((await rateTableAt(database.db, 'nomad', new Date('2026-03-02T00:00:00Z'))).currencyCode).toBe('USD');
+  });
+});

@@ -1,0 +1,86 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import worldCountries from 'world-countries';
+import { afterAll, describe, expect, it } from 'vitest';
+import { validateCatalogue } from '../../src/catalogue/compile.js';
+import { formatProblem } from '../../src/catalogue/load.js';
+
+const dirs: string[] = [];
+/** A copy of the repository's catalogue with one file edited. */
+function brokenCopy(file: string, edit: (text: string) => string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
+  dirs.push(dir);
+  cpSync('catalogue', dir, { recursive: true });
+  const path = join(dir, file);
+  const before = readFileSync(path, 'utf8');
+  const after = edit(before);
+  expect(after).not.toBe(before);
+  writeFileSync(path, after);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('catalogue validate', () => {
+  it('accepts the repository catalogue: four brands, every ISO country a destination', async () => {
+    const { catalogue, problems } = await validateCatalogue('catalogue');
+    expect(problems.map(formatProblem)).toEqual([]);
+    expect(catalogue?.brands.map((b) => b.brandCode)).toEqual(['brandau', 'brandnz', 'directau', 'nomad']);
+    const codes = new Set(catalogue?.destinations.map((d) => d.code));
+    const iso = (worldCountries as unknown as { cca3: string }[]).map((c) => c.cca3);
+    expect(iso.length).toBeGreaterThan(240);
+    for (const code of iso) expect(codes.has(code), code).toBe(true);
+    for (const code of ['XWW', 'XWA', 'XAS', 'XPA', 'XEU', 'XSC']) expect(codes.has(code), code).toBe(true);
+    const nomad = catalogue?.brands.find((b) => b.brandCode === 'nomad');
+    expect(nomad?.brand.homeCountryCodes.length).toBeGreaterThanOrEqual(10);
+    expect(catalogue?.destinations.find((d) => d.code === 'DEU')?.names).toMatchObject({ en: 'Germany', es: 'Alemania' });
+  });
+
+  it('points at the file, line, path and reason of schema violations', async () => {
+    const dir = brokenCopy('nomad/brand.yaml', (t) => t.replace('expirySeconds: 1800', 'expirySeconds: soon\nbogus: 1'));
+    const { catalogue, problems } = await validateCatalogue(dir);
+    expect(catalogue).toBeUndefined();
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { file: 'nomad/brand.yaml', path: 'expirySeconds', line: 6, reason: 'must be integer' },
+        { file: 'nomad/brand.yaml', path: 'bogus', line: 7, reason: "unknown field 'bogus'" },
+      ]),
+    );
+  });
+
+  it('reports YAML syntax errors with their line', async () => {
+    const dir = brokenCopy('brandnz/plans.yaml', (t) => t.replace('  - code: ESSE', '  - code: [ESSE'));
+    const { problems } = await validateCatalogue(dir);
+    expect(problems[0]).toMatchObject({ file: 'brandnz/plans.yaml', reason: expect.stringMatching(/^YAML: /) });
+    expect(problems[0]?.line).toBeGreaterThan(10);
+  });
+
+  it('cross-checks references, ids and rate monotonicity', async () => {
+    const dir = brokenCopy('directau/plans.yaml', (t) => t.replace('planId: 300102', 'planId: 100101').replace('termConditionIds: [3101, 3102, 3104] }', 'termConditionIds: [3101, 9999] }'));
+    writeFileSync(join(dir, 'brandnz/rates.yaml'), readFileSync(join(dir, 'brandnz/rates.yaml'), 'utf8').replace(/(durationBandId: 3, ageBandId: 6, salePrice: )\d+/, '$1100'));
+    writeFileSync(join(dir, 'shared/destinations.yaml'), readFileSync(join(dir, 'shared/destinations.yaml'), 'utf8').replace('code: XSC', 'code: SCH'));
+    const { problems } = await validateCatalogue(dir);
+    const text = problems.map(formatProblem);
+    expect(text).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^directau\/plans\.yaml:13 at plans\[0\]\.versions\[1\]\.planId: planId 100101 is already used by brandau\/COMP$/),
+        expect.stringMatching(/^directau\/plans\.yaml:\d+ at plans\[2\]\.versions\[0\]\.termConditionIds\[1\]: term 9999 is not in brand\.yaml/),
+        expect.stringMatching(/^brandnz\/rates\.yaml:\d+ at plans\[0\]\.basePrices\[17\]: price falls as duration rises \(region PACIFIC, band 3, age band 6\)$/),
+        expect.stringMatching(/^shared\/destinations\.yaml:\d+ at countryLists\[0\]\.code: 'SCH' must be in the user-assigned X\.\. range$/),
+      ]),
+    );
+  });
+
+  it('refuses a rate table whose rating regions differ from the destinations', async () => {
+    const dir = brokenCopy('brandau/rates.yaml', (t) => t.replace('{ code: ASIA, rank: 2 }', '{ code: ASIA_PACIFIC, rank: 2 }'));
+    const { problems } = await validateCatalogue(dir);
+    expect(problems.map(formatProblem)).toEqual(
+      expect.arrayContaining([
+        "brandau/rates.yaml:6 at ratingRegions: rating region 'ASIA' (used by destinations) has no entry",
+        expect.stringContaining("at ratingRegions[1].code: 'ASIA_PACIFIC' is not a rating region of shared/destinations.yaml"),
+      ]),
+    );
+  });
+});
