@@ -1,3 +1,5 @@
+import Big from 'big.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allocate, applyFactor, applyPercentage, currencyExponent, majorToMinor, minorToMajor, roundToMinor } from './money.js';
 
@@ -65,5 +67,43 @@ describe('currency conversion', () => {
     expect(majorToMinor(123.455, 2)).toBe(12346);
     expect(majorToMinor(123.445, 2)).toBe(12344);
     expect(majorToMinor(1.2345, 3)).toBe(1234);
+  });
+});
+
+describe('money properties', () => {
+  // The reference: exact decimals (big.js) and BigInt largest remainder, without fast paths.
+  const reference = (amount: number, pct: number) => new Big(amount).times(pct).div(100).round(0, Big.roundHalfEven).toNumber();
+  const referenceAllocate = (total: number, weights: number[]) => {
+    const W = weights.reduce((a, w) => a + BigInt(w), 0n);
+    const exact = weights.map((w) => BigInt(total) * BigInt(w));
+    const parts = exact.map((e) => e / W);
+    let left = BigInt(total) - parts.reduce((a, b) => a + b, 0n);
+    const order = exact.map((e, i) => ({ i, r: e % W })).sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
+    for (const { i } of order) if (left > 0n) [parts[i], left] = [parts[i]! + 1n, left - 1n];
+    return parts.map(Number);
+  };
+  const amount = fc.oneof(fc.integer({ min: 0, max: 10_000_000_000 }), fc.integer({ min: 0, max: 1000 }));
+  const rate = fc.oneof(fc.integer({ min: 0, max: 10000 }).map((n) => n / 100), fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 10000));
+
+  it('applyPercentage and applyFactor equal exact decimal arithmetic rounded half to even', () => {
+    fc.assert(
+      fc.property(amount, rate, (a, p) => {
+        expect(applyPercentage(a, p)).toBe(reference(a, p));
+        expect(applyFactor(a, p / 20)).toBe(new Big(a).times(p / 20).round(0, Big.roundHalfEven).toNumber());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('allocate equals the exact largest-remainder split and sums to the total', () => {
+    const weights = fc.array(fc.oneof(amount, fc.constant(0)), { minLength: 1, maxLength: 6 }).filter((w) => w.some((x) => x > 0));
+    fc.assert(
+      fc.property(amount, weights, (total, w) => {
+        const parts = allocate(total, w);
+        expect(parts).toEqual(referenceAllocate(total, w));
+        expect(parts.reduce((a, b) => a + b, 0)).toBe(total);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
