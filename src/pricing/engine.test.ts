@@ -179,6 +179,18 @@ describe('discounts', () => {
     expect(p.summary.basePrice).toMatchObject({ price: 42552 - 4255 - 1915, campaignDiscount: 4255, partnerDiscount: 1915 });
   });
 
+  it('gives the worked example of docs/pricing.md', () => {
+    const p = comprehensive({ campaignCode: 'PARTNER10', partnerCode: 'TRAVELCO' });
+    expect(p.result.basePriceResult.priceDetails.map((d) => d.saleCampaignDiscount)).toEqual([2128, 2127, 0]);
+    expect(option(p, 'RENTALCAREXCESS')?.salePartnerDiscount).toBe(158); // 157.5, half to even
+    expect(taxes(p)).toEqual([
+      ['GST', 4399],
+      ['Stamp Duty (NSW)', 4355],
+    ]);
+    expect([p.result.basePriceResult, ...p.result.optionPriceResults].map((c) => c.taxComponents[0]?.taxAmount)).toEqual([3638, 299, 462]);
+    expect(p.summary).toMatchObject({ totalPrice: 52745, campaignDiscount: 5145, partnerDiscount: 2316 });
+  });
+
   it('never lets a partner discount exceed the commission left', () => {
     const table = { ...fixtureRateTable, partnerDiscounts: [{ partnerCode: 'TRAVELCO', discountPercentage: 60 }] };
     const p = comprehensive({ rateTable: table, partnerCode: 'TRAVELCO' });
