@@ -38,19 +38,24 @@ export function breakDown(sale: Minor, rates: Rates): PriceBreakdown {
 
 /**
  * Splits a component's breakdown over its parts (travellers, items) whose sale list prices are
- * `partSales` (they sum to the component's sale). Commission and each discount are allocated in
- * proportion to the part's sale list price; net is derived, so every field of the parts sums to
- * the component's field.
+ * `partSales` (they sum to the component's sale). Each amount is allocated in proportion to the
+ * base it was computed on: commission and campaign discount by sale, the net campaign discount by
+ * net, the partner discount by sale after campaign discount. So every field of the parts sums to
+ * the component's field, and no part's net or premium goes below zero.
  */
 export function allocateBreakdown(whole: PriceBreakdown, partSales: readonly Minor[]): PriceBreakdown[] {
   const commission = allocate(whole.saleListCommission, partSales);
+  const nets = partSales.map((sale, i) => sale - (commission[i] ?? 0));
   const saleCampaign = allocate(whole.saleCampaignDiscount, partSales);
-  const netCampaign = allocate(whole.netCampaignDiscount, partSales);
-  const salePartner = allocate(whole.salePartnerDiscount, partSales);
+  const netCampaign = allocate(whole.netCampaignDiscount, nets);
+  const salePartner = allocate(
+    whole.salePartnerDiscount,
+    partSales.map((sale, i) => sale - (saleCampaign[i] ?? 0)),
+  );
   return partSales.map((sale, i) => ({
     saleListPrice: sale,
     saleListCommission: commission[i] ?? 0,
-    netListPrice: sale - (commission[i] ?? 0),
+    netListPrice: nets[i] ?? 0,
     saleCampaignDiscount: saleCampaign[i] ?? 0,
     netCampaignDiscount: netCampaign[i] ?? 0,
     salePartnerDiscount: salePartner[i] ?? 0,

@@ -36,8 +36,11 @@ function assertPartsSumToTotals(p: PlanPrice): void {
   const components = [base, ...options];
   for (const c of components) {
     expect(c.netListPrice).toBe(c.saleListPrice - c.saleListCommission);
-    expect(premiumOf(c)).toBeGreaterThanOrEqual(0);
     const details: PriceBreakdown[] = c.priceDetails;
+    for (const part of [c, ...details]) {
+      expect(premiumOf(part)).toBeGreaterThanOrEqual(0);
+      expect(part.netListPrice - part.netCampaignDiscount).toBeGreaterThanOrEqual(0);
+    }
     if (details.length > 0) for (const f of FIELDS) expect(sum(details.map((d) => d[f])), f).toBe(c[f]);
   }
   // Each tax: the components' shares sum to the policy tax.
