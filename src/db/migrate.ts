@@ -1,6 +1,5 @@
-import { Migrator, sql, type MigrationResultSet } from 'kysely';
+import { Migrator, type MigrationResultSet } from 'kysely';
 import type { Db } from './database.js';
-import { dialectOf } from './dialect.js';
 import { migrations } from './migrations/index.js';
 
 export class MigrationFailed extends Error {
@@ -13,16 +12,8 @@ export class MigrationFailed extends Error {
   }
 }
 
-/**
- * PostgreSQL: the bookkeeping tables are named in the connection's own schema. Unqualified,
- * Kysely's existence check would see another schema's tables in the same database and then
- * fail to find them on the search path.
- */
-async function migratorFor(db: Db): Promise<Migrator> {
-  const provider = { getMigrations: () => Promise.resolve(migrations) };
-  if (dialectOf(db) !== 'postgres') return new Migrator({ db, provider });
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return new Migrator({ db, provider, migrationTableSchema: rows[0]?.schema ?? 'public' });
+function migratorFor(db: Db): Migrator {
+  return new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
 }
 
 function settle({ error, results }: MigrationResultSet): string[] {
@@ -35,10 +26,10 @@ function settle({ error, results }: MigrationResultSet): string[] {
  * starting at once: Kysely takes a lock in the database while it migrates.
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  return settle(await (await migratorFor(db)).migrateToLatest());
+  return settle(await migratorFor(db).migrateToLatest());
 }
 
 /** Reverts the latest applied migration (operators only; never run by the server). */
 export async function migrateDown(db: Db): Promise<string[]> {
-  return settle(await (await migratorFor(db)).migrateDown());
+  return settle(await migratorFor(db).migrateDown());
 }
