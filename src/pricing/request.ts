@@ -1,0 +1,59 @@
+import type { RateTable } from './rate-tables.js';
+import type { Minor } from './money.js';
+
+/**
+ * What the engine prices: a quote already resolved into rating terms by the caller (the quotes
+ * area maps destinations to rating regions, dates to a duration and ages, doubles to minor units).
+ */
+export interface PricingRequest {
+  /** The brand's rate tables in force. */
+  rateTable: RateTable;
+  /** Plans to price; each gets one outcome, in this order. */
+  planCodes: readonly string[];
+  /**
+   * SINGLETRIP or MULTITRIP. The rate table has no quote-type dimension (single and multi-trip are
+   * different plans), so this only says how `tripDurationDays` was measured.
+   */
+  quoteType: 'SINGLETRIP' | 'MULTITRIP';
+  travellers: readonly PricingTraveller[];
+  /** Rating regions of every destination; the trip is rated at the highest-ranked one. */
+  regionCodes: readonly string[];
+  /** Days of cover (departure to return, inclusive); multi-trip: the longest single trip. */
+  tripDurationDays: number;
+  /** ISO 3166 alpha-3 home country of the primary holder (selects taxes). */
+  homeCountryCode: string;
+  /** Home state or province (selects province taxes such as stamp duty). */
+  homeProvinceCode?: string | undefined;
+  /** Chosen excess in minor units; absent = the plan's standard excess. */
+  excess?: Minor | undefined;
+  /** Basic options named by the quote; options not named follow the table's `isDefault`. */
+  basicOptions?: readonly BasicOptionChoice[] | undefined;
+  /** Adventure activities the travellers will do; the highest level needed is charged. */
+  adventureActivityIds?: readonly number[] | undefined;
+  specifiedItems?: readonly SpecifiedItemChoice[] | undefined;
+  /** Cancellation cover limit in minor units; absent = the plan's default limit. */
+  cancellationCoverLimit?: Minor | undefined;
+  campaignCode?: string | undefined;
+  partnerCode?: string | undefined;
+  /** The quote date, YYYY-MM-DD (campaign validity). */
+  quoteDate: string;
+}
+
+export interface PricingTraveller {
+  guid: string;
+  /** Age at the quote date, whole years. */
+  age: number;
+  isDependent: boolean;
+}
+
+export interface BasicOptionChoice {
+  optionTypeCode: string;
+  isOptedIn: boolean;
+}
+
+export interface SpecifiedItemChoice {
+  guid: string;
+  /** Declared value in minor units. */
+  itemValue: Minor;
+  itemTypeCode: string;
+}

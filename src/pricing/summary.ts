@@ -1,0 +1,61 @@
+import { premiumOf } from './breakdown.js';
+import { sum } from './money.js';
+import type { BasePriceResult, OptionPriceResult, OptionPriceSummary, QuotePriceSummary, TaxComponentResult } from './results.js';
+
+/** A priced plan's components, grouped as the summary shows them. */
+export interface PricedComponents {
+  base: BasePriceResult;
+  basic: readonly { option: OptionPriceResult; displayOrder: number }[];
+  adventure?: OptionPriceResult | undefined;
+  specifiedItems?: OptionPriceResult | undefined;
+  cancellation?: OptionPriceResult | undefined;
+}
+
+/**
+ * The QuotePriceSummary of a priced plan, derived from the same components as its
+ * QuotePriceResult, so the two never disagree.
+ */
+export function summarise(
+  parts: PricedComponents,
+  head: { standardExcess: number; campaignDiscountPercentage: number },
+  policyTaxes: TaxComponentResult[],
+): QuotePriceSummary {
+  const { base } = parts;
+  const options = [...parts.basic.map((b) => b.option), parts.adventure, parts.specifiedItems, parts.cancellation].filter(
+    (o): o is OptionPriceResult => o !== undefined,
+  );
+  const components = [base, ...options];
+  return {
+    totalPrice: sum(components.map(premiumOf)) + sum(policyTaxes.map((t) => t.taxAmount)),
+    standardExcess: head.standardExcess,
+    campaignDiscountPercentage: head.campaignDiscountPercentage,
+    campaignDiscount: sum(components.map((c) => c.saleCampaignDiscount)),
+    partnerDiscount: sum(components.map((c) => c.salePartnerDiscount)),
+    basePrice: {
+      price: premiumOf(base),
+      campaignDiscount: base.saleCampaignDiscount,
+      partnerDiscount: base.salePartnerDiscount,
+      taxComponents: policyTaxes,
+    },
+    specifiedItemOptionPrice: parts.specifiedItems && optionSummary(parts.specifiedItems),
+    adventureActivitiesOptionPrice: parts.adventure && optionSummary(parts.adventure),
+    basicOptionPrices: parts.basic.map((b) => ({ ...optionSummary(b.option), displayOrder: b.displayOrder })),
+    tripCancellationPrice: parts.cancellation && optionSummary(parts.cancellation),
+  };
+}
+
+function optionSummary(option: OptionPriceResult): OptionPriceSummary {
+  return {
+    optionId: option.optionId,
+    optionType: option.optionTypeCode,
+    price: premiumOf(option),
+    campaignDiscount: option.saleCampaignDiscount,
+    partnerDiscount: option.salePartnerDiscount,
+    items: option.priceDetails.map((d) => ({
+      guid: d.itemGuid,
+      price: premiumOf(d),
+      campaignDiscount: d.saleCampaignDiscount,
+      partnerDiscount: d.salePartnerDiscount,
+    })),
+  };
+}
