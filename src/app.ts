@@ -8,10 +8,15 @@ import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { loggerOptions } from './logging.js';
 import { operationsRoutes } from './ops/routes.js';
+import type { QuotePorts } from './quotes/ports.js';
+import { quotesRoutes } from './quotes/routes.js';
+import { unconnectedQuotePorts } from './quotes/unconnected-ports.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Catalogue and pricing as the quotes area needs them (tests pass in-memory ones). */
+  readonly quotePorts?: QuotePorts;
 }
 
 /** Assembles the HTTP application from cross-cutting plugins and the domain areas. No logic here. */
@@ -42,6 +47,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       await api.register(async (protectedApi) => {
         // Every route in this scope requires a bearer token for its brand (auth guard goes here).
         await Promise.resolve(protectedApi);
+        // MERGE: default to adapters over src/catalogue and src/pricing once both are merged.
+        await protectedApi.register(quotesRoutes, { context, ports: options.quotePorts ?? unconnectedQuotePorts() });
       });
     },
     { prefix: config.basePath },
