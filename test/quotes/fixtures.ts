@@ -2,7 +2,7 @@ import type { BrandCode } from '../../src/brands.js';
 import type {
   CampaignInfo, Destination, PlanVersion, PricedPlan, PricingOutcome, PricingRequest, QuoteCatalogue, QuoteConfiguration, QuotePorts, QuotePricing,
 } from '../../src/quotes/ports.js';
-import type { QuoteType } from '../../src/quotes/schemas.js';
+import type { PolicyHolderInput, QuoteInput, QuoteType } from '../../src/quotes/schemas.js';
 
 /**
  * In-test catalogue and pricing behind the quotes ports: a small, realistic slice of `brandau`
@@ -132,9 +132,9 @@ export function fixturePorts(): FixturePorts {
 }
 
 /** The issue's bar: two adults and a dependent from Sydney to Bali for 14 days. */
-export function baliTrip() {
+export function baliTrip(): QuoteInput & { policyHolders: PolicyHolderInput[] } {
   return {
-    quoteType: 'SINGLETRIP' as const,
+    quoteType: 'SINGLETRIP',
     homeAddress: { countryCode: 'AUS', provinceCode: 'NSW' },
     destinationCountryCodes: ['IDN'],
     departureDate: '2026-12-10',

@@ -7,7 +7,7 @@ const ports = fixturePorts();
 const getApp = useTestApp({ clock: () => NOW, appOptions: { quotePorts: ports }, beforeReady: installTestPrincipals });
 const path = (brand = 'brandau') => `/quotes/v2/${brand}/quote`;
 
-async function create(body: unknown, partner: 'A' | 'B' = 'A', brand: 'brandau' | 'brandnz' = 'brandau') {
+async function create(body: object, partner: 'A' | 'B' = 'A', brand: 'brandau' | 'brandnz' = 'brandau') {
   const t = getApp();
   return t.app.inject({ method: 'POST', url: path(brand), headers: await asPartner(t, brand, partner), payload: body });
 }
