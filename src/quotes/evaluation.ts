@@ -4,7 +4,8 @@ import type { Notification, Validation } from '../http/schemas.js';
 import { toMinor, minorDigits } from './money.js';
 import { compact, withNestedValidation } from './nested-validation.js';
 import type { PricingRequest, QuotePorts, QuoteConfiguration } from './ports.js';
-import type { QuoteInput, QuoteRequest, QuoteStage } from './schemas.js';
+import Value from 'typebox/value';
+import { QuoteInput, type QuoteRequest, type QuoteStage } from './schemas.js';
 import { resolveStage } from './stages.js';
 import type { QuotePricing } from './stored-quote.js';
 import { isBlocking } from './validation/notify.js';
@@ -19,8 +20,12 @@ export interface Evaluation {
   version: string;
 }
 
-/** Holder and item guids are filled in (prices refer to them); client-sent validations are dropped. */
-function normalise(input: QuoteInput): QuoteInput {
+/**
+ * Fields outside the contract are dropped (never stored); holder and item guids are filled in
+ * (prices refer to them). Client-sent `validation`s are replaced later.
+ */
+function normalise(raw: QuoteInput): QuoteInput {
+  const input = Value.Clean(QuoteInput, structuredClone(raw)) as QuoteInput;
   const items = input.specifiedItemOption?.specifiedItems;
   return {
     ...input,

@@ -185,3 +185,14 @@ describe('GET and PUT /quotes/v2/{brandCode}/quote/{quoteId}', () => {
     expect(stored.input.returnDate).toBe('2026-12-23');
   });
 });
+
+describe('what is stored', () => {
+  it('stores the contract fields only: fields outside it are dropped', async () => {
+    const t = getApp();
+    const created = (await create({ input: { ...baliTrip(), notInContract: 'x'.repeat(1000), policyHolders: [{ age: 40, shoeSize: 44 }] } })).json();
+    const row = await t.context.db.selectFrom('quote').select(['input_json', 'partner_id', 'brand_code']).where('public_id', '=', created.id).executeTakeFirstOrThrow();
+    expect(row.input_json).not.toContain('notInContract');
+    expect(row.input_json).not.toContain('shoeSize');
+    expect(row).toMatchObject({ partner_id: 9001, brand_code: 'brandau' });
+  });
+});
