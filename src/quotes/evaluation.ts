@@ -60,9 +60,8 @@ function pricingRequest(brandCode: BrandCode, partnerCode: string, input: QuoteI
     travellers: facts.travellers,
     plans: facts.plansSold,
     campaign: facts.campaign,
-    basicOptions: (input.basicOptions ?? [])
-      .filter((o) => o.optionType !== undefined)
-      .map((o) => ({ optionType: o.optionType ?? '', isOptedIn: o.isOptedIn === true, optedInTotalValue: minor(o.optedInTotalValue) })),
+    // Same order as the input, so the engine's notifications can name `input.basicOptions[i]`.
+    basicOptions: (input.basicOptions ?? []).map((o) => ({ optionType: o.optionType ?? '', isOptedIn: o.isOptedIn === true, optedInTotalValue: minor(o.optedInTotalValue) })),
     adventureActivityIds: input.adventureActivitiesOption?.adventureActivityIds ?? [],
     specifiedItems: (input.specifiedItemOption?.specifiedItems ?? []).map((item) => ({
       guid: item.guid ?? '',

@@ -139,8 +139,10 @@ export interface PricingRequest {
   /** The plans to price: those sold for the home country on the quote date. */
   plans: readonly PlanVersion[];
   campaign?: CampaignInfo;
+  /** In the input's order (index i is `input.basicOptions[i]`); a missing optionType is ''. */
   basicOptions: readonly { optionType: string; isOptedIn: boolean; optedInTotalValue?: number }[];
   adventureActivityIds: readonly number[];
+  /** In the input's order (index j is `input.specifiedItemOption.specifiedItems[j]`). */
   specifiedItems: readonly { guid: string; name: string; itemValue: number; itemTypeId?: number; itemTypeCode?: string }[];
   cancellationCoverLimit?: number;
   tripValue?: number;

@@ -95,6 +95,8 @@ function pricePlan(plan: PlanVersion, request: PricingRequest): PricedPlan {
   };
 }
 
+const OPTION_TYPES = ['CRUISE', 'SNOWSPORTS', 'RENTALCAREXCESS'];
+
 export interface FixturePorts extends QuotePorts {
   /** Change to simulate a new catalogue or rate version coming into force. */
   version: string;
@@ -115,7 +117,10 @@ export function fixturePorts(): FixturePorts {
   const pricing: QuotePricing = {
     priceQuote: (request): Promise<PricingOutcome> => {
       pricingRequests.push(request);
-      return Promise.resolve({ currencyCode: request.homeCountryCode === 'NZL' ? 'NZD' : 'AUD', plans: request.plans.map((p) => pricePlan(p, request)), notifications: [] });
+      const notifications = request.basicOptions.flatMap((o, i) =>
+        OPTION_TYPES.includes(o.optionType) ? [] : [{ code: 'OPTION_NOT_OFFERED', message: 'No plan offers this option.', property: `input.basicOptions[${i}].optionType`, value: o.optionType, title: 'error' }],
+      );
+      return Promise.resolve({ currencyCode: request.homeCountryCode === 'NZL' ? 'NZD' : 'AUD', plans: request.plans.map((p) => pricePlan(p, request)), notifications });
     },
   };
   return {

@@ -64,6 +64,14 @@ describe('POST /quotes/v2/{brandCode}/quote', () => {
     expect(quote.input.policyHolders[0].validation).toEqual({ isValid: true, errors: [] });
   });
 
+  it('carries the engine\'s notifications onto the option they concern', async () => {
+    const quote = (await create({ input: { ...baliTrip(), basicOptions: [{ optionType: 'CRUISE', isOptedIn: true }, { optionType: 'JETPACK', isOptedIn: true }] } })).json();
+    expect(quote.validation.isValid).toBe(false);
+    expect(quote.input.basicOptions[0].validation).toEqual({ isValid: true, errors: [] });
+    expect(quote.input.basicOptions[1].validation.errors).toEqual([expect.objectContaining({ code: 'OPTION_NOT_OFFERED', property: 'input.basicOptions[1].optionType' })]);
+    expect(quote.stage).toBe('INITIAL');
+  });
+
   it('answers 400 only for wrong JSON types', async () => {
     const res = await create({ input: { ...baliTrip(), planId: 'cheap' } });
     expect(res.statusCode).toBe(400);
