@@ -7,14 +7,14 @@ import type { PricingRequest, QuotePorts, QuoteConfiguration } from './ports.js'
 import Value from 'typebox/value';
 import { QuoteInput, type QuoteRequest, type QuoteStage } from './schemas.js';
 import { resolveStage } from './stages.js';
-import type { QuotePricing } from './stored-quote.js';
+import type { PricingRecord } from './stored-quote.js';
 import { isBlocking } from './validation/notify.js';
 import { validateQuote, type QuoteFacts } from './validation/validate-quote.js';
 
 export interface Evaluation {
   input: QuoteInput;
   stage: QuoteStage;
-  pricing: QuotePricing;
+  pricing: PricingRecord;
   validation: Validation;
   /** The catalogue and rate version in force when the quote was priced. */
   version: string;
@@ -97,7 +97,7 @@ export async function evaluateQuote(
   ]);
   const { notifications, facts } = validateQuote(input, { brandCode, partnerCode: request.partnerCode, configuration, destinations, plans, campaign, now });
 
-  let pricing: QuotePricing = { priceResults: [], prices: [] };
+  let pricing: PricingRecord = { priceResults: [], prices: [] };
   const priceable = configuration && !notifications.some(isBlocking) ? pricingRequest(brandCode, request.partnerCode, input, facts, configuration) : undefined;
   if (priceable) {
     const outcome = await ports.pricing.priceQuote(priceable);

@@ -2,7 +2,7 @@ import type { Validation } from '../http/schemas.js';
 import type { QuoteInput, QuotePriceResult, QuotePriceSummary, QuoteStage } from './schemas.js';
 
 /** The prices of an evaluation, amounts in integer minor units of `currencyCode`. */
-export interface QuotePricing {
+export interface PricingRecord {
   currencyCode?: string;
   priceResults: QuotePriceResult[];
   prices: QuotePriceSummary[];
@@ -23,7 +23,7 @@ export interface QuoteRecord {
   clientSessionId?: string;
   customerUserId: number;
   input: QuoteInput;
-  pricing: QuotePricing;
+  pricing: PricingRecord;
   validation: Validation;
   clientInfo?: { ipAddress?: string; userAgent?: string; referer?: string };
   pricedVersion: string;
