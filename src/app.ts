@@ -10,10 +10,15 @@ import { validatorCompiler } from './http/validation.js';
 import { loggerOptions, OneLineRequestLog } from './logging.js';
 import { operationsRoutes } from './ops/routes.js';
 import { productRoutes } from './catalogue/routes.js';
+import type { QuotePorts } from './quotes/ports.js';
+import { quotesRoutes } from './quotes/routes.js';
+import { quotePortsFor } from './quotes/live-ports.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Catalogue and pricing as the quotes area needs them (tests pass in-memory ones). */
+  readonly quotePorts?: QuotePorts;
 }
 
 /** Assembles the HTTP application from cross-cutting plugins and the domain areas. No logic here. */
@@ -47,7 +52,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       await api.register(async (protectedApi) => {
         // Every route in this scope requires a bearer token for its brand (auth guard goes here).
         await protectedApi.register(productRoutes, { context });
-        await Promise.resolve(protectedApi);
+        await protectedApi.register(quotesRoutes, { context, ports: options.quotePorts ?? quotePortsFor(context) });
       });
     },
     { prefix: config.basePath },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildAppOptions } from '../../src/app.js';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import type { AppContext, Clock } from '../../src/context.js';
 import { prepareDatabase } from '../../src/server.js';
@@ -12,6 +12,8 @@ export interface TestAppOptions {
   readonly clock?: Clock;
   /** Hook to add test-only routes or hooks before the app is readied. */
   readonly beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  /** Options for `buildApp` (e.g. quote ports, a capturing logger); the logger is off otherwise. */
+  readonly appOptions?: BuildAppOptions;
 }
 
 export interface TestApp {
@@ -32,7 +34,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   let app: FastifyInstance | undefined;
   try {
     await prepareDatabase(context);
-    app = await buildApp(context, { logger: false });
+    app = await buildApp(context, { logger: false, ...options.appOptions });
     await options.beforeReady?.(app);
     await app.ready();
   } catch (error) {

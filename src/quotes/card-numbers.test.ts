@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { containsCardNumber, findCardNumber, luhnValid } from './card-numbers.js';
+
+describe('card number detection', () => {
+  it('checks Luhn', () => {
+    expect(luhnValid('4111111111111111')).toBe(true);
+    expect(luhnValid('4111111111111112')).toBe(false);
+    expect(luhnValid('378282246310005')).toBe(true);
+  });
+
+  it('finds 13–19 Luhn-valid digits, plain or grouped by spaces or dashes, inside any text', () => {
+    for (const text of ['4111111111111111', '4111 1111 1111 1111', '5555-5555-5555-4444', 'card: 4222222222222 ok', '6011000990139424']) {
+      expect(containsCardNumber(text), text).toBe(true);
+    }
+    for (const text of ['4111111111111112', '411111111111', '41111111111111111111111', '+61 2 5550 1234', '4111  1111 1111 1111', 'Ann Lee']) {
+      expect(containsCardNumber(text), text).toBe(false);
+    }
+  });
+
+  it('names the JSON path of the first string holding one, keys included', () => {
+    expect(findCardNumber({ input: { policyHolders: [{ firstName: 'Ann' }, { lastName: '4111-1111-1111-1111' }] } })).toBe('input.policyHolders[1].lastName');
+    expect(findCardNumber({ input: { '4111111111111111': 1 } })).toBe('input.4111111111111111');
+    expect(findCardNumber({ input: { tripValue: 4111111111111111, planId: 1 } })).toBeUndefined();
+    expect(findCardNumber('4111111111111111')).toBe('body');
+    expect(findCardNumber(null)).toBeUndefined();
+  });
+});

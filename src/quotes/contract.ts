@@ -1,0 +1,28 @@
+import { minorDigits, pricesToMajor } from './money.js';
+import type { Quote } from './schemas.js';
+import type { QuoteView } from './service.js';
+
+/** The contract's Quote for a quote view: prices become major-unit doubles here, nowhere else. */
+export function toContractQuote(quote: QuoteView): Quote {
+  const digits = minorDigits(quote.pricing.currencyCode ?? 'AUD');
+  const answer: Quote = {
+    isNew: quote.isNew,
+    isPurchased: quote.isPurchased,
+    hasConfigChanged: quote.hasConfigChanged,
+    isPurchaseInitiated: quote.isPurchaseInitiated,
+    stage: quote.stage,
+    evaluatedAt: quote.evaluatedAt,
+    input: quote.input,
+    priceResults: pricesToMajor(quote.pricing.priceResults, digits),
+    prices: pricesToMajor(quote.pricing.prices, digits),
+    customerUserId: quote.customerUserId,
+    brandCode: quote.brandCode,
+    validation: quote.validation,
+  };
+  if (quote.id !== undefined) answer.id = quote.id;
+  if (quote.clientSessionId !== undefined) answer.clientSessionId = quote.clientSessionId;
+  if (quote.policyNumber !== undefined) answer.policyNumber = quote.policyNumber;
+  if (quote.clientInfo !== undefined) answer.clientInfo = quote.clientInfo;
+  if (quote.audit !== undefined) answer.audit = quote.audit;
+  return answer;
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import type { BrandCode } from '../brands.js';
+import type { Notification, Validation } from '../http/schemas.js';
+import { toMinor, minorDigits } from './money.js';
+import { compact, withNestedValidation } from './nested-validation.js';
+import type { PricingRequest, QuotePorts, QuoteConfiguration } from './ports.js';
+import Value from 'typebox/value';
+import { QuoteInput, type QuoteRequest, type QuoteStage } from './schemas.js';
+import { resolveStage } from './stages.js';
+import type { PricingRecord } from './stored-quote.js';
+import { isBlocking } from './validation/notify.js';
+import { validateQuote, type QuoteFacts } from './validation/validate-quote.js';
+
+export interface Evaluation {
+  input: QuoteInput;
+  stage: QuoteStage;
+  pricing: PricingRecord;
+  validation: Validation;
+  /** The catalogue and rate version in force when the quote was priced. */
+  version: string;
+}
+
+/**
+ * Fields outside the contract are dropped (never stored); holder and item guids are filled in
+ * (prices refer to them). Client-sent `validation`s are replaced later.
+ */
+function normalise(raw: QuoteInput): QuoteInput {
+  const input = Value.Clean(QuoteInput, structuredClone(raw)) as QuoteInput;
+  const items = input.specifiedItemOption?.specifiedItems;
+  return {
+    ...input,
+    quoteType: input.quoteType ?? 'SINGLETRIP',
+    policyHolders: input.policyHolders?.map((h) => ({ ...h, guid: h.guid ?? randomUUID() })),
+    specifiedItemOption: input.specifiedItemOption && {
+      ...input.specifiedItemOption,
+      specifiedItems: items?.map((item) => ({ ...item, guid: item.guid ?? randomUUID() })),
+    },
+  };
+}
+
+/** The pricing request, when the quote has everything a price needs and nothing wrong. */
+function pricingRequest(brandCode: BrandCode, partnerCode: string, input: QuoteInput, facts: QuoteFacts, configuration: QuoteConfiguration): PricingRequest | undefined {
+  const { trip, homeCountryCode } = facts;
+  if (!trip || homeCountryCode === undefined || !facts.allAgesKnown || facts.travellers.length === 0) return undefined;
+  if (facts.regionCodes.length === 0 || facts.plansSold.length === 0) return undefined;
+  const digits = minorDigits(configuration.currencyCode);
+  const minor = (major: number | undefined) => (major === undefined ? undefined : toMinor(major, digits));
+  return {
+    brandCode,
+    quoteType: facts.quoteType,
+    homeCountryCode,
+    provinceCode: facts.provinceCode,
+    partnerCode,
+    quoteDate: facts.quoteDate,
+    departureDate: trip.departureDate,
+    returnDate: trip.returnDate,
+    coverDays: trip.coverDays,
+    longestTripDays: trip.longestTripDays,
+    regionCodes: facts.regionCodes,
+    travellers: facts.travellers,
+    plans: facts.plansSold,
+    campaign: facts.campaign,
+    // Same order as the input, so the engine's notifications can name `input.basicOptions[i]`.
+    basicOptions: (input.basicOptions ?? []).map((o) => ({ optionType: o.optionType ?? '', isOptedIn: o.isOptedIn === true, optedInTotalValue: minor(o.optedInTotalValue) })),
+    adventureActivityIds: input.adventureActivitiesOption?.adventureActivityIds ?? [],
+    specifiedItems: (input.specifiedItemOption?.specifiedItems ?? []).map((item) => ({
+      guid: item.guid ?? '',
+      name: item.name ?? '',
+      itemValue: minor(item.itemValue) ?? 0,
+      itemTypeId: item.itemTypeId,
+      itemTypeCode: item.itemTypeCode,
+    })),
+    cancellationCoverLimit: minor(input.cancellationOption?.cancellationCoverLimit),
+    tripValue: minor(input.tripValue),
+  };
+}
+
+/**
+ * Validates, prices and stages a quote: catalogue data through the ports, rules in pure
+ * functions. Nothing is stored here.
+ */
+export async function evaluateQuote(
+  ports: QuotePorts,
+  request: { brandCode: BrandCode; partnerCode: string; body: QuoteRequest; currentStage?: QuoteStage; now: Date },
+): Promise<Evaluation> {
+  const { brandCode, now } = request;
+  const input = normalise(request.body.input);
+  const quoteType = input.quoteType ?? 'SINGLETRIP';
+  const codes = [...new Set((input.destinationCountryCodes ?? []).map((c) => c.toUpperCase()))];
+  const campaignCode = input.campaignCode;
+  const [configuration, destinations, plans, campaign, version] = await Promise.all([
+    ports.catalogue.quoteConfiguration(brandCode, quoteType, now),
+    codes.length > 0 ? ports.catalogue.destinations(brandCode, codes) : Promise.resolve([]),
+    ports.catalogue.plans(brandCode, quoteType),
+    campaignCode ? ports.catalogue.campaign(brandCode, campaignCode) : Promise.resolve(undefined),
+    ports.catalogue.versionInForce(brandCode, now),
+  ]);
+  const { notifications, facts } = validateQuote(input, { brandCode, partnerCode: request.partnerCode, configuration, destinations, plans, campaign, now });
+
+  let pricing: PricingRecord = { priceResults: [], prices: [] };
+  const priceable = configuration && !notifications.some(isBlocking) ? pricingRequest(brandCode, request.partnerCode, input, facts, configuration) : undefined;
+  if (priceable) {
+    const outcome = await ports.pricing.priceQuote(priceable);
+    notifications.push(...outcome.notifications);
+    pricing = { currencyCode: outcome.currencyCode, priceResults: outcome.plans.map((p) => p.result), prices: outcome.plans.map((p) => p.summary) };
+  }
+  const staged = resolveStage({
+    current: request.currentStage,
+    requested: request.body.stage,
+    input,
+    facts,
+    hasErrors: notifications.some(isBlocking),
+  });
+  const all: Notification[] = [...notifications, ...staged.notifications];
+  return {
+    input: compact(withNestedValidation(input, all)),
+    stage: staged.stage,
+    pricing,
+    validation: { isValid: !all.some(isBlocking), errors: all },
+    version,
+  };
+}

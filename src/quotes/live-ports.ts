@@ -1,0 +1,11 @@
+import { catalogueOf } from '../catalogue/service.js';
+import type { AppContext } from '../context.js';
+import { catalogueQuotePort } from './catalogue-port.js';
+import type { QuotePorts } from './ports.js';
+import { enginePricingPort } from './pricing-port.js';
+
+/** The ports of a running app: the shared in-memory catalogue and the rating engine. */
+export function quotePortsFor(context: AppContext): QuotePorts {
+  const reader = catalogueOf(context);
+  return { catalogue: catalogueQuotePort(reader), pricing: enginePricingPort(reader) };
+}

@@ -1,0 +1,173 @@
+import type { BrandCode } from '../brands.js';
+import type { Notification } from '../http/schemas.js';
+import type { QuotePriceResult, QuotePriceSummary, QuoteType } from './schemas.js';
+
+/**
+ * What the quotes area needs from the catalogue and the pricing engine. The quotes area owns
+ * these interfaces; adapters over `src/catalogue/` and `src/pricing/` implement them and
+ * `src/app.ts` hands them in. All money crossing a port is an integer count of minor units,
+ * except the quote configuration, which mirrors spec §2.5 (its doubles are major units).
+ */
+
+/** Spec §2.5 TravelDurationConfig. */
+export interface DurationRules {
+  homeCountryCode: string;
+  minAdvancePurchaseDays: number;
+  maxAdvancePurchaseDays: number;
+  defaultTravelDurationDays: number;
+  minTravelDurationDays: number;
+  maxTravelDurationDays: number;
+  maxTravelDurationMonths: number;
+  /** Multi-trip: the longest single trip. */
+  maxTripDurationDays: number;
+}
+
+/** Spec §2.5 PolicyHolderAgeConfig. */
+export interface AgeRules {
+  homeCountryCode: string;
+  minTravellers: number;
+  maxTravellers: number;
+  minDependents: number;
+  maxDependents: number;
+  minTravellerAge: number;
+  maxTravellerAge: number;
+  minDependentAge: number;
+  maxDependentAge: number;
+  /** `AGEATQUOTE`: ages are taken at the quote date (the only rule implemented). */
+  ageLimitTypeCode: string;
+  maxPolicyHolders: number;
+}
+
+/** Spec §2.5 TravelRestrictionConfig. */
+export interface RestrictionRules {
+  homeCountryCode: string;
+  isProvinceRequiredForQuote: boolean;
+  noProductCountryCodes: readonly string[];
+  unsafeCountryCodes: readonly string[];
+  sanctionedCountryCodes: readonly string[];
+  unsupportedHomeProvinceCodes: readonly string[];
+}
+
+/** Spec §2.5 quote configuration in force for a brand and quote type, plus what pricing needs. */
+export interface QuoteConfiguration {
+  minTravellers: number;
+  maxTravellers: number;
+  minDependents: number;
+  maxDependents: number;
+  maxPolicyHolders: number;
+  /** Major units, as spec §2.5. */
+  maxTripValuePerTraveller: number;
+  travelDurationConfigs: readonly DurationRules[];
+  policyHolderAgeConfigs: readonly AgeRules[];
+  travelRestrictionConfigs: readonly RestrictionRules[];
+  /** ISO 4217 currency the brand sells in; input amounts (major units) become minor units with it. */
+  currencyCode: string;
+  /** IANA zone whose calendar date is "the quote date" for this brand, e.g. `Australia/Sydney`. */
+  timeZone: string;
+}
+
+/** A destination code the catalogue knows (extended ISO-3166 alpha-3: countries, regions, lists). */
+export interface Destination {
+  code: string;
+  name: string;
+  /** Rating region the pricing engine rates this destination in, e.g. `ASIA`. */
+  regionCode: string;
+}
+
+/** One version of a plan (spec §2.6 subset). */
+export interface PlanVersion {
+  planId: number;
+  code: string;
+  name: string;
+  quoteType: QuoteType;
+  homeCountryCodes: readonly string[];
+  /** YYYY-MM-DD, inclusive. */
+  effectiveFromDate: string;
+  /** YYYY-MM-DD, inclusive; absent = open-ended. */
+  effectiveToDate?: string;
+}
+
+/** A published discount code. */
+export interface CampaignInfo {
+  campaignId: number;
+  code: string;
+  discountPercentage: number;
+  /** YYYY-MM-DD, inclusive. */
+  validFrom: string;
+  validTo: string;
+  /** Only these partners; absent = every partner. */
+  partnerCodes?: readonly string[];
+  /** Only these plans; absent = every plan. */
+  planCodes?: readonly string[];
+}
+
+export interface QuoteCatalogue {
+  /** The configuration in force at `at`, or undefined when the brand does not sell this quote type. */
+  quoteConfiguration(brandCode: BrandCode, quoteType: QuoteType, at: Date): Promise<QuoteConfiguration | undefined>;
+  /** The known destinations among `codes` (unknown codes are simply absent). */
+  destinations(brandCode: BrandCode, codes: readonly string[]): Promise<Destination[]>;
+  /** Every plan version of the brand and quote type; the quotes area filters by home country and date. */
+  plans(brandCode: BrandCode, quoteType: QuoteType): Promise<PlanVersion[]>;
+  campaign(brandCode: BrandCode, code: string): Promise<CampaignInfo | undefined>;
+  /** Identifies the catalogue and rate tables in force at `at`; changes whenever either changes. */
+  versionInForce(brandCode: BrandCode, at: Date): Promise<string>;
+}
+
+export interface PricedTraveller {
+  guid: string;
+  age: number;
+  isDependent: boolean;
+}
+
+/** Everything the rating engine needs; validated and normalised by the quotes area first. */
+export interface PricingRequest {
+  brandCode: BrandCode;
+  quoteType: QuoteType;
+  homeCountryCode: string;
+  provinceCode?: string;
+  partnerCode: string;
+  /** YYYY-MM-DD in the brand's time zone. */
+  quoteDate: string;
+  departureDate: string;
+  returnDate: string;
+  /** Days of cover, both ends inclusive. */
+  coverDays: number;
+  /** The longest single trip (single trip: the trip itself). */
+  longestTripDays: number;
+  regionCodes: readonly string[];
+  travellers: readonly PricedTraveller[];
+  /** The plans to price: those sold for the home country on the quote date. */
+  plans: readonly PlanVersion[];
+  campaign?: CampaignInfo;
+  /** In the input's order (index i is `input.basicOptions[i]`); a missing optionType is ''. */
+  basicOptions: readonly { optionType: string; isOptedIn: boolean; optedInTotalValue?: number }[];
+  adventureActivityIds: readonly number[];
+  /** In the input's order (index j is `input.specifiedItemOption.specifiedItems[j]`). */
+  specifiedItems: readonly { guid: string; name: string; itemValue: number; itemTypeId?: number; itemTypeCode?: string }[];
+  cancellationCoverLimit?: number;
+  tripValue?: number;
+}
+
+/** One plan's price in the contract's shapes, every amount in integer minor units. */
+export interface PricedPlan {
+  planId: number;
+  result: QuotePriceResult;
+  summary: QuotePriceSummary;
+}
+
+export interface PricingOutcome {
+  /** ISO 4217 code; decides how many decimals minor units have. */
+  currencyCode: string;
+  plans: PricedPlan[];
+  /** Rate-table rules the engine checked (unknown option, item over its limit), paths under `input.`. */
+  notifications: Notification[];
+}
+
+export interface QuotePricing {
+  priceQuote(request: PricingRequest): Promise<PricingOutcome>;
+}
+
+export interface QuotePorts {
+  readonly catalogue: QuoteCatalogue;
+  readonly pricing: QuotePricing;
+}

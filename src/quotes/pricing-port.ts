@@ -1,0 +1,103 @@
+import { brandOf } from '../catalogue/service.js';
+import type { CatalogueReader } from '../catalogue/reader.js';
+import type { Notification } from '../http/schemas.js';
+import { priceQuote } from '../pricing/engine.js';
+import type { NotPriceable } from '../pricing/results.js';
+import type { PricedPlan, PricingOutcome, PricingRequest, QuotePricing } from './ports.js';
+import { problem, warning } from './validation/notify.js';
+
+/** The quotes area's pricing, by the rating engine over the brand's rate table in force. */
+export function enginePricingPort(reader: CatalogueReader): QuotePricing {
+  return {
+    async priceQuote(request: PricingRequest): Promise<PricingOutcome> {
+      const rateTable = brandOf(await reader.snapshot(), request.brandCode).rates;
+      const outcomes = priceQuote({
+        rateTable,
+        planCodes: request.plans.map((p) => p.code),
+        quoteType: request.quoteType,
+        travellers: request.travellers,
+        regionCodes: request.regionCodes,
+        tripDurationDays: request.longestTripDays,
+        homeCountryCode: request.homeCountryCode,
+        homeProvinceCode: request.provinceCode,
+        basicOptions: request.basicOptions.filter((o) => o.optionType !== '').map((o) => ({ optionTypeCode: o.optionType, isOptedIn: o.isOptedIn })),
+        adventureActivityIds: request.adventureActivityIds,
+        specifiedItems: request.specifiedItems.map((i) => ({ guid: i.guid, itemValue: i.itemValue, itemTypeCode: i.itemTypeCode ?? '' })),
+        cancellationCoverLimit: request.cancellationCoverLimit,
+        campaignCode: request.campaign?.code,
+        partnerCode: request.partnerCode,
+        quoteDate: request.quoteDate,
+      });
+      const plans: PricedPlan[] = [];
+      const refused: NotPriceable[] = [];
+      outcomes.forEach((outcome, i) => {
+        const planId = request.plans[i]?.planId ?? 0;
+        if (outcome.outcome === 'NOT_PRICEABLE') refused.push(outcome);
+        else
+          plans.push({
+            planId,
+            result: { ...outcome.result, planId, basePriceResult: { ...outcome.result.basePriceResult, planId } },
+            summary: { ...outcome.summary, planId },
+          });
+      });
+      // A plan that cannot cover these choices is left out with a warning; when none can, the
+      // same notices are errors, since the quote has no price.
+      const notice = plans.length > 0 ? warning : problem;
+      return { currencyCode: rateTable.currencyCode, plans, notifications: dedupe(refused.map((r) => notPriceableNotice(r, request, notice))) };
+    },
+  };
+}
+
+type Notice = typeof problem;
+
+/** Where in the quote input the engine's reason points. */
+function propertyOf(reason: NotPriceable, request: PricingRequest): string {
+  const itemIndex = request.specifiedItems.findIndex((i) => i.guid === reason.detail);
+  const items = `input.specifiedItemOption.specifiedItems[${itemIndex}]`;
+  switch (reason.reason) {
+    case 'OPTION_NOT_OFFERED':
+      return `input.basicOptions[${request.basicOptions.findIndex((o) => o.optionType === reason.detail)}].optionType`;
+    case 'ITEM_TYPE_UNKNOWN':
+      return `${items}.itemTypeCode`;
+    case 'ITEM_VALUE_OUT_OF_RANGE':
+      return `${items}.itemValue`;
+    case 'ITEMS_OVER_POLICY_LIMIT':
+    case 'SPECIFIED_ITEMS_NOT_OFFERED':
+      return 'input.specifiedItemOption';
+    case 'ACTIVITY_NOT_COVERED':
+    case 'ADVENTURE_NOT_OFFERED':
+      return 'input.adventureActivitiesOption';
+    case 'CANCELLATION_NOT_OFFERED':
+    case 'CANCELLATION_LIMIT_NOT_OFFERED':
+      return 'input.cancellationOption.cancellationCoverLimit';
+    case 'AGE_OUT_OF_BANDS':
+      return `input.policyHolders[${request.travellers.findIndex((t) => t.guid === reason.detail)}]`;
+    case 'DURATION_OUT_OF_BANDS':
+      return 'input.returnDate';
+    case 'UNKNOWN_REGION':
+      return 'input.destinationCountryCodes';
+    default:
+      return 'input.planId';
+  }
+}
+
+function notPriceableNotice(reason: NotPriceable, request: PricingRequest, notice: Notice): Notification {
+  const plan = request.plans.find((p) => p.code === reason.planCode);
+  return notice(
+    'PLAN_NOT_AVAILABLE',
+    `Plan ${reason.planCode} cannot cover this quote (${reason.reason.toLowerCase().replace(/_/g, ' ')}).`,
+    propertyOf(reason, request).replace('[-1]', ''),
+    undefined,
+    { planCode: reason.planCode, planId: plan?.planId ?? 0, reason: reason.reason, detail: reason.detail },
+  );
+}
+
+function dedupe(notifications: Notification[]): Notification[] {
+  const seen = new Set<string>();
+  return notifications.filter((n) => {
+    const key = `${n.tokens?.planCode ?? ''}|${n.property ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,106 @@
+import type { Executor } from '../db/database.js';
+import type { NewQuoteRow, QuoteRow, QuoteRowUpdate } from './tables.js';
+import type { StoredQuote, QuoteRecord } from './stored-quote.js';
+
+/** Every query of the quotes area. Rows stay here; the service sees `StoredQuote`. */
+
+function toStored(row: QuoteRow): StoredQuote {
+  return {
+    id: row.public_id,
+    brandCode: row.brand_code,
+    partnerId: row.partner_id,
+    partnerCode: row.partner_code,
+    stage: row.stage as StoredQuote['stage'],
+    clientSessionId: row.client_session_id ?? undefined,
+    customerUserId: row.customer_user_id,
+    input: JSON.parse(row.input_json) as StoredQuote['input'],
+    pricing: JSON.parse(row.pricing_json) as StoredQuote['pricing'],
+    validation: JSON.parse(row.validation_json) as StoredQuote['validation'],
+    clientInfo: row.client_info_json === null ? undefined : (JSON.parse(row.client_info_json) as StoredQuote['clientInfo']),
+    pricedVersion: row.priced_version,
+    hasConfigChanged: row.has_config_changed === 1,
+    isPurchaseInitiated: row.is_purchase_initiated === 1,
+    isPurchased: row.is_purchased === 1,
+    policyNumber: row.policy_number ?? undefined,
+    revision: row.revision,
+    evaluatedAt: row.evaluated_at,
+    audit: {
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      createdByUserId: row.created_by_user_id,
+      createdByUsername: row.created_by_username,
+      updatedByUserId: row.updated_by_user_id,
+      updatedByUsername: row.updated_by_username,
+    },
+  };
+}
+
+type OwnerColumns = 'public_id' | 'brand_code' | 'partner_id' | 'partner_code' | 'created_at' | 'created_by_user_id' | 'created_by_username';
+type LifecycleColumns = 'id' | 'is_purchase_initiated' | 'is_purchased' | 'policy_number' | 'revision';
+
+/** The columns an evaluation writes. */
+function columns(record: QuoteRecord): Omit<NewQuoteRow, OwnerColumns | LifecycleColumns> {
+  return {
+    stage: record.stage,
+    quote_type: record.input.quoteType ?? 'SINGLETRIP',
+    client_session_id: record.clientSessionId ?? null,
+    customer_user_id: record.customerUserId,
+    input_json: JSON.stringify(record.input),
+    pricing_json: JSON.stringify(record.pricing),
+    validation_json: JSON.stringify(record.validation),
+    client_info_json: record.clientInfo === undefined ? null : JSON.stringify(record.clientInfo),
+    priced_version: record.pricedVersion,
+    has_config_changed: record.hasConfigChanged ? 1 : 0,
+    evaluated_at: record.evaluatedAt,
+    updated_at: record.audit.updatedAt,
+    updated_by_user_id: record.audit.updatedByUserId,
+    updated_by_username: record.audit.updatedByUsername,
+  };
+}
+
+export async function insertQuote(db: Executor, record: QuoteRecord & { id: string; brandCode: string; partnerId: number; partnerCode: string }): Promise<StoredQuote> {
+  const row = await db
+    .insertInto('quote')
+    .values({
+      ...columns(record),
+      public_id: record.id,
+      brand_code: record.brandCode,
+      partner_id: record.partnerId,
+      partner_code: record.partnerCode,
+      created_at: record.audit.createdAt,
+      created_by_user_id: record.audit.createdByUserId,
+      created_by_username: record.audit.createdByUsername,
+      is_purchase_initiated: 0,
+      is_purchased: 0,
+      revision: 1,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toStored(row);
+}
+
+/** The quote with this id if it belongs to this brand and partner; anything else is "not found". */
+export async function findQuote(db: Executor, id: string, brandCode: string, partnerId: number): Promise<StoredQuote | undefined> {
+  const row = await db
+    .selectFrom('quote')
+    .selectAll()
+    .where('public_id', '=', id)
+    .where('brand_code', '=', brandCode)
+    .where('partner_id', '=', partnerId)
+    .executeTakeFirst();
+  return row ? toStored(row) : undefined;
+}
+
+/** Writes a re-evaluation if nobody changed the quote since `revision` was read; false otherwise. */
+export async function updateQuote(db: Executor, id: string, revision: number, record: QuoteRecord): Promise<StoredQuote | undefined> {
+  const changes: QuoteRowUpdate = { ...columns(record), revision: revision + 1 };
+  const row = await db
+    .updateTable('quote')
+    .set(changes)
+    .where('public_id', '=', id)
+    .where('revision', '=', revision)
+    .where('is_purchased', '=', 0)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toStored(row) : undefined;
+}

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import type { BrandCode } from '../brands.js';
+import type { Clock } from '../context.js';
+import type { Db } from '../db/database.js';
+import { QuoteChangedConcurrently, QuoteNotFound, QuotePurchased, QuotePurchaseInitiated } from './errors.js';
+import { evaluateQuote, type Evaluation } from './evaluation.js';
+import type { QuotePorts } from './ports.js';
+import type { QuoteActor } from './principal.js';
+import { findQuote, insertQuote, updateQuote } from './repository.js';
+import type { QuoteRequest } from './schemas.js';
+import type { QuoteRecord, StoredQuote } from './stored-quote.js';
+
+export interface QuotesDeps {
+  readonly db: Db;
+  readonly ports: QuotePorts;
+  readonly clock: Clock;
+}
+
+/** A quote as answered to a partner, amounts still in minor units (routes convert). */
+export type QuoteView = Omit<StoredQuote, 'id' | 'partnerId' | 'partnerCode' | 'revision' | 'pricedVersion' | 'audit'> & {
+  id?: string;
+  isNew: boolean;
+  audit?: StoredQuote['audit'];
+};
+
+function view(quote: StoredQuote, isNew: boolean): QuoteView {
+  const { partnerId: _p, partnerCode: _c, revision: _r, pricedVersion: _v, ...rest } = quote;
+  return { ...rest, isNew };
+}
+
+function record(evaluation: Evaluation, body: QuoteRequest, actor: QuoteActor, at: string, audit: StoredQuote['audit'] | undefined, hasConfigChanged: boolean): QuoteRecord {
+  return {
+    stage: evaluation.stage,
+    clientSessionId: body.clientSessionId,
+    customerUserId: body.customerUserId ?? 0,
+    input: evaluation.input,
+    pricing: evaluation.pricing,
+    validation: evaluation.validation,
+    clientInfo: body.clientInfo,
+    pricedVersion: evaluation.version,
+    hasConfigChanged,
+    evaluatedAt: at,
+    audit: {
+      createdAt: audit?.createdAt ?? at,
+      createdByUserId: audit?.createdByUserId ?? actor.userId,
+      createdByUsername: audit?.createdByUsername ?? actor.username,
+      updatedAt: at,
+      updatedByUserId: actor.userId,
+      updatedByUsername: actor.username,
+    },
+  };
+}
+
+/** Creates and evaluates a quote; stores it unless `input.skipPersistence`. Server-owned body fields are ignored. */
+export async function createQuote(deps: QuotesDeps, actor: QuoteActor, brandCode: BrandCode, body: QuoteRequest): Promise<QuoteView> {
+  const now = deps.clock();
+  const evaluation = await evaluateQuote(deps.ports, { brandCode, partnerCode: actor.partnerCode, body, now });
+  const values = record(evaluation, body, actor, now.toISOString(), undefined, false);
+  if (body.input.skipPersistence === true) {
+    const { audit: _audit, pricedVersion: _version, ...rest } = values;
+    return { ...rest, brandCode, isNew: true, isPurchased: false, isPurchaseInitiated: false };
+  }
+  // 122 random bits: ids cannot be guessed or enumerated.
+  const stored = await insertQuote(deps.db, { ...values, id: randomUUID(), brandCode, partnerId: actor.partnerId, partnerCode: actor.partnerCode });
+  return view(stored, true);
+}
+
+async function ownQuote(deps: QuotesDeps, actor: QuoteActor, brandCode: BrandCode, id: string): Promise<StoredQuote> {
+  const quote = await findQuote(deps.db, id, brandCode, actor.partnerId);
+  if (!quote) throw new QuoteNotFound(id);
+  return quote;
+}
+
+/**
+ * Re-evaluates a stored quote with a changed body. A purchased quote, or one whose purchase is
+ * running, cannot change (409). With `skipPersistence` the new evaluation is answered, not stored.
+ */
+export async function reviseQuote(deps: QuotesDeps, actor: QuoteActor, brandCode: BrandCode, id: string, body: QuoteRequest): Promise<QuoteView> {
+  const current = await ownQuote(deps, actor, brandCode, id);
+  if (current.isPurchased) throw new QuotePurchased();
+  if (current.isPurchaseInitiated) throw new QuotePurchaseInitiated();
+  const now = deps.clock();
+  const evaluation = await evaluateQuote(deps.ports, { brandCode, partnerCode: actor.partnerCode, body, currentStage: current.stage, now });
+  const values = record(evaluation, body, actor, now.toISOString(), current.audit, current.pricedVersion !== evaluation.version);
+  if (body.input.skipPersistence === true) {
+    return { ...view({ ...current, ...values }, false), audit: current.audit };
+  }
+  const stored = await updateQuote(deps.db, id, current.revision, values);
+  if (!stored) {
+    const latest = await ownQuote(deps, actor, brandCode, id);
+    throw latest.isPurchased ? new QuotePurchased() : new QuoteChangedConcurrently();
+  }
+  return view(stored, false);
+}
+
+/** The stored quote; `hasConfigChanged` says whether the version that priced it is still in force. */
+export async function readQuote(deps: QuotesDeps, actor: QuoteActor, brandCode: BrandCode, id: string): Promise<QuoteView> {
+  const quote = await ownQuote(deps, actor, brandCode, id);
+  const version = await deps.ports.catalogue.versionInForce(brandCode, deps.clock());
+  return { ...view(quote, false), hasConfigChanged: quote.pricedVersion !== version };
+}

@@ -1,0 +1,45 @@
+import type { Validation } from '../http/schemas.js';
+import type { QuoteInput, QuotePriceResult, QuotePriceSummary, QuoteStage } from './schemas.js';
+
+/** The prices of an evaluation, amounts in integer minor units of `currencyCode`. */
+export interface PricingRecord {
+  currencyCode?: string;
+  priceResults: QuotePriceResult[];
+  prices: QuotePriceSummary[];
+}
+
+export interface QuoteAuditRecord {
+  createdAt: string;
+  updatedAt: string;
+  createdByUserId: number;
+  createdByUsername: string;
+  updatedByUserId: number;
+  updatedByUsername: string;
+}
+
+/** What an evaluation produces and an update writes. */
+export interface QuoteRecord {
+  stage: QuoteStage;
+  clientSessionId?: string;
+  customerUserId: number;
+  input: QuoteInput;
+  pricing: PricingRecord;
+  validation: Validation;
+  clientInfo?: { ipAddress?: string; userAgent?: string; referer?: string };
+  pricedVersion: string;
+  hasConfigChanged: boolean;
+  evaluatedAt: string;
+  audit: QuoteAuditRecord;
+}
+
+/** A quote as stored, in domain terms. */
+export interface StoredQuote extends QuoteRecord {
+  id: string;
+  brandCode: string;
+  partnerId: number;
+  partnerCode: string;
+  isPurchaseInitiated: boolean;
+  isPurchased: boolean;
+  policyNumber?: string;
+  revision: number;
+}

@@ -1,0 +1,29 @@
+import { echoValue } from '../../http/notifications.js';
+import type { Notification } from '../../http/schemas.js';
+
+/**
+ * Notifications of quote validation. `title` marks the severity: `error` makes the quote
+ * invalid, `warning` (e.g. an unsafe destination) is information and leaves `isValid` true.
+ */
+export const ERROR = 'error';
+export const WARNING = 'warning';
+
+function build(title: string, code: string, message: string, property: string, value?: unknown, tokens?: Record<string, string | number>): Notification {
+  const notification: Notification = { code, message, property, title };
+  const echoed = echoValue(value);
+  if (echoed !== undefined) notification.value = echoed;
+  if (tokens) notification.tokens = Object.fromEntries(Object.entries(tokens).map(([k, v]) => [k, String(v)]));
+  return notification;
+}
+
+export function problem(code: string, message: string, property: string, value?: unknown, tokens?: Record<string, string | number>): Notification {
+  return build(ERROR, code, message, property, value, tokens);
+}
+
+export function warning(code: string, message: string, property: string, value?: unknown, tokens?: Record<string, string | number>): Notification {
+  return build(WARNING, code, message, property, value, tokens);
+}
+
+export function isBlocking(notification: Notification): boolean {
+  return notification.title !== WARNING;
+}
