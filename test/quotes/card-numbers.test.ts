@@ -1,5 +1,4 @@
 import { Writable } from 'node:stream';
-import type { FastifyServerOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../src/logging.js';
 import { useTestApp } from '../helpers/app.js';
