@@ -8,6 +8,9 @@ import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { loggerOptions } from './logging.js';
 import { operationsRoutes } from './ops/routes.js';
+import { installBearerGuard, protectWithBearer } from './auth/guard.js';
+import { authRoutes } from './auth/routes.js';
+import { createAuthServices } from './auth/service.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -36,11 +39,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await registerOpenApi(app, config);
 
   await app.register(operationsRoutes, { context, metrics });
+  const auth = createAuthServices(context);
+  installBearerGuard(app, context, auth);
   await app.register(
     async (api) => {
       // Public contract routes (the token endpoint) register on `api`.
+      await api.register(authRoutes, { context, services: auth });
       await api.register(async (protectedApi) => {
         // Every route in this scope requires a bearer token for its brand (auth guard goes here).
+        protectWithBearer(protectedApi);
         await Promise.resolve(protectedApi);
       });
     },

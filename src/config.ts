@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
+import { AuthEnvSchema, authConfigFrom, authConfigProblems, type AuthConfig } from './auth/config.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.
@@ -28,6 +29,7 @@ const EnvSchema = Type.Object({
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100 }),
   DEMO_DATA: Type.Optional(Type.Enum(['true', 'false'])),
   PAYMENT_GATEWAY: Type.Optional(Type.Enum(['sandbox'])),
+  ...AuthEnvSchema.properties,
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -47,6 +49,8 @@ export interface AppConfig {
   /** Load the demo catalogue, partners and users at start. */
   readonly demoData: boolean;
   readonly paymentGateway: 'sandbox';
+  /** Tokens, signing keys, password hashing and brute-force limits (src/auth/config.ts). */
+  readonly auth: AuthConfig;
 }
 
 export class ConfigError extends Error {
@@ -78,6 +82,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push('PAYMENT_GATEWAY: the sandbox gateway is refused when APP_ENV=production');
   }
   if (production && !env.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: required when APP_ENV=production');
+  problems.push(...authConfigProblems(env, production));
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -94,5 +99,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     demoData,
     paymentGateway,
+    auth: authConfigFrom(env, production),
   });
 }

@@ -5,6 +5,7 @@ import type { AppContext, Clock } from './context.js';
 import { connectDatabase } from './db/connect.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { prepareIdentity } from './auth/setup.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -24,6 +25,7 @@ export interface StartOptions {
 /** Everything a fresh or upgraded database needs before the first request. */
 export async function prepareDatabase(context: AppContext): Promise<void> {
   await migrateToLatest(context.db);
+  await prepareIdentity(context);
 }
 
 export async function startServer(config: AppConfig, options: StartOptions = {}): Promise<RunningServer> {
