@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } f
 import { exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, importSPKI, type CryptoKey } from 'jose';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
-import { insertKey, listUsableKeys, retireKeysExcept, type StoredKey } from './token-repository.js';
+import { findUsableKey, insertKey, listUsableKeys, retireKeysExcept, type StoredKey } from './token-repository.js';
 
 /**
  * Signing keys live in the database so every server process signs and verifies with the same
@@ -74,10 +74,7 @@ interface LoadedKey {
   publicKey: CryptoKey;
 }
 
-/** Unknown kids trigger a reload at most this often, so garbage tokens cannot hammer the database. */
-const MISS_RELOAD_INTERVAL_MS = 1000;
-
-/** In-memory view of the key table, refreshed every SIGNING_KEY_CACHE_SECONDS (or on an unknown kid). */
+/** In-memory view of the key table, refreshed every SIGNING_KEY_CACHE_SECONDS; an unknown kid is looked up at once. */
 export class KeyStore {
   private keys: LoadedKey[] = [];
   private loadedAt = Number.NEGATIVE_INFINITY;
@@ -97,7 +94,7 @@ export class KeyStore {
       this.keys = await Promise.all(
         stored.map(async (s) => ({ stored: s, publicKey: previous.get(s.kid) ?? (await importSPKI(s.publicKeyPem, this.algorithm)) })),
       );
-      this.loadedAt = Date.now();
+      this.loadedAt = this.context.clock().getTime();
     })().finally(() => {
       this.loading = undefined;
     });
@@ -105,7 +102,7 @@ export class KeyStore {
   }
 
   private async fresh(): Promise<void> {
-    if (Date.now() - this.loadedAt >= this.context.config.auth.signingKeyCacheSeconds * 1000) await this.reload();
+    if (this.context.clock().getTime() - this.loadedAt >= this.context.config.auth.signingKeyCacheSeconds * 1000) await this.reload();
   }
 
   /** The newest active key of the configured algorithm; created if there is none yet. */
@@ -129,9 +126,13 @@ export class KeyStore {
   async verificationKey(kid: string): Promise<CryptoKey | undefined> {
     await this.fresh();
     let found = this.keys.find((k) => k.stored.kid === kid);
-    if (!found && Date.now() - this.loadedAt >= MISS_RELOAD_INTERVAL_MS) {
-      await this.reload();
-      found = this.keys.find((k) => k.stored.kid === kid);
+    if (!found) {
+      // Perhaps another process rotated since the last load: one indexed lookup of this kid.
+      const stored = await findUsableKey(this.context.db, kid, this.algorithm, this.context.clock().toISOString());
+      if (stored) {
+        found = { stored, publicKey: await importSPKI(stored.publicKeyPem, this.algorithm) };
+        this.keys = [found, ...this.keys.filter((k) => k.stored.kid !== kid)];
+      }
     }
     if (!found) return undefined;
     const until = found.stored.verifyUntil;

@@ -24,9 +24,9 @@ export class UserStatusCache {
   async allowed(userId: number): Promise<boolean> {
     const ttlMs = this.context.config.auth.userStatusCacheSeconds * 1000;
     const hit = this.entries.get(userId);
-    if (hit && Date.now() - hit.at < ttlMs) return hit.allowed;
+    if (hit && this.context.clock().getTime() - hit.at < ttlMs) return hit.allowed;
     const allowed = await isUserInGoodStanding(this.context.db, userId);
-    if (ttlMs > 0) this.entries.set(userId, { allowed, at: Date.now() });
+    if (ttlMs > 0) this.entries.set(userId, { allowed, at: this.context.clock().getTime() });
     return allowed;
   }
 }

@@ -34,6 +34,17 @@ export async function listUsableKeys(db: Executor, algorithm: string, now: strin
   return rows.map(toKey);
 }
 
+export async function findUsableKey(db: Executor, kid: string, algorithm: string, now: string): Promise<StoredKey | undefined> {
+  const row = await db
+    .selectFrom('signing_key')
+    .selectAll()
+    .where('kid', '=', kid)
+    .where('algorithm', '=', algorithm)
+    .where((eb) => eb.or([eb('verify_until', 'is', null), eb('verify_until', '>', now)]))
+    .executeTakeFirst();
+  return row && toKey(row);
+}
+
 export async function insertKey(db: Executor, key: Omit<StoredKey, 'retired' | 'verifyUntil'>, now: string): Promise<void> {
   await db
     .insertInto('signing_key')
