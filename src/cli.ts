@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
 import { startServer } from './server.js';
+import { registerAuthCommands } from './auth/cli.js';
 
 /** Reads configuration or exits with every problem listed (exit code 2). */
 function configOrExit(): AppConfig {
@@ -91,6 +92,8 @@ program
   .description('Print the OpenAPI 3.1 document (or write it with --out).')
   .option('--out <file>', 'file to write')
   .action(writeOpenApi);
+
+registerAuthCommands(program, { config: configOrExit });
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
