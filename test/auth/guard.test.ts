@@ -19,6 +19,8 @@ const getApp = useTestApp({
       scope.get('/guarded/plain', (request) => ({ partnerId: principalOf(request).partnerId }));
       done();
     });
+    // An ordinary JSON endpoint outside the token endpoint's scope.
+    app.post('/json-only', (request) => ({ received: request.body }));
   },
 });
 
@@ -152,6 +154,14 @@ describe('bearer guard', () => {
     expect(response.statusCode).toBe(403);
     expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="partner-api", error="insufficient_scope"/);
     expectEnvelope(response.json(), 'BRAND_NOT_ALLOWED');
+  });
+
+  it('the form parser exists only for the token endpoint: other endpoints refuse form bodies (415)', async () => {
+    const app = getApp().app;
+    const form = await app.inject({ method: 'POST', url: '/json-only', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=1' });
+    expect(form.statusCode).toBe(415);
+    const json = await app.inject({ method: 'POST', url: '/json-only', payload: { a: 1 } });
+    expect(json.json()).toEqual({ received: { a: 1 } });
   });
 
   it('bearerFor gives partners A and B different principals for the same brand', async () => {
