@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
 import { OAuthError } from './errors.js';
-import { clearFailures, readFailures, recordFailure } from './token-repository.js';
+import { clearFailures, purgeClosedWindows, readFailures, recordFailure } from './token-repository.js';
+
+const PURGE_INTERVAL_MS = 60_000;
 
 /**
  * Failed-login counters per lower-cased username and per client address, kept in the database
@@ -9,6 +11,8 @@ import { clearFailures, readFailures, recordFailure } from './token-repository.j
  * window of LOGIN_FAILURE_WINDOW_SECONDS; reaching a limit refuses the key until it closes.
  */
 export class LoginThrottle {
+  private purgedAt = Number.NEGATIVE_INFINITY;
+
   constructor(private readonly context: AppContext) {}
 
   private get settings() {
@@ -46,6 +50,10 @@ export class LoginThrottle {
   /** Counts a failure for both keys, then waits a little longer the more failures there were. */
   async recordFailure(username: string, ip: string): Promise<void> {
     const now = this.context.clock();
+    if (now.getTime() - this.purgedAt > PURGE_INTERVAL_MS) {
+      this.purgedAt = now.getTime();
+      await purgeClosedWindows(this.context.db, this.windowStart(now));
+    }
     let worst = 0;
     for (const { key } of this.keysFor(username, ip)) {
       const count = await recordFailure(this.context.db, key, now.toISOString(), this.windowStart(now));

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { badRefreshToken } from './errors.js';
-import { claimRefreshToken, findRefreshToken, insertRefreshToken, revokeFamily } from './token-repository.js';
+import { claimRefreshToken, findRefreshToken, insertRefreshToken, purgeExpiredFamilies, revokeFamily } from './token-repository.js';
 
 /** What a refresh token is bound to; the rotated token inherits it. */
 export interface RefreshBinding {
@@ -40,6 +40,11 @@ async function store(context: AppContext, binding: RefreshBinding, family: Famil
     idle_expires_at: new Date(now.getTime() + context.config.auth.refreshTokenIdleSeconds * 1000).toISOString(),
   });
   return token;
+}
+
+/** Removes families past their absolute lifetime (run at start and by operators; cheap to repeat). */
+export function purgeExpiredRefreshTokens(context: AppContext): Promise<void> {
+  return purgeExpiredFamilies(context.db, context.clock().toISOString());
 }
 
 /** A password login starts a new family with an absolute end of REFRESH_TOKEN_TTL_SECONDS. */

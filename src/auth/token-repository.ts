@@ -121,3 +121,13 @@ export async function recordFailure(db: Executor, key: string, now: string, wind
 export async function clearFailures(db: Executor, key: string): Promise<void> {
   await db.deleteFrom('login_failure').where('key', '=', key).execute();
 }
+
+/** Housekeeping: counters whose window closed before `windowStart` no longer matter. */
+export async function purgeClosedWindows(db: Executor, windowStart: string): Promise<void> {
+  await db.deleteFrom('login_failure').where('window_started_at', '<=', windowStart).execute();
+}
+
+/** Housekeeping: once a family's absolute lifetime is over, none of its tokens can be used or replayed usefully. */
+export async function purgeExpiredFamilies(db: Executor, now: string): Promise<void> {
+  await db.deleteFrom('refresh_token').where('family_expires_at', '<=', now).execute();
+}

@@ -73,6 +73,17 @@ describe('brute-force protection on the token endpoint', () => {
   });
 });
 
+describe('counter housekeeping', () => {
+  it('drops counters whose window has closed', async () => {
+    const t = getApp();
+    const keys = async () => (await t.context.db.selectFrom('login_failure').select('key').execute()).map((r) => r.key);
+    expect(await keys()).toContain('ip:192.0.2.66');
+    clock.advance(1000);
+    expect((await postToken(t.app, partnerLogin('late@example.test', 'pw'), { remoteAddress: '192.0.2.99' })).statusCode).toBe(401);
+    expect((await keys()).sort()).toEqual(['ip:192.0.2.99', 'user:late@example.test']);
+  });
+});
+
 describe('slowing down repeated failures', () => {
   const getSlow = useTestApp({ env: { ...FAST_AUTH_ENV, LOGIN_SLOWDOWN_AFTER: '1', LOGIN_DELAY_STEP_MS: '150', LOGIN_MAX_DELAY_MS: '300' } });
 

@@ -3,6 +3,7 @@ import { useTestApp, type TestApp } from '../helpers/app.js';
 import { ensureTestUser } from '../helpers/auth.js';
 import { FAST_AUTH_ENV, movableClock, partnerLogin, postToken } from './support.js';
 import { createUser, deactivate } from '../../src/auth/accounts.js';
+import { prepareIdentity } from '../../src/auth/setup.js';
 
 const clock = movableClock();
 const getApp = useTestApp({
@@ -108,5 +109,16 @@ describe('POST /users/{brandCode}/token, grant_type=refresh_token', () => {
     const { refresh_token } = (await postToken(t.app, partnerLogin('refresher@partners.test', 'refresher-password'))).json();
     await deactivate(t.context, 'refresher@partners.test');
     expectRefused(await refresh(t, refresh_token));
+  });
+
+  it('start-up housekeeping removes families past their absolute lifetime', async () => {
+    const t = getApp();
+    await login(t);
+    const count = async () => (await t.context.db.selectFrom('refresh_token').select('id').execute()).length;
+    expect(await count()).toBeGreaterThan(0);
+    clock.advance(7201);
+    await login(t); // a live family survives
+    await prepareIdentity(t.context);
+    expect(await count()).toBe(1);
   });
 });
