@@ -172,3 +172,31 @@ describe('bearer guard', () => {
     expect(a.partnerId).not.toBe(b.partnerId);
   });
 });
+
+describe('bearer guard with a user-status cache', () => {
+  const cacheClock = movableClock();
+  const getCached = useTestApp({
+    env: { ...FAST_AUTH_ENV, USER_STATUS_CACHE_SECONDS: '30' },
+    clock: cacheClock,
+    beforeReady: async (app) => {
+      await app.register((scope, _opts, done) => {
+        protectWithBearer(scope);
+        scope.get('/guarded/:brandCode/whoami', (request) => principalOf(request));
+        done();
+      });
+    },
+  });
+
+  it('refuses a deactivated user’s token once the cached answer is older than USER_STATUS_CACHE_SECONDS', async () => {
+    const t = getCached();
+    await ensureTestUser(t, 'brandau');
+    await createUser(t.context, { partnerCode: 'PARTNERA', login: 'cached@partners.test', password: 'cached-password-1', userTypeId: 4, brandCodes: ['brandau'] });
+    const { access_token } = (await postToken(t.app, partnerLogin('cached@partners.test', 'cached-password-1'))).json();
+    const call = () => t.app.inject({ method: 'GET', url: '/guarded/brandau/whoami', headers: { authorization: `Bearer ${access_token}` } });
+    expect((await call()).statusCode).toBe(200);
+    await deactivate(t.context, 'cached@partners.test');
+    expect((await call()).statusCode).toBe(200); // within the cache period (documented)
+    cacheClock.advance(31);
+    expect((await call()).statusCode).toBe(401);
+  });
+});
