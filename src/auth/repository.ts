@@ -130,7 +130,7 @@ export async function findUserPartner(db: Executor, userId: number): Promise<{ i
     .executeTakeFirst();
 }
 
-/** Returns whether a user was deactivated (false: no such login). Revokes the user's refresh tokens. */
+/** Deactivates the login and revokes its refresh tokens; the user id, or undefined for no such login. */
 export async function deactivateUser(db: Executor, login: string, now: string): Promise<number | undefined> {
   const row = await db
     .updateTable('app_user')
