@@ -13,6 +13,9 @@ import { productRoutes } from './catalogue/routes.js';
 import type { QuotePorts } from './quotes/ports.js';
 import { quotesRoutes } from './quotes/routes.js';
 import { quotePortsFor } from './quotes/live-ports.js';
+import { installBearerGuard, protectWithBearer } from './auth/guard.js';
+import { authRoutes } from './auth/routes.js';
+import { createAuthServices } from './auth/service.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -46,11 +49,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await registerOpenApi(app, config);
 
   await app.register(operationsRoutes, { context, metrics, lifecycle });
+  const auth = createAuthServices(context);
+  installBearerGuard(app, context, auth);
   await app.register(
     async (api) => {
       // Public contract routes (the token endpoint) register on `api`.
+      await api.register(authRoutes, { context, services: auth });
       await api.register(async (protectedApi) => {
-        // Every route in this scope requires a bearer token for its brand (auth guard goes here).
+        // Every route in this scope requires a bearer token for its brand.
+        protectWithBearer(protectedApi);
         await protectedApi.register(productRoutes, { context });
         await protectedApi.register(quotesRoutes, { context, ports: options.quotePorts ?? quotePortsFor(context) });
       });

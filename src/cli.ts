@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
 import { startServer } from './server.js';
+import { registerAuthCommands } from './auth/cli.js';
 
 /** Reads configuration or exits with every problem listed (exit code 2). */
 function configOrExit(): AppConfig {
@@ -93,6 +94,8 @@ program
   .option('--out <file>', 'file to write')
   .action(writeOpenApi);
 registerCatalogueCommands(program);
+
+registerAuthCommands(program, { config: configOrExit });
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
+import { AuthEnvSchema, authConfigFrom, authConfigProblems, type AuthConfig } from './auth/config.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.
@@ -35,6 +36,7 @@ const EnvSchema = Type.Object({
   PAYMENT_GATEWAY: Type.Optional(Type.Enum(['sandbox'])),
   CATALOGUE_DIR: Type.String({ default: 'catalogue', minLength: 1, description: 'Catalogue folder imported at start when demo data is on.' }),
   CATALOGUE_REFRESH_SECONDS: Type.Number({ default: 5, minimum: 0, maximum: 3600, description: 'How often a process checks for a newer catalogue import.' }),
+  ...AuthEnvSchema.properties,
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -59,6 +61,8 @@ export interface AppConfig {
   readonly catalogueRefreshSeconds: number;
   /** The catalogue folder `prepareDatabase` imports when demo data is on. */
   readonly catalogueDir: string;
+  /** Tokens, signing keys, password hashing and brute-force limits (src/auth/config.ts). */
+  readonly auth: AuthConfig;
 }
 
 export class ConfigError extends Error {
@@ -90,6 +94,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push('PAYMENT_GATEWAY: the sandbox gateway is refused when APP_ENV=production');
   }
   if (production && !env.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: required when APP_ENV=production');
+  problems.push(...authConfigProblems(env, production));
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -109,5 +114,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     paymentGateway,
     catalogueRefreshSeconds: env.CATALOGUE_REFRESH_SECONDS,
     catalogueDir: env.CATALOGUE_DIR,
+    auth: authConfigFrom(env, production),
   });
 }

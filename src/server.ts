@@ -6,6 +6,7 @@ import { connectDatabase } from './db/connect.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { importDemoCatalogue } from './catalogue/import.js';
+import { prepareIdentity } from './auth/setup.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -29,6 +30,7 @@ export interface StartOptions {
 export async function prepareDatabase(context: AppContext): Promise<void> {
   await migrateToLatest(context.db);
   if (context.config.demoData) await importDemoCatalogue(context.db, context.config.catalogueDir);
+  await prepareIdentity(context);
 }
 
 export async function startServer(config: AppConfig, options: StartOptions = {}): Promise<RunningServer> {

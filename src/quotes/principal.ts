@@ -1,28 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { BrandCode } from '../brands.js';
-import { Unauthenticated } from '../errors.js';
+import { principalOf as guardedPrincipal } from '../auth/guard.js';
 
-/**
- * The authenticated caller as the quotes area sees it. The identity area's auth guard sets
- * `request.principal`; `principalOf` is the one place the quotes area reads it.
- * MERGE: when the identity branch lands, delete this augmentation in favour of its own.
- */
-export interface Principal {
-  userId: number;
-  partnerId: number;
-  partnerCode: string;
-  brandCode: BrandCode;
-  userTypeId: number;
-  customerInterfaceId: number;
-  username?: string;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal?: Principal;
-  }
-}
-
+/** The caller as the quotes area records it (ownership and audit). */
 export interface QuoteActor {
   userId: number;
   username: string;
@@ -30,13 +9,8 @@ export interface QuoteActor {
   partnerCode: string;
 }
 
+/** The one place the quotes area reads who is calling (set by the bearer guard). */
 export function principalOf(request: FastifyRequest): QuoteActor {
-  const principal = request.principal;
-  if (!principal) throw new Unauthenticated('UNAUTHENTICATED', 'A valid bearer token is required.', 'Bearer');
-  return {
-    userId: principal.userId,
-    username: principal.username ?? `user-${principal.userId}`,
-    partnerId: principal.partnerId,
-    partnerCode: principal.partnerCode,
-  };
+  const { userId, username, partnerId, partnerCode } = guardedPrincipal(request);
+  return { userId, username, partnerId, partnerCode };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../src/logging.js';
 import { useTestApp } from '../helpers/app.js';
 import { baliTrip, fixturePorts, NOW } from './fixtures.js';
-import { asPartner, installTestPrincipals } from './partners.js';
+import { asPartner } from './partners.js';
 
 // Every log line the app writes, at the most verbose level, through the production logger options.
 const logLines: string[] = [];
@@ -16,7 +16,7 @@ const stream = new Writable({
 const getApp = useTestApp({
   clock: () => NOW,
   appOptions: { quotePorts: fixturePorts(), logger: { ...(loggerOptions({ logLevel: 'trace' })), stream } },
-  beforeReady: installTestPrincipals,
+  
 });
 
 const PANS = ['4111 1111 1111 1111', '5555-5555-5555-4444', '378282246310005'];

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { baliTrip, NOW } from './fixtures.js';
-import { asPartner, installTestPrincipals } from './partners.js';
+import { asPartner } from './partners.js';
 
 // The bar, on the real demo catalogue and the real rating engine (no fixture ports).
-const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => NOW, beforeReady: installTestPrincipals });
+const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => NOW });
 
 interface Money {
   price: number;

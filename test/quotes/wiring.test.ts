@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { updateQuote } from '../../src/quotes/repository.js';
 import { buildTestApp } from '../helpers/app.js';
 import { baliTrip, fixturePorts, NOW } from './fixtures.js';
-import { asPartner, installTestPrincipals } from './partners.js';
+import { asPartner } from './partners.js';
 
 describe('quotes wiring', () => {
   it('answers 503 CATALOGUE_NOT_LOADED when no catalogue was ever imported, never a made-up price', async () => {
-    const t = await buildTestApp({ clock: () => NOW, beforeReady: installTestPrincipals });
+    const t = await buildTestApp({ clock: () => NOW });
     try {
       const res = await t.app.inject({ method: 'POST', url: '/quotes/v2/brandau/quote', headers: await asPartner(t, 'brandau'), payload: { input: baliTrip() } });
       expect(res.statusCode).toBe(503);
@@ -17,7 +17,7 @@ describe('quotes wiring', () => {
   });
 
   it('answers 401 to a request without a bearer token', async () => {
-    const t = await buildTestApp({ clock: () => NOW, appOptions: { quotePorts: fixturePorts() }, beforeReady: installTestPrincipals });
+    const t = await buildTestApp({ clock: () => NOW, appOptions: { quotePorts: fixturePorts() } });
     try {
       // No token and no test principal: before the identity merge principalOf refuses, after it the auth guard does.
       for (const [method, url] of [['POST', '/quotes/v2/brandau/quote'], ['GET', '/quotes/v2/brandau/quote/x']] as const) {
@@ -33,7 +33,7 @@ describe('quotes wiring', () => {
   });
 
   it('refuses a stale update: only the writer of the latest revision wins', async () => {
-    const t = await buildTestApp({ clock: () => NOW, appOptions: { quotePorts: fixturePorts() }, beforeReady: installTestPrincipals });
+    const t = await buildTestApp({ clock: () => NOW, appOptions: { quotePorts: fixturePorts() } });
     try {
       const created = (await t.app.inject({ method: 'POST', url: '/quotes/v2/brandau/quote', headers: await asPartner(t, 'brandau'), payload: { input: baliTrip() } })).json();
       const row = await t.context.db.selectFrom('quote').select(['revision']).where('public_id', '=', created.id).executeTakeFirstOrThrow();

@@ -1,11 +1,13 @@
 import type { Migration } from 'kysely';
 import * as m20261122_0001 from './20261122_0001_brands.js';
+import * as m20261122_0100 from './20261122_0100_identity.js';
 import * as m20261122_0200 from './20261122_0200_catalogue.js';
 import * as m20261122_0300 from './20261122_0300_quotes.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
   '20261122_0001_brands': m20261122_0001,
+  '20261122_0100_identity': m20261122_0100,
   '20261122_0200_catalogue': m20261122_0200,
   '20261122_0300_quotes': m20261122_0300,
 };

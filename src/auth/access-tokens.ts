@@ -1,0 +1,99 @@
+import { isBrandCode, type BrandCode } from '../brands.js';
+import { randomUUID } from 'node:crypto';
+import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import type { AppContext } from '../context.js';
+import { InvalidToken } from './errors.js';
+import type { KeyStore } from './keys.js';
+
+/** What an access token asserts; also what the bearer guard hands to routes. */
+export interface AccessClaims {
+  userId: number;
+  partnerId: number;
+  partnerCode: string;
+  userTypeId: number;
+  customerInterfaceId: number;
+  brandCode: BrandCode;
+  clientId: string;
+  /** The login, for audit trails (OIDC `preferred_username`). */
+  username: string;
+}
+
+/** RFC 9068 media type of JWT access tokens; verification requires it. */
+const ACCESS_TOKEN_TYPE = 'at+jwt';
+
+export function issuerOf(context: AppContext): string {
+  return context.config.auth.issuer ?? context.config.publicBaseUrl;
+}
+
+export async function signAccessToken(context: AppContext, keys: KeyStore, claims: AccessClaims): Promise<{ token: string; expiresIn: number }> {
+  const { auth } = context.config;
+  const { kid, key } = await keys.signingKey();
+  const now = Math.floor(context.clock().getTime() / 1000);
+  const token = await new SignJWT({
+    partner_id: claims.partnerId,
+    partner_code: claims.partnerCode,
+    user_type_id: claims.userTypeId,
+    customer_interface_id: claims.customerInterfaceId,
+    brand: claims.brandCode,
+    client_id: claims.clientId,
+    preferred_username: claims.username,
+  })
+    .setProtectedHeader({ alg: auth.jwtAlgorithm, kid, typ: ACCESS_TOKEN_TYPE })
+    .setSubject(String(claims.userId))
+    .setIssuer(issuerOf(context))
+    .setAudience(auth.audience)
+    .setIssuedAt(now)
+    .setExpirationTime(now + auth.accessTokenTtlSeconds)
+    .setJti(randomUUID())
+    .sign(key);
+  return { token, expiresIn: auth.accessTokenTtlSeconds };
+}
+
+const positiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+/** Verifies signature (configured algorithm only), type, issuer, audience and lifetime; throws InvalidToken. */
+export async function verifyAccessToken(context: AppContext, keys: KeyStore, token: string): Promise<AccessClaims> {
+  const { auth } = context.config;
+  let kid: string | undefined;
+  try {
+    kid = decodeProtectedHeader(token).kid;
+  } catch {
+    throw new InvalidToken('the token is not a JWT');
+  }
+  if (!kid) throw new InvalidToken('the token has no key id');
+  const key = await keys.verificationKey(kid);
+  if (!key) throw new InvalidToken('the token was not signed by a key of this server');
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, key, {
+      algorithms: [auth.jwtAlgorithm],
+      issuer: issuerOf(context),
+      audience: auth.audience,
+      typ: ACCESS_TOKEN_TYPE,
+      currentDate: context.clock(),
+      requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+    }));
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new InvalidToken('the token has expired');
+    throw new InvalidToken('the signature or claims do not verify');
+  }
+  const userId = Number(payload.sub);
+  const { partner_id, partner_code, user_type_id, customer_interface_id, brand, client_id, preferred_username } = payload;
+  if (!positiveInt(userId) || !positiveInt(partner_id) || !text(partner_code) || !positiveInt(user_type_id)) {
+    throw new InvalidToken('the token lacks required claims');
+  }
+  if (!positiveInt(customer_interface_id) || !text(brand) || !isBrandCode(brand) || !text(client_id) || !text(preferred_username)) {
+    throw new InvalidToken('the token lacks required claims');
+  }
+  return {
+    userId,
+    partnerId: partner_id,
+    partnerCode: partner_code,
+    userTypeId: user_type_id,
+    customerInterfaceId: customer_interface_id,
+    brandCode: brand,
+    clientId: client_id,
+    username: preferred_username,
+  };
+}

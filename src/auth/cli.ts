@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
+import { Command, Option } from 'commander';
+import type { AppConfig } from '../config.js';
+import type { AppContext } from '../context.js';
+import { connectDatabase } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createPartner, createUser, deactivate } from './accounts.js';
+import { rotateSigningKey } from './keys.js';
+
+export interface AuthCliOptions {
+  /** Reads the configuration (src/cli.ts exits with the problems listed when it is invalid). */
+  readonly config: () => AppConfig;
+  readonly stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  readonly stdout?: Writable;
+}
+
+async function withContext<T>(options: AuthCliOptions, work: (context: AppContext) => Promise<T>): Promise<T> {
+  const config = options.config();
+  const db = connectDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    return await work({ config, db, clock: () => new Date() });
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function readStdin(stdin: NonNullable<AuthCliOptions['stdin']>): Promise<string> {
+  if (stdin.isTTY) throw new Error('Pipe the password on standard input, or use --password-file or --generate-password (never an argument).');
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+/** Operator commands of the identity area: partners, users, signing keys. */
+export function registerAuthCommands(program: Command, options: AuthCliOptions): void {
+  const out = (line: string) => (options.stdout ?? process.stdout).write(`${line}\n`);
+  const stdin = options.stdin ?? process.stdin;
+
+  const partner = program.command('partner').description('Manage partners.');
+  partner
+    .command('create')
+    .description('Create a partner; prints its id.')
+    .requiredOption('--code <code>', 'partner code, 2–32 of A-Z 0-9 _ -')
+    .requiredOption('--name <name>', 'display name')
+    .option('--on-account', 'allow on-account purchases (PartnerSummary.isOnAccountPurchaseEnabled)')
+    .action(async (o: { code: string; name: string; onAccount?: boolean }) => {
+      const id = await withContext(options, (c) => createPartner(c, { code: o.code, name: o.name, isOnAccountPurchaseEnabled: o.onAccount === true }));
+      out(`Created partner ${o.code} (id ${id}).`);
+    });
+
+  const user = program.command('user').description('Manage users.');
+  user
+    .command('create')
+    .description('Create a user. The password comes from standard input or --password-file, never from an argument.')
+    .requiredOption('--partner <code>', 'the partner the user belongs to')
+    .requiredOption('--login <login>', 'login (usually an e-mail address; compared case-insensitively)')
+    .requiredOption('--brand <brand...>', 'brand(s) the user may get tokens for')
+    .addOption(new Option('--user-type <id>', 'userTypeId: 1 customer, 2 employee, 3 assistance provider, 4 partner, 5 underwriter').default('4'))
+    .option('--password-file <file>', 'read the password from this file (first line)')
+    .option('--generate-password', 'generate a strong password and print it once')
+    .action(async (o: { partner: string; login: string; brand: string[]; userType: string; passwordFile?: string; generatePassword?: boolean }) => {
+      const generated = o.generatePassword ? randomBytes(18).toString('base64url') : undefined;
+      const password =
+        generated ?? (o.passwordFile ? ((await readFile(o.passwordFile, 'utf8')).split(/\r?\n/)[0] ?? '') : await readStdin(stdin));
+      const id = await withContext(options, (c) =>
+        createUser(c, { partnerCode: o.partner, login: o.login, password, userTypeId: Number(o.userType), brandCodes: o.brand }),
+      );
+      out(`Created user ${o.login} (id ${id}).`);
+      if (generated) out(`Generated password (shown only now): ${generated}`);
+    });
+  user
+    .command('deactivate')
+    .description('Deactivate a user: no new tokens, refresh tokens revoked, access tokens refused by the guard.')
+    .requiredOption('--login <login>', 'the login')
+    .action(async (o: { login: string }) => {
+      const id = await withContext(options, (c) => deactivate(c, o.login));
+      out(`Deactivated user ${o.login} (id ${id}).`);
+    });
+
+  program
+    .command('keys')
+    .description('Manage token signing keys.')
+    .command('rotate')
+    .description('Add a new signing key; older keys keep verifying until the tokens they signed have expired.')
+    .action(async () => {
+      const { kid, retired } = await withContext(options, (c) => rotateSigningKey(c));
+      out(`New signing key ${kid}; ${retired} older key(s) retired (still verifying until their tokens expire).`);
+    });
+}

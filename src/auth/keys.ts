@@ -1,0 +1,142 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import { exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, importSPKI, type CryptoKey } from 'jose';
+import type { AppContext } from '../context.js';
+import type { Executor } from '../db/database.js';
+import { findUsableKey, insertKey, listUsableKeys, retireKeysExcept, type StoredKey } from './token-repository.js';
+
+/**
+ * Signing keys live in the database so every server process signs and verifies with the same
+ * set. Private keys are sealed with AES-256-GCM under a key derived (HKDF) from
+ * KEY_ENCRYPTION_SECRET; the kid is bound as associated data.
+ */
+const SEAL_VERSION = 'v1';
+
+export function sealPrivateKey(secret: string, kid: string, pem: string): string {
+  const salt = randomBytes(16);
+  const key = Buffer.from(hkdfSync('sha256', secret, salt, 'partner-api signing key', 32));
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(kid));
+  const sealed = Buffer.concat([cipher.update(pem, 'utf8'), cipher.final()]);
+  return [SEAL_VERSION, salt, iv, cipher.getAuthTag(), sealed].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+}
+
+export function openPrivateKey(secret: string, kid: string, sealed: string): string {
+  const [version, salt, iv, tag, data] = sealed.split('.');
+  if (version !== SEAL_VERSION || !salt || !iv || !tag || !data) throw new Error(`Signing key ${kid}: unknown sealed format.`);
+  const key = Buffer.from(hkdfSync('sha256', secret, Buffer.from(salt, 'base64url'), 'partner-api signing key', 32));
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url')).setAAD(Buffer.from(kid));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  try {
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+  } catch {
+    throw new Error(`Signing key ${kid} cannot be decrypted: KEY_ENCRYPTION_SECRET is not the one it was sealed with.`);
+  }
+}
+
+async function createKey(context: AppContext, db: Executor): Promise<string> {
+  const { config } = context;
+  const algorithm = config.auth.jwtAlgorithm;
+  const { publicKey, privateKey } = await generateKeyPair(algorithm, { extractable: true });
+  const kid = randomUUID();
+  const privatePem = await exportPKCS8(privateKey);
+  await insertKey(
+    db,
+    { kid, algorithm, publicKeyPem: await exportSPKI(publicKey), privateKeySealed: sealPrivateKey(config.auth.keyEncryptionSecret, kid, privatePem) },
+    context.clock().toISOString(),
+  );
+  return kid;
+}
+
+/** At start: make sure a signing key of the configured algorithm exists (creates the first). */
+export async function ensureSigningKey(context: AppContext): Promise<void> {
+  const keys = await listUsableKeys(context.db, context.config.auth.jwtAlgorithm, context.clock().toISOString());
+  if (!keys.some((k) => !k.retired)) await createKey(context, context.db);
+}
+
+/**
+ * Adds a new active key and retires the others. A retired key keeps verifying until every token
+ * it may have signed has expired: a token lifetime plus the cache period other processes may
+ * still sign with it, plus a minute of clock skew.
+ */
+export async function rotateSigningKey(context: AppContext): Promise<{ kid: string; retired: number }> {
+  const { auth } = context.config;
+  return context.db.transaction().execute(async (tx) => {
+    const kid = await createKey(context, tx);
+    const now = context.clock();
+    const graceMs = (auth.accessTokenTtlSeconds + auth.signingKeyCacheSeconds + 60) * 1000;
+    const retired = await retireKeysExcept(tx, kid, now.toISOString(), new Date(now.getTime() + graceMs).toISOString());
+    return { kid, retired };
+  });
+}
+
+interface LoadedKey {
+  stored: StoredKey;
+  publicKey: CryptoKey;
+}
+
+/** In-memory view of the key table, refreshed every SIGNING_KEY_CACHE_SECONDS; an unknown kid is looked up at once. */
+export class KeyStore {
+  private keys: LoadedKey[] = [];
+  private loadedAt = Number.NEGATIVE_INFINITY;
+  private loading: Promise<void> | undefined;
+  private signer: { kid: string; key: CryptoKey } | undefined;
+
+  constructor(private readonly context: AppContext) {}
+
+  private get algorithm(): string {
+    return this.context.config.auth.jwtAlgorithm;
+  }
+
+  private async reload(): Promise<void> {
+    this.loading ??= (async () => {
+      const stored = await listUsableKeys(this.context.db, this.algorithm, this.context.clock().toISOString());
+      const previous = new Map(this.keys.map((k) => [k.stored.kid, k.publicKey]));
+      this.keys = await Promise.all(
+        stored.map(async (s) => ({ stored: s, publicKey: previous.get(s.kid) ?? (await importSPKI(s.publicKeyPem, this.algorithm)) })),
+      );
+      this.loadedAt = this.context.clock().getTime();
+    })().finally(() => {
+      this.loading = undefined;
+    });
+    await this.loading;
+  }
+
+  private async fresh(): Promise<void> {
+    if (this.context.clock().getTime() - this.loadedAt >= this.context.config.auth.signingKeyCacheSeconds * 1000) await this.reload();
+  }
+
+  /** The newest active key of the configured algorithm; created if there is none yet. */
+  async signingKey(): Promise<{ kid: string; key: CryptoKey }> {
+    await this.fresh();
+    let active = this.keys.find((k) => !k.stored.retired);
+    if (!active) {
+      await ensureSigningKey(this.context);
+      await this.reload();
+      active = this.keys.find((k) => !k.stored.retired);
+      if (!active) throw new Error('No active signing key after creating one.');
+    }
+    if (this.signer?.kid !== active.stored.kid) {
+      const pem = openPrivateKey(this.context.config.auth.keyEncryptionSecret, active.stored.kid, active.stored.privateKeySealed);
+      this.signer = { kid: active.stored.kid, key: await importPKCS8(pem, this.algorithm) };
+    }
+    return this.signer;
+  }
+
+  /** The public key for `kid`, if it may still verify now. */
+  async verificationKey(kid: string): Promise<CryptoKey | undefined> {
+    await this.fresh();
+    let found = this.keys.find((k) => k.stored.kid === kid);
+    if (!found) {
+      // Perhaps another process rotated since the last load: one indexed lookup of this kid.
+      const stored = await findUsableKey(this.context.db, kid, this.algorithm, this.context.clock().toISOString());
+      if (stored) {
+        found = { stored, publicKey: await importSPKI(stored.publicKeyPem, this.algorithm) };
+        this.keys = [found, ...this.keys.filter((k) => k.stored.kid !== kid)];
+      }
+    }
+    if (!found) return undefined;
+    const until = found.stored.verifyUntil;
+    if (until !== null && until <= this.context.clock().toISOString()) return undefined;
+    return found.publicKey;
+  }
+}

@@ -1,0 +1,101 @@
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { BrandParams } from '../http/schemas.js';
+import { OAuthError, invalidRequest } from './errors.js';
+import { TokenError, TokenForm, TokenResult } from './schemas.js';
+import { issueToken, type AuthServices } from './service.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  return reply.status(error.status).send({ error: error.error, error_description: error.description });
+}
+
+/** The token endpoint answers every failure with the spec's `{error, error_description}` body. */
+function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof OAuthError) return sendOAuthError(reply, error);
+  if (error.validation && error.validationContext === 'params') {
+    const brand = String((request.params as Record<string, unknown>).brandCode);
+    return sendOAuthError(reply, new OAuthError(404, 'invalid_request', `Brand '${brand.slice(0, 40)}' does not exist.`));
+  }
+  if (error.validation) {
+    const first = error.validation[0];
+    const missing = first?.params.missingProperty;
+    const field = typeof missing === 'string' ? missing : (first?.instancePath.slice(1) ?? '');
+    const problem = typeof missing === 'string' ? 'is required' : 'must be given once, as text';
+    return sendOAuthError(reply, invalidRequest(`The form field '${field}' ${problem}.`));
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendOAuthError(reply, new OAuthError(413, 'invalid_request', 'The request body is too large.'));
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return sendOAuthError(reply, invalidRequest(`The request body must be ${FORM}.`));
+  }
+  request.log.error({ err: error }, 'token request failed');
+  return reply.status(500).send({ error: 'server_error', error_description: `The server could not complete the request (request id ${request.id}).` });
+}
+
+/** Form bodies only, and no credentials in the URL (RFC 6749 §2.3.1, §3.2). */
+function transportProblem(request: FastifyRequest): OAuthError | undefined {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== FORM) return invalidRequest(`The request body must be ${FORM}.`);
+  if (Object.keys(request.query as object).length > 0) return invalidRequest('The token endpoint takes no query parameters; send every field in the form body.');
+  return undefined;
+}
+
+/**
+ * `POST /users/{brandCode}/token`. Registered as its own plugin so the form parser exists only
+ * here: every other endpoint keeps accepting JSON alone.
+ */
+export async function authRoutes(scope: FastifyInstance, options: { context: AppContext; services: AuthServices }): Promise<void> {
+  const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+  await api.register(formbody);
+  api.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('pragma', 'no-cache');
+    return Promise.resolve(payload);
+  });
+  api.post(
+    '/users/:brandCode/token',
+    {
+      schema: {
+        tags: ['auth'],
+        operationId: 'issueToken',
+        summary: 'Obtain or renew an access token',
+        description:
+          'Spec §4.1 and §5. `grant_type=password` signs a user in (partners: `client_id=API`, `customerInterfaceId=8`, ' +
+          '`userTypeId=4`); `grant_type=refresh_token` exchanges a refresh token for a new pair. Form body only; ' +
+          'answers carry `Cache-Control: no-store`. Failures use `{error, error_description}` (RFC 6749 §5.2): 400 ' +
+          '`invalid_request` / `unsupported_grant_type`, 401 `invalid_grant` / `invalid_client` / `unauthorized_client`, ' +
+          '429 `temporarily_unavailable` with `Retry-After` after repeated failures.',
+        consumes: [FORM],
+        params: BrandParams,
+        body: TokenForm,
+        response: {
+          200: TokenResult,
+          400: TokenError('Malformed request: missing or repeated field, wrong content type, query parameters, or an unsupported grant type.'),
+          401: TokenError('Authentication failed: bad credentials or refresh token (`invalid_grant`), unknown client, or client not allowed for the interface.'),
+          404: TokenError('Unknown brand.'),
+          413: TokenError('The body is larger than the server accepts.'),
+          429: TokenError('Too many failed attempts for this username or address; see `Retry-After`.'),
+          500: TokenError('Unexpected server error.'),
+        },
+      },
+      errorHandler: (error, request, reply) => {
+        void tokenErrorHandler(error, request, reply);
+      },
+      preValidation: (request, _reply, done) => {
+        done(transportProblem(request) as FastifyError | undefined);
+      },
+    },
+    async (request, reply) => {
+      const result = await issueToken(options.context, options.services, {
+        brandCode: request.params.brandCode,
+        ip: request.ip,
+        fields: request.body,
+      });
+      return reply.status(200).send(result);
+    },
+  );
+}

@@ -1,0 +1,135 @@
+import { isBrandCode } from '../brands.js';
+import type { AppContext } from '../context.js';
+import { signAccessToken, type AccessClaims } from './access-tokens.js';
+import { LoginThrottle } from './brute-force.js';
+import { OAuthError, badCredentials, invalidRequest } from './errors.js';
+import { KeyStore } from './keys.js';
+import { PasswordHasher } from './passwords.js';
+import { rotate, startFamily, type RefreshBinding } from './refresh-tokens.js';
+import { findClientInterfaces, findUserByLogin, findUserPartner, isUserInGoodStanding } from './repository.js';
+
+/** Long-lived helpers of the identity area, one set per app (key cache, status cache, throttle). */
+export interface AuthServices {
+  readonly keys: KeyStore;
+  readonly passwords: PasswordHasher;
+  readonly throttle: LoginThrottle;
+  readonly userStatus: UserStatusCache;
+}
+
+/** Remembers for USER_STATUS_CACHE_SECONDS whether a user may act, so the guard stays cheap. */
+export class UserStatusCache {
+  private readonly entries = new Map<number, { allowed: boolean; at: number }>();
+
+  constructor(private readonly context: AppContext) {}
+
+  async allowed(userId: number): Promise<boolean> {
+    const ttlMs = this.context.config.auth.userStatusCacheSeconds * 1000;
+    const hit = this.entries.get(userId);
+    if (hit && this.context.clock().getTime() - hit.at < ttlMs) return hit.allowed;
+    const allowed = await isUserInGoodStanding(this.context.db, userId);
+    if (ttlMs > 0) this.entries.set(userId, { allowed, at: this.context.clock().getTime() });
+    return allowed;
+  }
+}
+
+export function createAuthServices(context: AppContext): AuthServices {
+  return {
+    keys: new KeyStore(context),
+    passwords: new PasswordHasher(context.config.auth.argon2),
+    throttle: new LoginThrottle(context),
+    userStatus: new UserStatusCache(context),
+  };
+}
+
+/** The token request after HTTP parsing: form fields as sent (strings) plus where it came from. */
+export interface TokenRequest {
+  readonly brandCode: string;
+  readonly ip: string;
+  readonly fields: Readonly<Record<string, string | undefined>>;
+}
+
+export interface TokenResult {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+}
+
+function required(fields: TokenRequest['fields'], name: string): string {
+  const value = fields[name];
+  if (value === undefined || value === '') throw invalidRequest(`The form field '${name}' is required.`);
+  return value;
+}
+
+function numericField(fields: TokenRequest['fields'], name: string, fallback?: string): number {
+  const value = fields[name] ?? fallback;
+  if (value === undefined || value === '') throw invalidRequest(`The form field '${name}' is required.`);
+  if (!/^\d{1,9}$/.test(value)) throw invalidRequest(`The form field '${name}' must be a whole number.`);
+  return Number(value);
+}
+
+async function issue(context: AppContext, services: AuthServices, binding: RefreshBinding, refreshToken: string): Promise<TokenResult> {
+  const partner = await userPartner(context, binding.userId);
+  const { brandCode } = binding;
+  if (!isBrandCode(brandCode)) throw new Error(`Refresh binding names unknown brand ${brandCode}.`);
+  const claims: AccessClaims = { ...binding, brandCode, partnerId: partner.id, partnerCode: partner.code, username: partner.login };
+  const { token, expiresIn } = await signAccessToken(context, services.keys, claims);
+  return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, refresh_token: refreshToken };
+}
+
+async function userPartner(context: AppContext, userId: number): Promise<{ id: number; code: string; login: string }> {
+  const partner = await findUserPartner(context.db, userId);
+  if (!partner) throw new Error(`User ${userId} has no partner.`);
+  return partner;
+}
+
+async function passwordGrant(context: AppContext, services: AuthServices, request: TokenRequest, clientId: string): Promise<TokenResult> {
+  const { fields } = request;
+  const username = required(fields, 'username');
+  const password = required(fields, 'password');
+  const customerInterfaceId = numericField(fields, 'customerInterfaceId');
+  const userTypeId = numericField(fields, 'userTypeId', '1');
+  const interfaces = await findClientInterfaces(context.db, clientId);
+  if (!interfaces) throw new OAuthError(401, 'invalid_client', 'The client_id is not a registered client.');
+  if (!interfaces.includes(customerInterfaceId)) {
+    throw new OAuthError(401, 'unauthorized_client', `Client '${clientId}' may not request tokens for customerInterfaceId ${customerInterfaceId}.`);
+  }
+
+  await services.throttle.assertAllowed(username, request.ip);
+  const user = await findUserByLogin(context.db, username);
+  const passwordOk = user ? await services.passwords.verify(user.passwordHash, password) : await services.passwords.verifyDummy(password);
+  const accepted =
+    user !== undefined &&
+    passwordOk &&
+    user.isActive &&
+    user.partnerStatusCode === 'ACTIVE' &&
+    user.userTypeId === userTypeId &&
+    user.brandCodes.includes(request.brandCode);
+  if (!accepted) {
+    await services.throttle.recordFailure(username, request.ip);
+    throw badCredentials();
+  }
+  await services.throttle.recordSuccess(username);
+  const binding: RefreshBinding = { clientId, userId: user.id, brandCode: request.brandCode, customerInterfaceId, userTypeId };
+  return issue(context, services, binding, await startFamily(context, binding));
+}
+
+async function refreshGrant(context: AppContext, services: AuthServices, request: TokenRequest, clientId: string): Promise<TokenResult> {
+  const presented = required(request.fields, 'refresh_token');
+  if ((await findClientInterfaces(context.db, clientId)) === undefined) {
+    throw new OAuthError(401, 'invalid_client', 'The client_id is not a registered client.');
+  }
+  const { binding, token } = await rotate(context, presented, { clientId, brandCode: request.brandCode }, (userId) =>
+    isUserInGoodStanding(context.db, userId),
+  );
+  return issue(context, services, binding, token);
+}
+
+/** The token endpoint's rules (spec §4.1, §5): password and refresh_token grants. */
+export async function issueToken(context: AppContext, services: AuthServices, request: TokenRequest): Promise<TokenResult> {
+  const grantType = required(request.fields, 'grant_type');
+  const clientId = required(request.fields, 'client_id');
+  if (grantType === 'password') return passwordGrant(context, services, request, clientId);
+  if (grantType === 'refresh_token') return refreshGrant(context, services, request, clientId);
+  throw new OAuthError(400, 'unsupported_grant_type', `grant_type '${grantType}' is not supported; use 'password' or 'refresh_token'.`);
+}

@@ -1,0 +1,105 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { connectDatabase } from '../../src/db/connect.js';
+import type { Db } from '../../src/db/database.js';
+import { useTestApp } from '../helpers/app.js';
+import { ensureTestUser } from '../helpers/auth.js';
+import { FAST_AUTH_ENV, movableClock, partnerLogin, postToken } from './support.js';
+
+const clock = movableClock();
+const getApp = useTestApp({
+  env: { ...FAST_AUTH_ENV, LOGIN_USER_FAILURE_LIMIT: '3', LOGIN_IP_FAILURE_LIMIT: '6', LOGIN_FAILURE_WINDOW_SECONDS: '900' },
+  clock,
+});
+
+// A second server process: its own app and its own connection pool on the same database.
+let second: FastifyInstance;
+let secondDb: Db;
+beforeAll(async () => {
+  const t = getApp();
+  secondDb = connectDatabase(t.database.database);
+  second = await buildApp({ ...t.context, db: secondDb }, { logger: false });
+  await second.ready();
+});
+afterAll(async () => {
+  await second.close();
+  await secondDb.destroy();
+});
+
+describe('brute-force protection on the token endpoint', () => {
+  it('counts failures per username across processes (any letter case) and then refuses even the right password', async () => {
+    const t = getApp();
+    const { login, password } = await ensureTestUser(t, 'brandau');
+    const from = { remoteAddress: '198.51.100.1' };
+    expect((await postToken(t.app, partnerLogin(login, 'wrong-1'), from)).statusCode).toBe(401);
+    expect((await postToken(second, partnerLogin(login.toUpperCase(), 'wrong-2'), { remoteAddress: '198.51.100.2' })).statusCode).toBe(401);
+    expect((await postToken(t.app, partnerLogin(login, 'wrong-3'), { remoteAddress: '198.51.100.3' })).statusCode).toBe(401);
+
+    const locked = await postToken(second, partnerLogin(login, password), { remoteAddress: '198.51.100.4' });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.headers['cache-control']).toBe('no-store');
+    const retryAfter = Number(locked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+    expect(locked.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
+    expect((await postToken(t.app, partnerLogin(login, password), from)).statusCode).toBe(429);
+
+    clock.advance(901);
+    expect((await postToken(t.app, partnerLogin(login, password), from)).statusCode).toBe(200);
+  });
+
+  it('a success clears the username counter', async () => {
+    const t = getApp();
+    const { login, password } = await ensureTestUser(t, 'brandnz');
+    const opts = { brand: 'brandnz', remoteAddress: '203.0.113.7' };
+    for (let i = 0; i < 2; i++) expect((await postToken(t.app, partnerLogin(login, 'nope'), opts)).statusCode).toBe(401);
+    expect((await postToken(second, partnerLogin(login, password), opts)).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await postToken(t.app, partnerLogin(login, 'nope'), opts)).statusCode).toBe(401);
+    expect((await postToken(t.app, partnerLogin(login, password), opts)).statusCode).toBe(200);
+  });
+
+  it('counts failures per client address across usernames, unknown ones included', async () => {
+    const t = getApp();
+    const { login, password } = await ensureTestUser(t, 'nomad');
+    const attacker = { brand: 'nomad', remoteAddress: '192.0.2.66' };
+    for (let i = 0; i < 6; i++) {
+      const app = i % 2 === 0 ? t.app : second;
+      expect((await postToken(app, partnerLogin(`guess-${i}@example.test`, 'pw'), attacker)).statusCode).toBe(401);
+    }
+    expect((await postToken(t.app, partnerLogin(login, password), attacker)).statusCode).toBe(429);
+    // The same user from another address is not locked out by the attacker.
+    expect((await postToken(t.app, partnerLogin(login, password), { brand: 'nomad', remoteAddress: '192.0.2.1' })).statusCode).toBe(200);
+  });
+});
+
+describe('counter housekeeping', () => {
+  it('drops counters whose window has closed', async () => {
+    const t = getApp();
+    const keys = async () => (await t.context.db.selectFrom('login_failure').select('key').execute()).map((r) => r.key);
+    expect(await keys()).toContain('ip:192.0.2.66');
+    clock.advance(1000);
+    expect((await postToken(t.app, partnerLogin('late@example.test', 'pw'), { remoteAddress: '192.0.2.99' })).statusCode).toBe(401);
+    expect((await keys()).sort()).toEqual(['ip:192.0.2.99', 'user:late@example.test']);
+  });
+});
+
+describe('slowing down repeated failures', () => {
+  const getSlow = useTestApp({ env: { ...FAST_AUTH_ENV, LOGIN_SLOWDOWN_AFTER: '1', LOGIN_DELAY_STEP_MS: '150', LOGIN_MAX_DELAY_MS: '300' } });
+
+  it('answers later the more failures there were, up to the maximum delay', async () => {
+    const t = getSlow();
+    const { login } = await ensureTestUser(t, 'brandau');
+    const timed = async () => {
+      const started = performance.now();
+      expect((await postToken(t.app, partnerLogin(login, 'wrong'))).statusCode).toBe(401);
+      return performance.now() - started;
+    };
+    const first = await timed(); // 1 failure: no delay
+    const second = await timed(); // 2 failures: 150 ms
+    const third = await timed(); // 3 failures: 300 ms (the maximum)
+    expect(first).toBeLessThan(150);
+    expect(second).toBeGreaterThanOrEqual(145);
+    expect(third).toBeGreaterThanOrEqual(295);
+  });
+});

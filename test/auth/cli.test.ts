@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { Readable, Writable } from 'node:stream';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { registerAuthCommands } from '../../src/auth/cli.js';
+import { useTestApp } from '../helpers/app.js';
+import { FAST_AUTH_ENV, partnerLogin, postToken } from './support.js';
+
+const getApp = useTestApp({ env: FAST_AUTH_ENV });
+
+/** Runs one operator command in-process against the test app's database. */
+async function run(args: string[], stdinText = ''): Promise<string> {
+  let output = '';
+  const program = new Command().exitOverride();
+  registerAuthCommands(program, {
+    config: () => getApp().context.config,
+    stdin: Readable.from([Buffer.from(stdinText)]),
+    stdout: new Writable({
+      write(chunk: Buffer, _enc, done) {
+        output += chunk.toString();
+        done();
+      },
+    }),
+  });
+  await program.parseAsync(['node', 'partner-api', ...args]);
+  return output;
+}
+
+describe('operator commands', () => {
+  it('partner create, user create (password on stdin), then the user gets a token', async () => {
+    expect(await run(['partner', 'create', '--code', 'ACME', '--name', 'Acme Travel', '--on-account'])).toMatch(/^Created partner ACME \(id \d+\)\.\n$/);
+    const out = await run(['user', 'create', '--partner', 'ACME', '--login', 'Agent@Acme.test', '--brand', 'brandau', 'nomad'], 'stdin-password-123\n');
+    expect(out).toMatch(/^Created user Agent@Acme.test \(id \d+\)\.\n$/);
+    expect(out).not.toContain('stdin-password-123');
+    const t = getApp();
+    expect((await postToken(t.app, partnerLogin('agent@acme.test', 'stdin-password-123'))).statusCode).toBe(200);
+    expect((await postToken(t.app, partnerLogin('agent@acme.test', 'stdin-password-123'), { brand: 'nomad' })).statusCode).toBe(200);
+    expect((await postToken(t.app, partnerLogin('agent@acme.test', 'stdin-password-123'), { brand: 'brandnz' })).statusCode).toBe(401);
+    const row = await t.context.db.selectFrom('app_user').select('password_hash').where('login_key', '=', 'agent@acme.test').executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('user create with --password-file, and with --generate-password printing it once', async () => {
+    await run(['partner', 'create', '--code', 'FILEP', '--name', 'File Partner']);
+    const file = join(tmpdir(), `pw-${process.pid}.txt`);
+    writeFileSync(file, 'file-password-4567\n');
+    await run(['user', 'create', '--partner', 'FILEP', '--login', 'file@p.test', '--brand', 'brandau', '--password-file', file]);
+    expect((await postToken(getApp().app, partnerLogin('file@p.test', 'file-password-4567'))).statusCode).toBe(200);
+    const out = await run(['user', 'create', '--partner', 'FILEP', '--login', 'gen@p.test', '--brand', 'brandau', '--generate-password']);
+    const generated = /shown only now\): (\S+)/.exec(out)?.[1];
+    expect(generated).toBeDefined();
+    expect((await postToken(getApp().app, partnerLogin('gen@p.test', generated!))).statusCode).toBe(200);
+  });
+
+  it('refuses bad input with a clear error and creates nothing', async () => {
+    await expect(run(['user', 'create', '--partner', 'NOPE', '--login', 'x@y.test', '--brand', 'brandau'], 'long-enough-password')).rejects.toThrow(/Partner 'NOPE' does not exist/);
+    await expect(run(['user', 'create', '--partner', 'ACME', '--login', 'AGENT@acme.test', '--brand', 'brandau'], 'long-enough-password')).rejects.toThrow(/taken/);
+    await expect(run(['user', 'create', '--partner', 'ACME', '--login', 'short@acme.test', '--brand', 'brandau'], 'short')).rejects.toThrow(/at least 12/);
+    await expect(run(['user', 'create', '--partner', 'ACME', '--login', 'b@acme.test', '--brand', 'acme'], 'long-enough-password')).rejects.toThrow(/Brand 'acme'/);
+    await expect(run(['partner', 'create', '--code', 'ACME', '--name', 'Again'])).rejects.toThrow(/already exists/);
+  });
+
+  it('user deactivate stops new tokens', async () => {
+    await run(['user', 'create', '--partner', 'ACME', '--login', 'temp@acme.test', '--brand', 'brandau'], 'temporary-password');
+    expect(await run(['user', 'deactivate', '--login', 'TEMP@acme.test'])).toMatch(/^Deactivated user TEMP@acme.test/);
+    expect((await postToken(getApp().app, partnerLogin('temp@acme.test', 'temporary-password'))).statusCode).toBe(401);
+    await expect(run(['user', 'deactivate', '--login', 'ghost@acme.test'])).rejects.toThrow(/No user/);
+  });
+
+  it('keys rotate adds a new active key and retires the old one', async () => {
+    const db = getApp().context.db;
+    const before = await db.selectFrom('signing_key').select(['kid', 'retired_at']).execute();
+    const out = await run(['keys', 'rotate']);
+    const kid = /New signing key (\S+);/.exec(out)?.[1];
+    const after = await db.selectFrom('signing_key').select(['kid', 'retired_at', 'verify_until']).execute();
+    expect(after).toHaveLength(before.length + 1);
+    expect(after.filter((k) => k.retired_at === null).map((k) => k.kid)).toEqual([kid]);
+    expect(after.filter((k) => k.kid !== kid).every((k) => k.verify_until !== null)).toBe(true);
+  });
+
+  it('is wired into the real command line (src/cli.ts), password on stdin', async () => {
+    const t = getApp();
+    const env = { ...process.env, ...t.database.env, ...FAST_AUTH_ENV, LOG_LEVEL: 'silent', DEMO_DATA: 'false' };
+    const cli = (args: string[], input?: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env }, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)));
+        child.stdin?.end(input ?? '');
+      });
+    await run(['partner', 'create', '--code', 'REALCLI', '--name', 'Real CLI']); // one child process is slow enough
+    expect(await cli(['user', 'create', '--partner', 'REALCLI', '--login', 'cli@real.test', '--brand', 'directau'], 'cli-password-2026\n')).toMatch(/Created user/);
+    expect((await postToken(t.app, partnerLogin('cli@real.test', 'cli-password-2026'), { brand: 'directau' })).statusCode).toBe(200);
+  }, 60_000);
+});
