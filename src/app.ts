@@ -9,6 +9,7 @@ import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { loggerOptions } from './logging.js';
 import { operationsRoutes } from './ops/routes.js';
+import { paymentGatewayRoutes } from './payments/gateways.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -39,6 +40,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await registerOpenApi(app, config);
 
   await app.register(operationsRoutes, { context, metrics, lifecycle });
+  // Pages a payment gateway serves itself (the sandbox issuer's 3-D Secure challenge): public, for the cardholder's browser.
+  const gatewayRoutes = paymentGatewayRoutes(config);
+  if (gatewayRoutes) await app.register(gatewayRoutes, { context });
   await app.register(
     async (api) => {
       // Public contract routes (the token endpoint) register on `api`.

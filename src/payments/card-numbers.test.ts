@@ -141,7 +141,11 @@ describe('findCardNumbers', () => {
         (clean, value, keys) => {
           const planted: Record<string, unknown> = { clean };
           let node = planted;
-          for (const key of keys.slice(0, -1)) node = (node[key] = {}) as Record<string, unknown>;
+          for (const key of keys.slice(0, -1)) {
+            const next: Record<string, unknown> = {};
+            node[key] = next;
+            node = next;
+          }
           node[keys.at(-1)!] = `pay ${value} now`;
           expect(findCardNumbers(planted)).toEqual([keys.join('.')]);
         },

@@ -39,7 +39,7 @@ export function containsCardNumber(text: string): boolean {
     for (let start = 0; start < groups.length; start += 1) {
       let digits = '';
       for (let end = start; end < groups.length; end += 1) {
-        digits += groups[end];
+        digits += groups[end] ?? '';
         if (digits.length > MAX_DIGITS) break;
         if (digits.length >= MIN_DIGITS && luhnValid(digits)) return true;
       }
