@@ -9,7 +9,8 @@ import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { loggerOptions } from './logging.js';
 import { operationsRoutes } from './ops/routes.js';
-import { paymentGatewayRoutes } from './payments/gateways.js';
+import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js';
+import { idempotencyServiceFor } from './payments/idempotency/hooks.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -41,6 +42,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 
   await app.register(operationsRoutes, { context, metrics, lifecycle });
   // Pages a payment gateway serves itself (the sandbox issuer's 3-D Secure challenge): public, for the cardholder's browser.
+  app.decorate('paymentGateway', paymentGatewayFor(context));
+  app.decorate('idempotency', idempotencyServiceFor(context));
   const gatewayRoutes = paymentGatewayRoutes(config);
   if (gatewayRoutes) await app.register(gatewayRoutes, { context });
   await app.register(

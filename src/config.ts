@@ -33,6 +33,12 @@ const EnvSchema = Type.Object({
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100 }),
   DEMO_DATA: Type.Optional(Type.Enum(['true', 'false'])),
   PAYMENT_GATEWAY: Type.Optional(Type.Enum(['sandbox'])),
+  IDEMPOTENCY_RETENTION_HOURS: Type.Integer({
+    default: 24,
+    minimum: 1,
+    maximum: 720,
+    description: 'How long an Idempotency-Key and its stored response are kept; afterwards the key may be reused.',
+  }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -53,6 +59,7 @@ export interface AppConfig {
   /** Load the demo catalogue, partners and users at start. */
   readonly demoData: boolean;
   readonly paymentGateway: 'sandbox';
+  readonly idempotencyRetentionHours: number;
 }
 
 export class ConfigError extends Error {
@@ -101,5 +108,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     demoData,
     paymentGateway,
+    idempotencyRetentionHours: env.IDEMPOTENCY_RETENTION_HOURS,
   });
 }

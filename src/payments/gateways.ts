@@ -36,3 +36,10 @@ export function paymentGatewayFor(context: AppContext): PaymentGateway {
 export function paymentGatewayRoutes(config: AppConfig): GatewayAdapter['routes'] {
   return ADAPTERS[config.paymentGateway].routes;
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The configured payment gateway (`PAYMENT_GATEWAY`). */
+    paymentGateway: PaymentGateway;
+  }
+}

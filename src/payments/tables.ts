@@ -53,6 +53,8 @@ export interface IdempotencyKeyTable {
   response_status: number | null;
   response_content_type: string | null;
   response_body: string | null;
+  /** Random token of the current claim: only its holder may complete or release the key. */
+  lock_token: string;
   locked_at: string;
   created_at: string;
   expires_at: string;

@@ -39,6 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('response_status', 'integer')
     .addColumn('response_content_type', 'text')
     .addColumn('response_body', 'text')
+    .addColumn('lock_token', 'text', (c) => c.notNull())
     .addColumn('locked_at', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())
