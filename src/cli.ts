@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
+import { registerPaymentsCommands } from './payments/cli.js';
 import { startServer } from './server.js';
 
 /** Reads configuration or exits with every problem listed (exit code 2). */
@@ -91,6 +92,7 @@ program
   .description('Print the OpenAPI 3.1 document (or write it with --out).')
   .option('--out <file>', 'file to write')
   .action(writeOpenApi);
+registerPaymentsCommands(program, configOrExit);
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
