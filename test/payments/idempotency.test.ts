@@ -28,7 +28,12 @@ const OrderBody = Type.Object({ amount: Type.Integer({ minimum: 1 }), note: Type
 function registerTestRoute(app: FastifyInstance): void {
   app.post(
     '/test/orders',
-    { ...idempotentRoute({ scopeOf: (request) => String(request.headers['x-test-partner'] ?? 'anonymous') }), schema: { body: OrderBody } },
+    { ...idempotentRoute({ scopeOf: (request) => String(request.headers['x-test-partner'] ?? 'anonymous') }), schema: {
+        body: OrderBody,
+        // A response schema, as contract routes have: a replayed body must not be serialised twice.
+        response: { 201: Type.Object({ run: Type.Integer(), amount: Type.Integer(), result: Type.String() }) },
+      },
+    },
     async (request, reply) => {
       const body = request.body as { amount: number; note?: string };
       runs += 1;
