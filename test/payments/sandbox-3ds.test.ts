@@ -127,12 +127,16 @@ describe(`sandbox 3-D Secure challenge (${DIALECT})`, () => {
     expect(answer).toBeUndefined(); // the page no longer offers the form
     const page = await getTestApp().app.inject({ method: 'GET', url: `/sandbox/3ds/${c.challengeId}` });
     expect(page.body).toContain('expired or was cancelled');
+    expect(await continueWith(paymentId, c)).toMatchObject({ outcome: 'gateway_error', code: 'PAYMENT_VOIDED' });
   });
 
-  it('refuses a continuation naming another challenge or an unknown status', async () => {
+  it('refuses a continuation naming another challenge or an unknown status, without using up the key', async () => {
     const first = await challenge();
     const other = await challenge();
-    expect(await continueWith(first.paymentId, other.challenge)).toMatchObject({ outcome: 'gateway_error', code: 'THREEDS_REQUEST_MISMATCH', retryable: false });
+    const continueKey = key('continue');
+    expect(await continueWith(first.paymentId, other.challenge, continueKey)).toMatchObject({ outcome: 'gateway_error', code: 'THREEDS_REQUEST_MISMATCH', retryable: false });
+    await answerInBrowser(other.challenge.threeDSResponse, 'approve');
+    expect(await continueWith(other.paymentId, other.challenge, continueKey)).toMatchObject({ outcome: 'approved' });
     expect(await continueWith(first.paymentId, first.challenge, key('c'), 'Y')).toMatchObject({ code: 'THREEDS_STATUS_INVALID' });
     // The bare challenge id is accepted as the echo too.
     const byId = await gateway().continueThreeDs({ idempotencyKey: key('c'), paymentId: first.paymentId, threeDSStatus: 'CHALLENGE_COMPLETED', threeDSRequest: first.challenge.challengeId });

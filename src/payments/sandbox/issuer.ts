@@ -107,17 +107,23 @@ export async function authorise(tx: Tx, request: AuthoriseRequest, ctx: IssuerCo
 
 const CONTINUATION_STATUSES = new Set(['CHALLENGE_COMPLETED', 'CHALLENGE_FAILED']);
 
+/** A call the processor refuses before acting: not recorded, so the same key may carry a corrected call. */
+function refused(code: string, message: string): Step<AuthorisationOutcome> {
+  return { outcome: { outcome: 'gateway_error', code, message, retryable: false }, store: false };
+}
+
 /** The issuer's record of the challenge decides; the merchant's echo must name the right challenge. */
 export async function continueThreeDs(tx: Tx, request: ContinueThreeDsRequest, ctx: IssuerContext): Promise<Step<AuthorisationOutcome>> {
   const row = await findPayment(tx, request.paymentId);
-  if (!row) return stored({ outcome: 'gateway_error', code: 'PAYMENT_NOT_FOUND', message: 'No such payment.', retryable: false });
+  if (!row) return refused('PAYMENT_NOT_FOUND', 'No such payment.');
   const challengeId = request.threeDSRequest.split(/[/?#]/).filter(Boolean).at(-1) ?? '';
   if (row.challenge_id === null || challengeId !== row.challenge_id) {
-    return stored({ outcome: 'gateway_error', code: 'THREEDS_REQUEST_MISMATCH', message: 'threeDSRequest does not name this payment\'s challenge.', retryable: false });
+    return refused('THREEDS_REQUEST_MISMATCH', "threeDSRequest does not name this payment's challenge.");
   }
   if (!CONTINUATION_STATUSES.has(request.threeDSStatus)) {
-    return stored({ outcome: 'gateway_error', code: 'THREEDS_STATUS_INVALID', message: 'threeDSStatus must be CHALLENGE_COMPLETED or CHALLENGE_FAILED.', retryable: false });
+    return refused('THREEDS_STATUS_INVALID', 'threeDSStatus must be CHALLENGE_COMPLETED or CHALLENGE_FAILED.');
   }
+  if (row.status === 'voided') return refused('PAYMENT_VOIDED', 'The payment was voided.');
   if (row.status !== 'challenge') return stored(outcomeOfPayment(row, ctx.challengeBaseUrl));
   const now = ctx.now.toISOString();
   const expired = (row.challenge_expires_at ?? '') <= now;
