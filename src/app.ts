@@ -16,6 +16,8 @@ import { quotePortsFor } from './quotes/live-ports.js';
 import { installBearerGuard, protectWithBearer } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
 import { createAuthServices } from './auth/service.js';
+import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js';
+import { idempotencyServiceFor } from './payments/idempotency/hooks.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -51,6 +53,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await app.register(operationsRoutes, { context, metrics, lifecycle });
   const auth = createAuthServices(context);
   installBearerGuard(app, context, auth);
+  app.decorate('paymentGateway', paymentGatewayFor(context));
+  app.decorate('idempotency', idempotencyServiceFor(context));
+  // Pages a payment gateway serves itself (the sandbox issuer's 3-D Secure challenge): public, for the cardholder's browser.
+  const gatewayRoutes = paymentGatewayRoutes(config);
+  if (gatewayRoutes) await app.register(gatewayRoutes, { context });
   await app.register(
     async (api) => {
       // Public contract routes (the token endpoint) register on `api`.

@@ -6,6 +6,7 @@ import { registerCatalogueCommands } from './catalogue/cli.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
+import { registerPaymentsCommands } from './payments/cli.js';
 import { startServer } from './server.js';
 import { registerAuthCommands } from './auth/cli.js';
 
@@ -96,6 +97,7 @@ program
 registerCatalogueCommands(program);
 
 registerAuthCommands(program, { config: configOrExit });
+registerPaymentsCommands(program, configOrExit);
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

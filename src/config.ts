@@ -37,6 +37,12 @@ const EnvSchema = Type.Object({
   CATALOGUE_DIR: Type.String({ default: 'catalogue', minLength: 1, description: 'Catalogue folder imported at start when demo data is on.' }),
   CATALOGUE_REFRESH_SECONDS: Type.Number({ default: 5, minimum: 0, maximum: 3600, description: 'How often a process checks for a newer catalogue import.' }),
   ...AuthEnvSchema.properties,
+  IDEMPOTENCY_RETENTION_HOURS: Type.Integer({
+    default: 24,
+    minimum: 1,
+    maximum: 720,
+    description: 'How long an Idempotency-Key and its stored response are kept; afterwards the key may be reused.',
+  }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -63,6 +69,7 @@ export interface AppConfig {
   readonly catalogueDir: string;
   /** Tokens, signing keys, password hashing and brute-force limits (src/auth/config.ts). */
   readonly auth: AuthConfig;
+  readonly idempotencyRetentionHours: number;
 }
 
 export class ConfigError extends Error {
@@ -115,5 +122,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     catalogueRefreshSeconds: env.CATALOGUE_REFRESH_SECONDS,
     catalogueDir: env.CATALOGUE_DIR,
     auth: authConfigFrom(env, production),
+    idempotencyRetentionHours: env.IDEMPOTENCY_RETENTION_HOURS,
   });
 }

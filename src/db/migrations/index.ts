@@ -3,6 +3,7 @@ import * as m20261122_0001 from './20261122_0001_brands.js';
 import * as m20261122_0100 from './20261122_0100_identity.js';
 import * as m20261122_0200 from './20261122_0200_catalogue.js';
 import * as m20261122_0300 from './20261122_0300_quotes.js';
+import * as m20261122_0400 from './20261122_0400_payments.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '20261122_0100_identity': m20261122_0100,
   '20261122_0200_catalogue': m20261122_0200,
   '20261122_0300_quotes': m20261122_0300,
+  '20261122_0400_payments': m20261122_0400,
 };

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { containsCardNumber, findCardNumbers, luhnValid } from './card-numbers.js';
+
+/** Appends the Luhn check digit to a digit string. */
+function withCheckDigit(body: string): string {
+  for (let d = 0; d <= 9; d += 1) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
+  throw new Error('unreachable');
+}
+
+const pan = fc
+  .integer({ min: 13, max: 19 })
+  .chain((length) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length - 1, maxLength: length - 1 }))
+  .map((digits) => withCheckDigit(digits.join('')));
+
+/** Splits a PAN into groups of 1–6 digits joined by the same separator. */
+function grouped(value: string, sizes: number[], separator: string): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (let i = 0; at < value.length; i += 1) {
+    const size = sizes[i % sizes.length] ?? 4;
+    parts.push(value.slice(at, at + size));
+    at += size;
+  }
+  return parts.join(separator);
+}
+
+describe('luhnValid', () => {
+  it('accepts known test PANs and rejects a changed digit', () => {
+    for (const n of ['4111111111111111', '5555555555554444', '378282246310005', '6011111111111117', '4000056655665556']) {
+      expect(luhnValid(n)).toBe(true);
+      const changed = `${n.slice(0, -1)}${String((Number(n.at(-1)) + 1) % 10)}`;
+      expect(luhnValid(changed)).toBe(false);
+    }
+  });
+});
+
+describe('containsCardNumber', () => {
+  it.each([
+    '4111111111111111',
+    '4111 1111 1111 1111',
+    '4111-1111-1111-1111',
+    'card: 4111 1111 1111 1111, thanks',
+    '3782 822463 10005',
+    'call 0412 345 678 or pay 4111 1111 1111 1111',
+    '4111 1111 1111 1111 123',
+    'x4111111111111111y',
+  ])('finds a PAN in %j', (text) => {
+    expect(containsCardNumber(text)).toBe(true);
+  });
+
+  it.each([
+    '4111111111111112', // Luhn fails
+    '411111111111', // 12 digits
+    '41111111111111111111111', // 23 glued digits: not a card number
+    '4111  1111  1111  1111', // double spaces are not card grouping
+    '2026-11-22',
+    '+61 412 345 678',
+    'tok_sandbox_approved',
+    '',
+  ])('finds nothing in %j', (text) => {
+    expect(containsCardNumber(text)).toBe(false);
+  });
+
+  it('finds every valid PAN, plain or grouped, wherever it sits in text', () => {
+    fc.assert(
+      fc.property(
+        pan,
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom('', ' ', '-'),
+        fc.string({ maxLength: 10 }).map((s) => s.replace(/\d/g, '')),
+        fc.string({ maxLength: 10 }).map((s) => s.replace(/\d/g, '')),
+        (value, sizes, separator, before, after) => {
+          const text = `${before}${separator ? grouped(value, sizes, separator) : value}${after}`;
+          expect(containsCardNumber(text)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('never flags a digit string that fails Luhn or has the wrong length', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^\d{1,30}$/), (digits) => {
+        const expected = digits.length >= 13 && digits.length <= 19 && luhnValid(digits);
+        expect(containsCardNumber(digits)).toBe(expected);
+      }),
+    );
+  });
+
+  it('never flags text without 13 digits', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (text) => {
+        fc.pre((text.match(/\d/g) ?? []).length < 13);
+        expect(containsCardNumber(text)).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('findCardNumbers', () => {
+  it('names the JSON path of every field holding a PAN', () => {
+    const body = {
+      quote: { input: { policyHolders: [{ firstName: 'Ann' }, { firstName: '4111 1111 1111 1111', notes: ['ok', '5555-5555-5555-4444'] }] } },
+      cardToken: { token: 'tok_sandbox_approved' },
+      amount: 4111111111111111,
+      'weird key': '378282246310005',
+      '4111111111111111': 'key holds one',
+    };
+    expect(findCardNumbers(body).sort()).toEqual(
+      [
+        'quote.input.policyHolders[1].firstName',
+        'quote.input.policyHolders[1].notes[1]',
+        'amount',
+        '["weird key"]',
+        '["4111111111111111"]',
+      ].sort(),
+    );
+  });
+
+  it('answers the root path for a bare string and nothing for clean values', () => {
+    expect(findCardNumbers('4111111111111111')).toEqual(['']);
+    expect(findCardNumbers({ a: [1, 2.5, true, null, 'x'], b: { c: '2026-11-22' } })).toEqual([]);
+    expect(findCardNumbers(undefined)).toEqual([]);
+  });
+
+  it('copes with deep nesting and shared references', () => {
+    let deep: unknown = '4111111111111111';
+    for (let i = 0; i < 100_000; i += 1) deep = [deep];
+    expect(findCardNumbers(deep)).toHaveLength(1);
+    const shared: Record<string, unknown> = { pan: '4111111111111111' };
+    shared.self = shared;
+    expect(findCardNumbers(shared)).toEqual(['pan']);
+  });
+
+  it('finds a PAN planted anywhere in an arbitrary JSON value, and only there', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue().filter((v) => findCardNumbers(v).length === 0),
+        pan,
+        fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 4 }),
+        (clean, value, keys) => {
+          const planted: Record<string, unknown> = { clean };
+          let node = planted;
+          for (const key of keys.slice(0, -1)) {
+            const next: Record<string, unknown> = {};
+            node[key] = next;
+            node = next;
+          }
+          node[keys.at(-1)!] = `pay ${value} now`;
+          expect(findCardNumbers(planted)).toEqual([keys.join('.')]);
+        },
+      ),
+    );
+  });
+});

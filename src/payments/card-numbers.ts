@@ -1,0 +1,91 @@
+/**
+ * Finds unredacted card numbers (PANs) anywhere in a parsed JSON value, so a request carrying
+ * one can be refused before anything stores or logs it (PCI DSS 3.3–3.5; checklist F).
+ *
+ * A PAN is 13–19 digits passing the Luhn check, written plainly or in groups separated by
+ * single spaces or dashes ("4111 1111 1111 1111", "3782-822463-10005"). Test PANs count.
+ * Digits glued to more digits (a 25-digit reference) are not split: a PAN has digit-free edges.
+ */
+
+/** Digit groups joined by one space or dash, with no digit on either side. */
+const DIGIT_RUN = /(?<!\d)\d+(?:[ -]\d+)*(?!\d)/g;
+const MIN_DIGITS = 13;
+const MAX_DIGITS = 19;
+
+/** The Luhn (mod 10) check over a string of digits. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i -= 1) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * Whether a text holds a PAN. Within a run of separated groups ("call 0412 345 678 or pay
+ * 4111 1111 1111 1111") every contiguous span of whole groups is tried, so neighbouring numbers
+ * neither hide a PAN nor make one.
+ */
+export function containsCardNumber(text: string): boolean {
+  for (const match of text.matchAll(DIGIT_RUN)) {
+    const groups = match[0].split(/[ -]/);
+    for (let start = 0; start < groups.length; start += 1) {
+      let digits = '';
+      for (let end = start; end < groups.length; end += 1) {
+        digits += groups[end] ?? '';
+        if (digits.length > MAX_DIGITS) break;
+        if (digits.length >= MIN_DIGITS && luhnValid(digits)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+function childPath(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  if (IDENTIFIER.test(key)) return parent ? `${parent}.${key}` : key;
+  return `${parent}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * JSON paths (`quote.input.policyHolders[0].firstName`, `` for the root) of every string, whole
+ * number or property name holding a PAN. Iterative, so a deeply nested body cannot overflow the
+ * stack; shared or cyclic references are visited once.
+ */
+export function findCardNumbers(value: unknown): string[] {
+  const found: string[] = [];
+  const seen = new WeakSet<object>();
+  const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (!item) break;
+    const current = item.value;
+    if (typeof current === 'string') {
+      if (containsCardNumber(current)) found.push(item.path);
+    } else if (typeof current === 'number' || typeof current === 'bigint') {
+      if (Number.isInteger(Number(current)) && containsCardNumber(String(current))) found.push(item.path);
+    } else if (current !== null && typeof current === 'object') {
+      if (seen.has(current)) continue;
+      seen.add(current);
+      const entries: [string | number, unknown][] = Array.isArray(current)
+        ? current.map((v, i): [number, unknown] => [i, v])
+        : Object.entries(current);
+      for (let i = entries.length - 1; i >= 0; i -= 1) {
+        const [key, child] = entries[i] as [string | number, unknown];
+        const path = childPath(item.path, key);
+        if (typeof key === 'string' && containsCardNumber(key)) found.push(path);
+        stack.push({ value: child, path });
+      }
+    }
+  }
+  return found;
+}

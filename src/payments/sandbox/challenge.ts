@@ -1,0 +1,36 @@
+import type { Db } from '../../db/database.js';
+import { ChallengeNotFound } from '../errors.js';
+import type { Money } from '../gateway.js';
+import { answerChallenge as recordAnswer, findPaymentByChallenge } from './repository.js';
+
+/** Where a challenge stands, as the cardholder's page shows it. */
+export type ChallengeState = 'pending' | 'approved' | 'declined' | 'expired';
+
+export interface ChallengeView {
+  readonly challengeId: string;
+  readonly amount: Money;
+  readonly state: ChallengeState;
+}
+
+export type ChallengeDecision = 'approve' | 'decline';
+
+/** The sandbox issuer's view of a challenge (the page the cardholder's browser opens). */
+export async function describeChallenge(db: Db, challengeId: string, now: Date): Promise<ChallengeView> {
+  const row = await findPaymentByChallenge(db, challengeId);
+  if (!row) throw new ChallengeNotFound(challengeId);
+  let state: ChallengeState;
+  if (row.challenge_answer === 'approved') state = 'approved';
+  else if (row.challenge_answer === 'declined') state = 'declined';
+  else if (row.status !== 'challenge' || (row.challenge_expires_at ?? '') <= now.toISOString()) state = 'expired';
+  else state = 'pending';
+  return { challengeId, amount: { amountMinor: row.amount_minor, currency: row.currency }, state };
+}
+
+/**
+ * Records the cardholder's answer. Only the first answer counts (a second post shows the first);
+ * nothing is charged here: the merchant's continuation call authorises afterwards.
+ */
+export async function answerChallenge(db: Db, challengeId: string, decision: ChallengeDecision, now: Date): Promise<ChallengeView> {
+  await recordAnswer(db, challengeId, decision === 'approve' ? 'approved' : 'declined', now.toISOString());
+  return describeChallenge(db, challengeId, now);
+}

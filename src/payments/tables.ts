@@ -1,0 +1,61 @@
+import type { Generated } from 'kysely';
+
+/** Tables of the payments area (portable column rules: see src/db/database.ts). */
+export interface PaymentsTables {
+  sandbox_payment: SandboxPaymentTable;
+  sandbox_operation: SandboxOperationTable;
+  idempotency_key: IdempotencyKeyTable;
+}
+
+/** One payment at the sandbox gateway: what a card processor would hold on its side. */
+export interface SandboxPaymentTable {
+  id: Generated<number>;
+  payment_id: string;
+  reference: string;
+  card_token: string;
+  amount_minor: number;
+  currency: string;
+  /** `challenge`, `authorised`, `declined` or `voided`. */
+  status: string;
+  three_ds_status: string;
+  decline_reason: string | null;
+  /** Part of the hold charged, and part of that returned, in minor units. */
+  captured_minor: number;
+  refunded_minor: number;
+  challenge_id: string | null;
+  /** The cardholder's answer on the challenge page: `approved` or `declined`. */
+  challenge_answer: string | null;
+  challenge_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Every gateway call by its idempotency key, with the outcome it returned (replays return it). */
+export interface SandboxOperationTable {
+  id: Generated<number>;
+  idempotency_key: string;
+  operation: string;
+  fingerprint: string;
+  payment_id: string | null;
+  outcome_json: string;
+  created_at: string;
+}
+
+/** Idempotency-Key records of partner requests (Stripe semantics; docs/api-contract.md). */
+export interface IdempotencyKeyTable {
+  id: Generated<number>;
+  /** Who owns the key (the partner); the same key of another partner is another record. */
+  scope: string;
+  idempotency_key: string;
+  fingerprint: string;
+  /** `in_flight` while the first request runs, `completed` once its response is stored. */
+  state: string;
+  response_status: number | null;
+  response_content_type: string | null;
+  response_body: string | null;
+  /** Random token of the current claim: only its holder may complete or release the key. */
+  lock_token: string;
+  locked_at: string;
+  created_at: string;
+  expires_at: string;
+}
