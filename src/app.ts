@@ -9,6 +9,7 @@ import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { loggerOptions } from './logging.js';
 import { operationsRoutes } from './ops/routes.js';
+import { policiesRoutes } from './policies/routes.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -45,6 +46,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       await api.register(async (protectedApi) => {
         // Every route in this scope requires a bearer token for its brand (auth guard goes here).
         await Promise.resolve(protectedApi);
+        await protectedApi.register(policiesRoutes, { context });
       });
     },
     { prefix: config.basePath },

@@ -1,11 +1,12 @@
 import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { PoliciesTables } from '../policies/tables.js';
 
 /**
  * The one description of every table. Portable column rules (SQLite and PostgreSQL alike):
  * timestamps are ISO 8601 UTC text, flags are integers 0/1, structured values are JSON text,
  * money is an integer count of minor units.
  */
-export interface Database {
+export interface Database extends PoliciesTables {
   brand: BrandTable;
 }
 
