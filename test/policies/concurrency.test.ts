@@ -73,9 +73,10 @@ describe(`policy numbers under concurrency (${DIALECT})`, () => {
     }
   });
 
-  it('50 issuances from five processes at once get 50 distinct sequential numbers', async () => {
+  it('50 issuances from three processes at once get 50 distinct sequential numbers', async () => {
     const env = { ...process.env, ...database.env, LOG_LEVEL: 'silent' };
-    const workers = [1, 2, 3, 4, 5].map(() => startWorker(env, 10, 'XP'));
+    // Three processes keep the suite light on a shared machine; each runs its own pool.
+    const workers = [17, 17, 16].map((count) => startWorker(env, count, 'XP'));
     // Every process is connected before any issues: the 50 transactions really overlap.
     await Promise.all(workers.map((w) => w.ready));
     workers.forEach((w) => w.go());
