@@ -18,6 +18,7 @@ import { authRoutes } from './auth/routes.js';
 import { createAuthServices } from './auth/service.js';
 import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js';
 import { idempotencyServiceFor } from './payments/idempotency/hooks.js';
+import { policiesRoutes } from './policies/routes.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -67,6 +68,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         protectWithBearer(protectedApi);
         await protectedApi.register(productRoutes, { context });
         await protectedApi.register(quotesRoutes, { context, ports: options.quotePorts ?? quotePortsFor(context) });
+        await protectedApi.register(policiesRoutes, { context });
       });
     },
     { prefix: config.basePath },

@@ -4,6 +4,7 @@ import * as m20261122_0100 from './20261122_0100_identity.js';
 import * as m20261122_0200 from './20261122_0200_catalogue.js';
 import * as m20261122_0300 from './20261122_0300_quotes.js';
 import * as m20261122_0400 from './20261122_0400_payments.js';
+import * as m20261122_0500 from './20261122_0500_policies.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '20261122_0200_catalogue': m20261122_0200,
   '20261122_0300_quotes': m20261122_0300,
   '20261122_0400_payments': m20261122_0400,
+  '20261122_0500_policies': m20261122_0500,
 };

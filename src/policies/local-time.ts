@@ -1,0 +1,114 @@
+import { DateTime, IANAZone } from 'luxon';
+
+/**
+ * Dates and times as policy records show them (spec §2.8): `LocalDate` objects in the ISO
+ * calendar, `...At` instants in UTC and `...LocalDateTime` wall-clock times in the policy's
+ * presentation time zone. Pure: no clock, no database.
+ */
+
+export const DAYS_OF_WEEK = ['None', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+export type DayOfWeek = (typeof DAYS_OF_WEEK)[number];
+
+export interface Era {
+  name: string;
+}
+
+export interface CalendarSystem {
+  id: string;
+  name: string;
+  minYear: number;
+  maxYear: number;
+  eras: Era[];
+}
+
+export interface LocalDate {
+  calendar: CalendarSystem;
+  year: number;
+  month: number;
+  day: number;
+  dayOfWeek: DayOfWeek;
+  yearOfEra: number;
+  era: Era;
+  dayOfYear: number;
+}
+
+/** The ISO calendar's bounds and eras, as the contract's CalendarSystem describes them. */
+function isoCalendar(): CalendarSystem {
+  return { id: 'ISO', name: 'ISO', minYear: -9998, maxYear: 9999, eras: [{ name: 'BCE' }, { name: 'CE' }] };
+}
+
+const ISO_DATE = /^(-?\d{4,})-(\d{2})-(\d{2})$/;
+
+/** Whether `text` is a real calendar date written `YYYY-MM-DD`. */
+export function isIsoDate(text: string): boolean {
+  return ISO_DATE.test(text) && DateTime.fromISO(text, { zone: 'utc' }).isValid;
+}
+
+/** `2026-12-01` → the contract's LocalDate object (calendar `ISO`, era `CE`, weekday, day of year). */
+export function localDateOf(isoDate: string): LocalDate {
+  const date = DateTime.fromISO(isoDate, { zone: 'utc' });
+  if (!ISO_DATE.test(isoDate) || !date.isValid) throw new RangeError(`not a calendar date: ${isoDate}`);
+  const common = date.year > 0;
+  return {
+    calendar: isoCalendar(),
+    year: date.year,
+    month: date.month,
+    day: date.day,
+    dayOfWeek: DAYS_OF_WEEK[date.weekday],
+    yearOfEra: common ? date.year : 1 - date.year,
+    era: { name: common ? 'CE' : 'BCE' },
+    dayOfYear: date.ordinal,
+  };
+}
+
+export function isTimeZone(zone: string): boolean {
+  return IANAZone.isValidZone(zone);
+}
+
+/** An instant shown both ways: UTC ISO 8601 (`Z`) and the wall-clock time in `zone` (no offset). */
+export interface ZonedTimes {
+  readonly at: string;
+  readonly localDateTime: string;
+}
+
+function zoned(moment: DateTime): ZonedTimes {
+  return {
+    at: moment.toUTC().toISO({ suppressMilliseconds: false }) ?? '',
+    localDateTime: moment.toISO({ includeOffset: false, suppressMilliseconds: false }) ?? '',
+  };
+}
+
+function inZone(isoDate: string, zone: string): DateTime {
+  const date = DateTime.fromISO(isoDate, { zone });
+  if (!date.isValid) throw new RangeError(`not a date in ${zone}: ${isoDate}`);
+  return date;
+}
+
+/** An instant (ISO text or Date) in `zone`. */
+export function instantIn(instant: string | Date, zone: string): ZonedTimes {
+  const moment = typeof instant === 'string' ? DateTime.fromISO(instant, { zone: 'utc' }) : DateTime.fromJSDate(instant, { zone: 'utc' });
+  if (!moment.isValid) throw new RangeError(`not an instant: ${String(instant)}`);
+  return zoned(moment.setZone(zone));
+}
+
+/** Cover starts at the first moment of the departure day in the policy's zone (DST gaps skip forward). */
+export function startOfDayIn(isoDate: string, zone: string): ZonedTimes {
+  return zoned(inZone(isoDate, zone).startOf('day'));
+}
+
+/** Cover ends at 23:59:59 of the cover-end day in the policy's zone. */
+export function endOfDayIn(isoDate: string, zone: string): ZonedTimes {
+  return zoned(inZone(isoDate, zone).set({ hour: 23, minute: 59, second: 59, millisecond: 0 }));
+}
+
+/** Days of cover, both ends included: a trip departing and ending the same day is 1 day. */
+export function coverDays(departureDate: string, coverEndDate: string): number {
+  const from = DateTime.fromISO(departureDate, { zone: 'utc' });
+  const to = DateTime.fromISO(coverEndDate, { zone: 'utc' });
+  return Math.round(to.diff(from, 'days').days) + 1;
+}
+
+/** The calendar year of an instant in `zone` (policy numbers carry the local issue year). */
+export function yearIn(instant: Date, zone: string): number {
+  return DateTime.fromJSDate(instant, { zone }).year;
+}

@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  counterKeyOf,
+  formatPolicyNumber,
+  InvalidPolicyNumberFormat,
+  parsePolicyNumberFormat,
+  policyDetailNumber,
+} from './number-format.js';
+
+const parts = { prefix: 'TI', country: 'au', year: 2026 };
+
+describe('policy number format', () => {
+  it('renders prefix, country, year and a zero-padded counter', () => {
+    const format = parsePolicyNumberFormat('{prefix}{country}{yy}{seq:7}');
+    expect(formatPolicyNumber(format, parts, 42)).toBe('TIAU260000042');
+    expect(formatPolicyNumber(parsePolicyNumberFormat('{prefix}-{yyyy}/{seq:4}'), parts, 7)).toBe('TI-2026/0007');
+    expect(formatPolicyNumber(parsePolicyNumberFormat('X{seq:1}'), parts, 1)).toBe('X1');
+  });
+
+  it('writes a counter wider than its width in full', () => {
+    expect(formatPolicyNumber(parsePolicyNumberFormat('{prefix}{seq:3}'), parts, 12345)).toBe('TI12345');
+  });
+
+  it('pads two-digit years', () => {
+    expect(formatPolicyNumber(parsePolicyNumberFormat('{yy}{seq:2}'), { ...parts, year: 2005 }, 3)).toBe('0503');
+  });
+
+  it.each(['{prefix}', '{seq:7}{seq:7}', '{seq:0}', '{seq:13}', '{sequence}', '{prefix{seq:3}', 'A}{seq:3}', '{seq:3}{', '{seq:x}'])(
+    'rejects %s',
+    (source) => {
+      expect(() => parsePolicyNumberFormat(source)).toThrow(InvalidPolicyNumberFormat);
+    },
+  );
+
+  it('keys the counter only on the parts the format shows', () => {
+    expect(counterKeyOf(parsePolicyNumberFormat('{prefix}{country}{yy}{seq:7}'), parts)).toEqual({ prefix: 'TI', country: 'AU', year: 2026 });
+    expect(counterKeyOf(parsePolicyNumberFormat('{prefix}{seq:7}'), parts)).toEqual({ prefix: 'TI', country: '', year: 0 });
+    expect(counterKeyOf(parsePolicyNumberFormat('{country}{yyyy}{seq:7}'), parts)).toEqual({ prefix: '', country: 'AU', year: 2026 });
+  });
+
+  it('gives distinct numbers to distinct counter values', () => {
+    const format = parsePolicyNumberFormat('{prefix}{country}{yy}{seq:5}');
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 1, max: 10_000_000 }), (a, b) => {
+        const same = formatPolicyNumber(format, parts, a) === formatPolicyNumber(format, parts, b);
+        expect(same).toBe(a === b);
+      }),
+    );
+  });
+
+  it('refuses a counter below 1', () => {
+    expect(() => formatPolicyNumber(parsePolicyNumberFormat('{seq:3}'), parts, 0)).toThrow(RangeError);
+  });
+
+  it('numbers details with a hyphen and the sequence', () => {
+    expect(policyDetailNumber('TIAU260000042', 1)).toBe('TIAU260000042-1');
+  });
+});

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import Value from 'typebox/value';
+import type { Executor, Tx } from '../db/database.js';
+import { jsonPointerToPath } from '../http/notifications.js';
+import { InvalidPolicyIssue, PolicyAlreadyIssued, PolicyNotFound } from './errors.js';
+import { PolicyIssueRequest } from './issue-request.js';
+import { isIsoDate, isTimeZone, yearIn } from './local-time.js';
+import type { IssuedPolicy } from './model.js';
+import {
+  counterKeyOf,
+  formatPolicyNumber,
+  InvalidPolicyNumberFormat,
+  parsePolicyNumberFormat,
+  policyDetailNumber,
+  type PolicyNumberFormat,
+} from './number-format.js';
+import { presentDetail, presentSummary } from './present.js';
+import { findPolicy, insertPurchasedPolicy, nextPolicySequence, policyExistsForQuote } from './repository.js';
+import type { PolicyLookup } from './repository-read.js';
+import type { PolicyDetailLongSummary, PolicySummary } from './schemas.js';
+
+export type { PolicyIssueRequest } from './issue-request.js';
+export type { IssuedPolicy } from './model.js';
+export type { PolicyLookup } from './repository-read.js';
+
+/**
+ * Checks what the purchase hands over, beyond its shape: the zone, the dates, one primary
+ * traveller, unique guids, amounts that add up, and a usable number format.
+ * Returns the parsed number format; throws InvalidPolicyIssue naming the first problem.
+ */
+export function validateIssueRequest(request: PolicyIssueRequest): PolicyNumberFormat {
+  const shapeError = Value.Errors(PolicyIssueRequest, request)[0];
+  if (shapeError) throw new InvalidPolicyIssue(jsonPointerToPath(shapeError.instancePath), shapeError.message);
+  const fail = (property: string, message: string): never => {
+    throw new InvalidPolicyIssue(property, message);
+  };
+  if (!isTimeZone(request.presentationTimeZoneCode)) fail('presentationTimeZoneCode', 'not an IANA time zone');
+  if (!isIsoDate(request.departureDate)) fail('departureDate', 'not a calendar date');
+  if (!isIsoDate(request.coverEndDate)) fail('coverEndDate', 'not a calendar date');
+  if (request.coverEndDate < request.departureDate) fail('coverEndDate', 'cover ends before departure');
+  const people = [...request.travellers, ...request.dependents];
+  people.forEach((person, i) => {
+    if (person.dateOfBirth !== undefined && !isIsoDate(person.dateOfBirth)) fail(`people[${i}].dateOfBirth`, 'not a calendar date');
+  });
+  if (request.travellers.filter((t) => t.isPrimary).length !== 1) fail('travellers', 'exactly one traveller must be primary');
+  if (request.dependents.some((d) => d.isPrimary)) fail('dependents', 'a dependent cannot be the primary traveller');
+  if (new Set(people.map((p) => p.guid)).size !== people.length) fail('travellers', 'traveller and dependent guids must be unique');
+  const { codes, names } = request.destinations;
+  if (codes.length !== names.length) fail('destinations', 'one name per destination code');
+  const { premium, discount, taxes, donation, total } = request.amounts;
+  if (discount > premium) fail('amounts.discount', 'discount exceeds the premium');
+  const expected = premium - discount + taxes.reduce((sum, tax) => sum + tax.amount, 0) + donation;
+  if (total !== expected) fail('amounts.total', `total ${total} is not premium − discount + taxes + donation (${expected})`);
+  try {
+    return parsePolicyNumberFormat(request.plan.policyNumberFormat);
+  } catch (error) {
+    if (error instanceof InvalidPolicyNumberFormat) fail('plan.policyNumberFormat', error.message);
+    throw error;
+  }
+}
+
+/**
+ * Issues the policy a purchase paid for: header, detail #1 (`Purchase`, `Active`), travellers,
+ * dependents, options and money, under a fresh policy number. Runs in the caller's transaction
+ * so that the purchase commits the policy together with its own records, or neither.
+ */
+export async function issuePolicy(tx: Tx, request: PolicyIssueRequest, now: Date): Promise<IssuedPolicy> {
+  const format = validateIssueRequest(request);
+  if (await policyExistsForQuote(tx, request.quoteId)) throw new PolicyAlreadyIssued(request.quoteId);
+  const parts = {
+    prefix: request.plan.policyNumberPrefix,
+    country: request.plan.jurisdictionCountryCode,
+    year: yearIn(now, request.presentationTimeZoneCode),
+  };
+  const sequence = await nextPolicySequence(tx, counterKeyOf(format, parts));
+  const policyNumber = formatPolicyNumber(format, parts, sequence);
+  const decision = {
+    policyNumber,
+    policyDetailNumber: policyDetailNumber(policyNumber, 1),
+    policyDocumentAccessGuid: randomUUID(),
+    issuedAt: now.toISOString(),
+  };
+  const ids = await insertPurchasedPolicy(tx, request, decision);
+  return { ...decision, policyHeaderId: ids.headerId, policyDetailId: ids.detailId };
+}
+
+/** The policy as it stands (spec §4.10); 404 unless `lookup.partnerId` sold it under `lookup.brandCode`. */
+export async function getPolicySummary(db: Executor, lookup: PolicyLookup): Promise<PolicySummary> {
+  const policy = await findPolicy(db, lookup);
+  if (!policy) throw new PolicyNotFound(lookup.policyNumber);
+  return presentSummary(policy);
+}
+
+/** Every transaction of the policy, oldest first (spec §4.11); same visibility as the summary. */
+export async function getPolicyDetails(db: Executor, lookup: PolicyLookup): Promise<PolicyDetailLongSummary[]> {
+  const policy = await findPolicy(db, lookup);
+  if (!policy) throw new PolicyNotFound(lookup.policyNumber);
+  return policy.details.map((detail) => presentDetail(policy, detail));
+}
