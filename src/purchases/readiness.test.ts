@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanVersion, Term } from '../catalogue/model.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
-import { assessReadiness, purchaseTerms } from './readiness.js';
+import { assessReadiness, purchaseTerms, type ReadinessFacts } from './readiness.js';
 
 const term = (termConditionId: number, extra: Partial<Term> = {}): Term => ({ termConditionId, customerDeclarationText: 'I agree.', tokenReplacements: [], policyActionTypeId: 1, ...extra });
 
@@ -26,7 +26,7 @@ function quote(overrides: Partial<StoredQuote> = {}): StoredQuote {
   };
 }
 
-const facts = { plan: PLAN, today: '2026-11-22', partnerGroupIds: [] as number[] };
+const facts: ReadinessFacts = { plan: PLAN, today: '2026-11-22', partnerGroupIds: [] };
 const agreed = (...ids: number[]) => ({ quote: { id: 'q1', input: { regulatoryDeclarations: ids.map((termConditionId) => ({ termConditionId, hasAgreed: true })) } } });
 
 describe('purchase readiness', () => {

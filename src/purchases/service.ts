@@ -5,6 +5,7 @@ import type { CatalogueReader } from '../catalogue/reader.js';
 import { brandOf, brandTimeZone, dateIn } from '../catalogue/service.js';
 import type { Notification } from '../http/schemas.js';
 import { QuoteChangedConcurrently, QuotePurchased } from '../quotes/errors.js';
+import { catalogueQuotePort } from '../quotes/catalogue-port.js';
 import { findQuote } from '../quotes/repository.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import { problem } from '../quotes/validation/notify.js';
@@ -46,7 +47,9 @@ const CONTINUATION_STATUSES = ['CHALLENGE_COMPLETED', 'CHALLENGE_FAILED'];
 async function ownQuote(deps: PurchaseDeps, call: PurchaseCall, id: string): Promise<StoredQuote> {
   const quote = await findQuote(deps.db, id, call.brandCode, call.buyer.partnerId);
   if (!quote) throw new PurchaseQuoteNotFound(id);
-  return quote;
+  // As GET quote answers it: has the catalogue or rate version that priced it changed since?
+  const version = await catalogueQuotePort(deps.catalogue).versionInForce(call.brandCode, deps.clock());
+  return { ...quote, hasConfigChanged: quote.pricedVersion !== version };
 }
 
 /**
