@@ -19,6 +19,7 @@ import { createAuthServices } from './auth/service.js';
 import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js';
 import { idempotencyServiceFor } from './payments/idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
+import { purchaseRoutes } from './purchases/routes.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -69,6 +70,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         await protectedApi.register(productRoutes, { context });
         await protectedApi.register(quotesRoutes, { context, ports: options.quotePorts ?? quotePortsFor(context) });
         await protectedApi.register(policiesRoutes, { context });
+        await protectedApi.register(purchaseRoutes, { context });
       });
     },
     { prefix: config.basePath },

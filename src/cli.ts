@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
 import { registerPaymentsCommands } from './payments/cli.js';
+import { registerPurchasesCommands } from './purchases/cli.js';
 import { startServer } from './server.js';
 import { registerAuthCommands } from './auth/cli.js';
 
@@ -98,6 +99,7 @@ registerCatalogueCommands(program);
 
 registerAuthCommands(program, { config: configOrExit });
 registerPaymentsCommands(program, configOrExit);
+registerPurchasesCommands(program, configOrExit);
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

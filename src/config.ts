@@ -43,6 +43,13 @@ const EnvSchema = Type.Object({
     maximum: 720,
     description: 'How long an Idempotency-Key and its stored response are kept; afterwards the key may be reused.',
   }),
+  PURCHASE_RECOVERY_GRACE_SECONDS: Type.Integer({
+    default: 60,
+    minimum: 0,
+    maximum: 86_400,
+    description: 'Recovery leaves purchases changed within this many seconds alone (another process may still be working on them).',
+  }),
+  PURCHASE_CRASH_AFTER: Type.Optional(Type.Enum(['authorise', 'issue'], { description: 'Test hook: SIGKILL the process after this purchase step. Refused in production.' })),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -70,6 +77,10 @@ export interface AppConfig {
   /** Tokens, signing keys, password hashing and brute-force limits (src/auth/config.ts). */
   readonly auth: AuthConfig;
   readonly idempotencyRetentionHours: number;
+  /** Purchases changed more recently than this are left to the process working on them. */
+  readonly purchaseRecoveryGraceSeconds: number;
+  /** Crash-test hook (never in production): kill the process right after this purchase step. */
+  readonly purchaseCrashAfter?: 'authorise' | 'issue';
 }
 
 export class ConfigError extends Error {
@@ -100,6 +111,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (production && SANDBOX_GATEWAYS.includes(paymentGateway)) {
     problems.push('PAYMENT_GATEWAY: the sandbox gateway is refused when APP_ENV=production');
   }
+  if (production && env.PURCHASE_CRASH_AFTER) problems.push('PURCHASE_CRASH_AFTER: the crash-test hook is refused when APP_ENV=production');
   if (production && !env.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: required when APP_ENV=production');
   problems.push(...authConfigProblems(env, production));
   if (problems.length > 0) throw new ConfigError(problems);
@@ -123,5 +135,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     catalogueDir: env.CATALOGUE_DIR,
     auth: authConfigFrom(env, production),
     idempotencyRetentionHours: env.IDEMPOTENCY_RETENTION_HOURS,
+    purchaseRecoveryGraceSeconds: env.PURCHASE_RECOVERY_GRACE_SECONDS,
+    ...(env.PURCHASE_CRASH_AFTER ? { purchaseCrashAfter: env.PURCHASE_CRASH_AFTER } : {}),
   });
 }

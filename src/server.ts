@@ -7,6 +7,8 @@ import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { importDemoCatalogue } from './catalogue/import.js';
 import { prepareIdentity } from './auth/setup.js';
+import { purchaseDepsFor } from './purchases/deps.js';
+import { recoverPurchases } from './purchases/recovery.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -40,6 +42,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   try {
     await prepareDatabase(context);
     app = await buildApp(context, { logger: options.logger });
+    // Finish or undo purchases a previous process left in flight, before taking new ones.
+    await recoverPurchases(purchaseDepsFor(context, app.paymentGateway, app.log), { graceSeconds: config.purchaseRecoveryGraceSeconds });
     if (!options.db) app.addHook('onClose', async () => db.destroy());
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {

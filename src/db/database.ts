@@ -4,13 +4,14 @@ import type { QuotesTables } from '../quotes/tables.js';
 import type { AuthTables } from '../auth/tables.js';
 import type { PaymentsTables } from '../payments/tables.js';
 import type { PoliciesTables } from '../policies/tables.js';
+import type { PurchasesTables } from '../purchases/tables.js';
 
 /**
  * The one description of every table. Portable column rules (SQLite and PostgreSQL alike):
  * timestamps are ISO 8601 UTC text, flags are integers 0/1, structured values are JSON text,
  * money is an integer count of minor units.
  */
-export interface Database extends AuthTables, CatalogueTables, QuotesTables, PaymentsTables, PoliciesTables {
+export interface Database extends AuthTables, CatalogueTables, QuotesTables, PaymentsTables, PoliciesTables, PurchasesTables {
   brand: BrandTable;
 }
 

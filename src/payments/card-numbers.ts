@@ -89,3 +89,12 @@ export function findCardNumbers(value: unknown): string[] {
   }
   return found;
 }
+
+/**
+ * The first path holding a PAN, for refusing a request with one Notification (`body` when the
+ * whole body is the number). Used by every area that takes JSON from partners.
+ */
+export function findCardNumber(value: unknown): string | undefined {
+  const [first] = findCardNumbers(value);
+  return first === '' ? 'body' : first;
+}

@@ -56,4 +56,10 @@ describe('policy number format', () => {
   it('numbers details with a hyphen and the sequence', () => {
     expect(policyDetailNumber('TIAU260000042', 1)).toBe('TIAU260000042-1');
   });
+
+  it("reads the catalogue's spelling of the parts: {jurisdiction} and {increment:N}", () => {
+    const format = parsePolicyNumberFormat('{prefix}{jurisdiction}{yy}{increment:7}');
+    expect(formatPolicyNumber(format, { prefix: 'BAC', country: 'au', year: 2026 }, 42)).toBe('BACAU260000042');
+    expect(formatPolicyNumber(parsePolicyNumberFormat('{prefix}-{yyyy}-{increment:8}'), { prefix: 'DAC', country: 'AU', year: 2026 }, 7)).toBe('DAC-2026-00000007');
+  });
 });

@@ -70,7 +70,9 @@ export function parsePolicyNumberFormat(source: string): PolicyNumberFormat {
 
 function tokenPiece(source: string, name: string): Piece {
   if (name === 'prefix' || name === 'country' || name === 'yy' || name === 'yyyy') return { kind: name };
-  const seq = /^seq:(\d{1,2})$/.exec(name);
+  // The catalogue's spelling of the same parts (docs/api-contract.md, "Products"): plan data uses it.
+  if (name === 'jurisdiction') return { kind: 'country' };
+  const seq = /^(?:seq|increment):(\d{1,2})$/.exec(name);
   const width = seq ? Number(seq[1]) : 0;
   if (width < 1 || width > 12) throw new InvalidPolicyNumberFormat(source, `unknown token {${name}}`);
   return { kind: 'seq', width };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
-import { findCardNumber } from './card-numbers.js';
+import { findCardNumber } from '../payments/card-numbers.js';
 import { toContractQuote } from './contract.js';
 import { CardNumberRefused } from './errors.js';
 import type { QuotePorts } from './ports.js';

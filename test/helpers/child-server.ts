@@ -23,7 +23,11 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 20 s: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => {
+      // Never leave a half-started server behind.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in 20 s: ${stderr}`));
+    }, 20_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
       try {
         const entry = JSON.parse(line) as Record<string, unknown>;

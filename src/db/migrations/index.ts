@@ -5,6 +5,7 @@ import * as m20261122_0200 from './20261122_0200_catalogue.js';
 import * as m20261122_0300 from './20261122_0300_quotes.js';
 import * as m20261122_0400 from './20261122_0400_payments.js';
 import * as m20261122_0500 from './20261122_0500_policies.js';
+import * as m20261122_0600 from './20261122_0600_purchases.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '20261122_0300_quotes': m20261122_0300,
   '20261122_0400_payments': m20261122_0400,
   '20261122_0500_policies': m20261122_0500,
+  '20261122_0600_purchases': m20261122_0600,
 };

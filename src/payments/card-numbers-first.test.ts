@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { containsCardNumber, findCardNumber, luhnValid } from './card-numbers.js';
 
-describe('card number detection', () => {
+// Formerly the quotes area's own finder; the one finder keeps its cases (see findCardNumbers for the rules).
+describe('card number detection (first match)', () => {
   it('checks Luhn', () => {
     expect(luhnValid('4111111111111111')).toBe(true);
     expect(luhnValid('4111111111111112')).toBe(false);
@@ -19,8 +20,11 @@ describe('card number detection', () => {
 
   it('names the JSON path of the first string holding one, keys included', () => {
     expect(findCardNumber({ input: { policyHolders: [{ firstName: 'Ann' }, { lastName: '4111-1111-1111-1111' }] } })).toBe('input.policyHolders[1].lastName');
-    expect(findCardNumber({ input: { '4111111111111111': 1 } })).toBe('input.4111111111111111');
-    expect(findCardNumber({ input: { tripValue: 4111111111111111, planId: 1 } })).toBeUndefined();
+    // A key that is not an identifier is written in brackets, as in findCardNumbers.
+    expect(findCardNumber({ input: { '4111111111111111': 1 } })).toBe('input["4111111111111111"]');
+    // Whole numbers count too (docs/api-contract.md, "Payments"): a PAN sent as a JSON number is still a PAN.
+    expect(findCardNumber({ input: { tripValue: 4111111111111111, planId: 1 } })).toBe('input.tripValue');
+    expect(findCardNumber({ input: { tripValue: 4111.5, planId: 1 } })).toBeUndefined();
     expect(findCardNumber('4111111111111111')).toBe('body');
     expect(findCardNumber(null)).toBeUndefined();
   });

@@ -1,0 +1,18 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { catalogueOf } from '../catalogue/service.js';
+import type { AppContext } from '../context.js';
+import type { PaymentGateway } from '../payments/gateway.js';
+import type { PurchaseDeps } from './service.js';
+
+/** The purchase's collaborators for an app or a command: database, gateway, catalogue, clock. */
+export function purchaseDepsFor(context: AppContext, gateway: PaymentGateway, log?: FastifyBaseLogger): PurchaseDeps {
+  return {
+    db: context.db,
+    gateway,
+    clock: context.clock,
+    catalogue: catalogueOf(context),
+    ...(log ? { log } : {}),
+    // The config refuses the hook in production.
+    ...(context.config.env !== 'production' && context.config.purchaseCrashAfter ? { crashAfter: context.config.purchaseCrashAfter } : {}),
+  };
+}

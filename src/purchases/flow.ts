@@ -1,0 +1,145 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../context.js';
+import type { Db } from '../db/database.js';
+import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from '../payments/gateway.js';
+import { InvalidPolicyIssue } from '../policies/errors.js';
+import { issuePolicy } from '../policies/service.js';
+import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
+import { findPurchase, markQuotePurchased, releaseQuote, transition } from './repository.js';
+
+/**
+ * The money steps of a purchase, shared by the request and by recovery. Every step is a compare
+ * and set on the purchase's state, and every gateway call carries a key derived from the
+ * purchase, so any number of retries (other processes, recovery after a crash) converge on one
+ * authorisation, one policy and one capture.
+ */
+export interface FlowDeps {
+  readonly db: Db;
+  readonly gateway: PaymentGateway;
+  readonly clock: Clock;
+  readonly log?: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
+  /** Test hook (never in production): kill the process right after this step. */
+  readonly crashAfter?: 'authorise' | 'issue';
+}
+
+/** Thrown inside the issuing transaction to roll it back when another process moved the purchase first. */
+class Overtaken extends Error {}
+
+const now = (deps: FlowDeps) => deps.clock().toISOString();
+
+function crashPoint(deps: FlowDeps, step: 'authorise' | 'issue'): void {
+  // SIGKILL: no cleanup, no flushing, exactly like a machine dying (test hook, see config).
+  if (deps.crashAfter === step) process.kill(process.pid, 'SIGKILL');
+}
+
+async function current(deps: FlowDeps, id: string): Promise<Purchase> {
+  const found = await findPurchase(deps.db, id);
+  if (!found) throw new Error(`purchase ${id} vanished`);
+  return found;
+}
+
+/** Records what the gateway answered to authorise or to a 3-D Secure continuation, and goes on. */
+export async function applyAuthorisation(deps: FlowDeps, purchase: Purchase, outcome: AuthorisationOutcome): Promise<Purchase> {
+  const from: PurchaseState[] = ['STARTED', 'CHALLENGE_PENDING'];
+  const at = now(deps);
+  const paymentResult = paymentResultOf(outcome);
+  switch (outcome.outcome) {
+    case 'approved': {
+      const moved = await transition(deps.db, purchase.id, from, 'AUTHORISED', { paymentId: outcome.paymentId, paymentResult, threeDSStatus: outcome.threeDSStatus, challenge: null, declineReason: null }, at);
+      if (!moved) return advance(deps, await current(deps, purchase.id));
+      crashPoint(deps, 'authorise');
+      return finishApproved(deps, moved);
+    }
+    case 'challenge_required': {
+      const { challengeId: _id, expiresAt, ...challenge } = outcome.challenge;
+      const moved = await transition(deps.db, purchase.id, from, 'CHALLENGE_PENDING', { paymentId: outcome.paymentId, paymentResult, threeDSStatus: 'CHALLENGE_REQUIRED', challenge, challengeExpiresAt: expiresAt }, at);
+      return moved ?? current(deps, purchase.id);
+    }
+    case 'declined':
+    case 'insufficient_funds': {
+      const reason = outcome.outcome === 'declined' ? outcome.reason : 'INSUFFICIENT_FUNDS';
+      return endWithoutPolicy(deps, purchase, from, 'DECLINED', { paymentId: outcome.paymentId, paymentResult, declineReason: reason, threeDSStatus: outcome.threeDSStatus });
+    }
+    case 'gateway_error':
+      // A waiting challenge survives an outage: the partner may continue it again.
+      if (purchase.state === 'CHALLENGE_PENDING') return purchase;
+      return endWithoutPolicy(deps, purchase, from, 'FAILED', { paymentResult, declineReason: outcome.code });
+  }
+}
+
+async function endWithoutPolicy(deps: FlowDeps, purchase: Purchase, from: PurchaseState[], to: PurchaseState, patch: Parameters<typeof transition>[4]): Promise<Purchase> {
+  const moved = await transition(deps.db, purchase.id, from, to, patch, now(deps));
+  if (!moved) return current(deps, purchase.id);
+  await releaseQuote(deps.db, purchase.quoteId, now(deps));
+  return moved;
+}
+
+/**
+ * AUTHORISED → ISSUED in one transaction (purchase state first, so racing processes queue on its
+ * row; then the policy; then the quote), then capture. A policy that cannot be issued voids the hold.
+ */
+export async function finishApproved(deps: FlowDeps, purchase: Purchase): Promise<Purchase> {
+  let issued: Purchase | undefined;
+  try {
+    issued = await deps.db.transaction().execute(async (tx) => {
+      const at = deps.clock();
+      const claimed = await transition(tx, purchase.id, ['AUTHORISED'], 'ISSUED', {}, at.toISOString());
+      if (!claimed) throw new Overtaken();
+      const policy = await issuePolicy(tx, { ...purchase.issueRequest, paymentReference: purchase.paymentId }, at);
+      if (!(await markQuotePurchased(tx, purchase.quoteId, policy.policyNumber, at.toISOString()))) throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
+      return transition(tx, purchase.id, ['ISSUED'], 'ISSUED', { policyNumber: policy.policyNumber }, at.toISOString());
+    });
+  } catch (error) {
+    if (error instanceof Overtaken) return advance(deps, await current(deps, purchase.id));
+    if (!(error instanceof InvalidPolicyIssue)) throw error;
+    deps.log?.error({ err: error, purchaseId: purchase.id }, 'purchase: the policy could not be issued; voiding the authorisation');
+    return voidAuthorisation(deps, purchase);
+  }
+  if (!issued) return current(deps, purchase.id);
+  crashPoint(deps, 'issue');
+  return capturePayment(deps, issued);
+}
+
+/** ISSUED → CAPTURED. A failed capture leaves ISSUED for recovery to retry (the policy stands; nothing is charged twice). */
+export async function capturePayment(deps: FlowDeps, purchase: Purchase): Promise<Purchase> {
+  if (purchase.paymentId === undefined) return purchase;
+  const outcome = await deps.gateway.capture({
+    idempotencyKey: gatewayKey(purchase, 'capture'),
+    paymentId: purchase.paymentId,
+    amount: { amountMinor: purchase.amountMinor, currency: purchase.currency },
+  });
+  if (outcome.outcome === 'captured') return (await transition(deps.db, purchase.id, ['ISSUED'], 'CAPTURED', {}, now(deps))) ?? current(deps, purchase.id);
+  deps.log?.error({ purchaseId: purchase.id, outcome: outcome.outcome, code: 'code' in outcome ? outcome.code : undefined }, 'purchase: capture did not succeed; recovery will retry');
+  return purchase;
+}
+
+/** AUTHORISED → VOIDED: the hold is released and the quote freed. A gateway outage leaves AUTHORISED for recovery. */
+export async function voidAuthorisation(deps: FlowDeps, purchase: Purchase): Promise<Purchase> {
+  if (purchase.paymentId !== undefined) {
+    const outcome = await deps.gateway.void({ idempotencyKey: gatewayKey(purchase, 'void'), paymentId: purchase.paymentId });
+    if (outcome.outcome === 'gateway_error') return purchase;
+  }
+  return endWithoutPolicy(deps, purchase, ['AUTHORISED', 'CHALLENGE_PENDING'], 'VOIDED', {});
+}
+
+/** Takes a purchase as far as it can go from its current state (used after losing a race, and by recovery). */
+export async function advance(deps: FlowDeps, purchase: Purchase): Promise<Purchase> {
+  switch (purchase.state) {
+    case 'STARTED': {
+      // Same key, same call: the gateway replays the first answer (or answers now if it never got it).
+      const outcome = await deps.gateway.authorise({
+        idempotencyKey: gatewayKey(purchase, 'authorise'),
+        amount: { amountMinor: purchase.amountMinor, currency: purchase.currency },
+        cardToken: purchase.cardToken,
+        reference: purchase.id,
+      });
+      return applyAuthorisation(deps, purchase, outcome);
+    }
+    case 'AUTHORISED':
+      return finishApproved(deps, purchase);
+    case 'ISSUED':
+      return capturePayment(deps, purchase);
+    default:
+      return purchase;
+  }
+}

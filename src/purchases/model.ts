@@ -1,0 +1,44 @@
+import type { PolicyIssueRequest } from '../policies/issue-request.js';
+
+/**
+ * A purchase attempt and its states. The order of steps keeps the books right whatever crashes:
+ * STARTED (recorded, quote claimed) → authorise → AUTHORISED (or CHALLENGE_PENDING first) →
+ * one transaction issues the policy and marks the quote → ISSUED → capture → CAPTURED.
+ * DECLINED and FAILED release the quote; VOIDED releases a hold that could not become a policy.
+ */
+export type PurchaseState = 'STARTED' | 'CHALLENGE_PENDING' | 'AUTHORISED' | 'ISSUED' | 'CAPTURED' | 'DECLINED' | 'FAILED' | 'VOIDED';
+
+/** States a purchase can still move on from (the quote stays claimed meanwhile). */
+export const OPEN_STATES: readonly PurchaseState[] = ['STARTED', 'CHALLENGE_PENDING', 'AUTHORISED', 'ISSUED'];
+
+export interface ChallengeInfo {
+  threeDSStatus: string;
+  threeDSRequestPattern: string;
+  threeDSResponse: string;
+}
+
+export interface Purchase {
+  id: string;
+  quoteId: string;
+  brandCode: string;
+  partnerId: number;
+  userId: number;
+  state: PurchaseState;
+  amountMinor: number;
+  currency: string;
+  cardToken: string;
+  cardSource?: string;
+  paymentId?: string;
+  paymentResult?: string;
+  declineReason?: string;
+  threeDSStatus?: string;
+  challenge?: ChallengeInfo;
+  challengeExpiresAt?: string;
+  issueRequest: PolicyIssueRequest;
+  policyNumber?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Gateway idempotency keys derive from the purchase, so a retry (any process, after any crash) replays. */
+export const gatewayKey = (purchase: Pick<Purchase, 'id'>, step: 'authorise' | '3ds' | 'capture' | 'void') => `purchase:${purchase.id}:${step}`;

@@ -1,0 +1,148 @@
+import { DateTime } from 'luxon';
+import worldCountries, { type Country } from 'world-countries';
+import type { BrandCatalogue, PlanVersion } from '../catalogue/model.js';
+import type { CatalogueSnapshot } from '../catalogue/reader.js';
+import type { InsuredPerson, PolicyIssueRequest } from '../policies/issue-request.js';
+import { minorDigits, toMinor } from '../quotes/money.js';
+import type { PolicyHolderInput, QuoteInput, QuotePriceSummary } from '../quotes/schemas.js';
+import type { StoredQuote } from '../quotes/stored-quote.js';
+
+/** What a purchase knows that a policy records, gathered once when the purchase starts (pure). */
+
+// The package is CommonJS (module.exports = the array); its typings declare an ES default export.
+const countries = worldCountries as unknown as readonly Country[];
+const alpha2 = (code: string): string => (code.length === 2 ? code.toUpperCase() : (countries.find((c) => c.cca3 === code.toUpperCase())?.cca2 ?? code.slice(0, 2)));
+
+export interface PolicyRequestFacts {
+  readonly quote: StoredQuote;
+  /** The stored input completed with the purchase's holder details and declarations. */
+  readonly input: QuoteInput;
+  /** The chosen plan's price, minor units. */
+  readonly price: QuotePriceSummary;
+  readonly plan: PlanVersion;
+  readonly brand: BrandCatalogue;
+  readonly snapshot: CatalogueSnapshot;
+  readonly createdByUserId: number;
+  readonly client: { ipAddress?: string; userAgent?: string };
+  /** Today in the brand's zone (ages are taken at the quote date, AGEATQUOTE). */
+  readonly today: string;
+}
+
+function currencyOf(code: string): PolicyIssueRequest['plan']['currency'] {
+  const symbol = new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? code;
+  return { code, symbol, description: new Intl.DisplayNames(['en'], { type: 'currency' }).of(code) ?? code, minorUnits: minorDigits(code) };
+}
+
+function ageOn(holder: PolicyHolderInput, today: string): number | undefined {
+  if (holder.dateOfBirth) {
+    const years = Math.floor(DateTime.fromISO(today).diff(DateTime.fromISO(holder.dateOfBirth), 'years').years);
+    if (Number.isFinite(years)) return Math.max(0, years);
+  }
+  return holder.age !== undefined && holder.age >= 0 ? holder.age : undefined;
+}
+
+function person(holder: PolicyHolderInput, today: string, index: number): InsuredPerson {
+  const age = ageOn(holder, today);
+  return {
+    guid: holder.guid ?? `holder-${index + 1}`,
+    ...(holder.isPrimary === true ? { isPrimary: true } : {}),
+    firstName: holder.firstName?.trim() || '-',
+    surname: holder.lastName?.trim() || '-',
+    ...(age !== undefined ? { age } : {}),
+    ...(holder.dateOfBirth ? { dateOfBirth: holder.dateOfBirth } : {}),
+    ...(holder.emailAddress ? { emailAddress: holder.emailAddress } : {}),
+    ...(holder.phoneNumber ? { mobileNumber: holder.phoneNumber } : {}),
+    ...(holder.travelClearOption ? { travelClear: { isCovered: holder.travelClearOption.isOptedInForCover === true } } : {}),
+  };
+}
+
+/** Last day of cover: the return date (single trip) or the cover end (multi-trip, default one year less a day). */
+function coverEnd(input: QuoteInput, departure: string): string {
+  if (input.quoteType === 'MULTITRIP') return input.coverEndDate ?? DateTime.fromISO(departure).plus({ years: 1, days: -1 }).toISODate() ?? departure;
+  return input.returnDate ?? departure;
+}
+
+/** Policy amounts from the price summary: premium before discounts, so premium − discount + taxes = total. */
+function amountsOf(price: QuotePriceSummary): PolicyIssueRequest['amounts'] {
+  const taxes = (price.basePrice?.taxComponents ?? []).map((t) => ({ name: t.taxName ?? 'Tax', amount: t.taxAmount ?? 0 }));
+  const total = price.totalPrice ?? 0;
+  const discount = (price.campaignDiscount ?? 0) + (price.partnerDiscount ?? 0);
+  const taxTotal = taxes.reduce((sum, t) => sum + t.amount, 0);
+  return { premium: total - taxTotal + discount, discount, taxes, donation: 0, total };
+}
+
+function optionsOf(price: QuotePriceSummary): PolicyIssueRequest['options'] {
+  const all = [...(price.basicOptionPrices ?? []), price.specifiedItemOptionPrice, price.adventureActivitiesOptionPrice, price.tripCancellationPrice];
+  return all
+    .filter((o): o is NonNullable<typeof o> => o !== undefined)
+    .map((o, i) => ({ optionTypeId: o.optionId ?? 0, name: o.optionType ?? 'OPTION', displayOrder: o.displayOrder ?? i + 1 }));
+}
+
+function adventureOf(input: QuoteInput, brand: BrandCatalogue, plan: PlanVersion): PolicyIssueRequest['adventure'] {
+  const ids = input.adventureActivitiesOption?.adventureActivityIds ?? [];
+  if (ids.length === 0) return undefined;
+  const levels = brand.rates.plans.find((p) => p.planCode === plan.code)?.adventureActivities?.levels ?? [];
+  const needed = levels.filter((l) => l.activityIds.some((id) => ids.includes(id))).sort((a, b) => b.rank - a.rank)[0];
+  return { level: needed?.level ?? 'ADVENTUREACTIVITIES', activities: ids.map((id) => `Activity ${id}`) };
+}
+
+/** The PolicyIssueRequest of a purchase (payment reference added once the card is authorised). */
+export function buildPolicyRequest(facts: PolicyRequestFacts): PolicyIssueRequest {
+  const { quote, input, price, plan, brand, snapshot, today } = facts;
+  const homeCode = (input.homeAddress?.countryCode ?? brand.brand.homeCountryCodes[0] ?? '').toUpperCase();
+  const home = snapshot.homeCountries.get(homeCode);
+  const province = home?.provinces.find((p) => p.code === input.homeAddress?.provinceCode?.toUpperCase());
+  const digits = minorDigits(plan.currencyCode);
+  const holders = (input.policyHolders ?? []).map((h, i) => ({ holder: h, person: person(h, today, i) }));
+  const codes = [...new Set((input.destinationCountryCodes ?? []).map((c) => c.toUpperCase()))];
+  const departureDate = input.departureDate ?? today;
+  const ids = input.externalIdentifiers;
+  return {
+    brandCode: brand.brandCode,
+    partnerId: quote.partnerId,
+    customerUserId: quote.customerUserId,
+    createdByUserId: facts.createdByUserId,
+    quoteId: quote.id,
+    plan: {
+      planId: plan.planId,
+      productId: plan.insuranceContractId,
+      code: plan.code,
+      shortDescription: plan.name,
+      longDescription: plan.name,
+      underwriterCode: plan.underwriterCode,
+      isAnnualMultiTrip: plan.quoteType === 'MULTITRIP',
+      currency: currencyOf(plan.currencyCode),
+      policyNumberPrefix: plan.policyNumberPrefix,
+      policyNumberFormat: plan.policyNumberFormat,
+      jurisdictionCountryCode: alpha2(plan.overrideJurisdictionCountryCode ?? homeCode),
+    },
+    homeAddress: {
+      ...(input.homeAddress?.addressLine1 ? { addressLine1: input.homeAddress.addressLine1 } : {}),
+      ...(input.homeAddress?.addressLine2 ? { addressLine2: input.homeAddress.addressLine2 } : {}),
+      ...(input.homeAddress?.addressLine3 ? { addressLine3: input.homeAddress.addressLine3 } : {}),
+      ...(input.homeAddress?.addressLine4 ? { addressLine4: input.homeAddress.addressLine4 } : {}),
+      ...(input.homeAddress?.postalCode ? { postalCode: input.homeAddress.postalCode } : {}),
+      ...(province ? { provinceCode: province.code, provinceName: province.name } : {}),
+      countryCode: alpha2(homeCode),
+      countryName: snapshot.destinations.get(homeCode)?.names.en ?? homeCode,
+    },
+    presentationTimeZoneCode: province?.timeZone ?? home?.timeZone ?? 'UTC',
+    travellers: holders.filter((h) => h.holder.isDependent !== true).map((h) => h.person),
+    dependents: holders.filter((h) => h.holder.isDependent === true).map((h) => h.person),
+    destinations: { codes, names: codes.map((c) => snapshot.destinations.get(c)?.names.en ?? c) },
+    departureDate,
+    coverEndDate: coverEnd(input, departureDate),
+    amounts: amountsOf(price),
+    options: optionsOf(price),
+    specifiedItems: (input.specifiedItemOption?.specifiedItems ?? []).map((item) => ({ name: item.name ?? item.itemTypeCode ?? 'Item', valueMinor: toMinor(item.itemValue ?? 0, digits) })),
+    ...(adventureOf(input, brand, plan) ? { adventure: adventureOf(input, brand, plan) } : {}),
+    excessMinor: price.standardExcess ?? 0,
+    externalMemberships: ids?.externalMembershipNumber
+      ? [{ name: `Provider ${ids.externalMembershipProviderId ?? 0}`, code: String(ids.externalMembershipProviderId ?? 0), number: ids.externalMembershipNumber }]
+      : [],
+    client: {
+      ...(facts.client.ipAddress ? { ipAddress: facts.client.ipAddress.slice(0, 64) } : {}),
+      ...(facts.client.userAgent ? { userAgent: facts.client.userAgent.slice(0, 1000) } : {}),
+    },
+  };
+}

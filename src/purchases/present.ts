@@ -1,0 +1,31 @@
+import { PAYMENT_METHOD_CARD } from '../payments/gateway.js';
+import { toContractQuote } from '../quotes/contract.js';
+import { isBlocking } from '../quotes/validation/notify.js';
+import type { PurchaseRequest, PurchaseResponse } from './schemas.js';
+import type { PurchaseResult } from './service.js';
+
+/** Shows at most the last four characters of a card token. */
+export function maskToken(token: string): string {
+  return token.length <= 4 ? '****' : `****${token.slice(-4)}`;
+}
+
+/** The spec's purchase response (§4.2) for a purchase result; money in major units via the quote contract. */
+export function toPurchaseResponse(result: PurchaseResult, body: PurchaseRequest): PurchaseResponse {
+  const { quote, purchase, notifications } = result;
+  const { partnerId: _p, partnerCode: _c, revision: _r, pricedVersion: _v, ...rest } = quote;
+  const answer: PurchaseResponse = {
+    quote: toContractQuote({ ...rest, isNew: false }),
+    validation: { isValid: !notifications.some(isBlocking), errors: notifications },
+  };
+  const token = purchase?.cardToken ?? body.cardToken?.token;
+  const source = purchase?.cardSource ?? body.cardToken?.source;
+  if (token !== undefined || source !== undefined) answer.cardToken = { ...(source !== undefined ? { source } : {}), ...(token ? { token: maskToken(token) } : {}) };
+  if (body.threeDSRequestInfo) answer.threeDSRequestInfo = body.threeDSRequestInfo;
+  if (!purchase) return answer;
+  answer.paymentMethod = PAYMENT_METHOD_CARD;
+  if (purchase.paymentId !== undefined) answer.paymentIds = purchase.paymentId;
+  if (purchase.paymentResult !== undefined) answer.paymentResult = purchase.paymentResult;
+  if (purchase.state === 'CHALLENGE_PENDING' && purchase.challenge) answer.threeDSResponseInfo = purchase.challenge;
+  else if (purchase.threeDSStatus !== undefined) answer.threeDSResponseInfo = { threeDSStatus: purchase.threeDSStatus };
+  return answer;
+}

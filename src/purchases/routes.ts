@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { preValidationHookHandler } from 'fastify';
+import { principalOf } from '../auth/guard.js';
+import type { AppContext } from '../context.js';
+import { BrandParams, errorResponses } from '../http/schemas.js';
+import { findCardNumber } from '../payments/card-numbers.js';
+import { idempotentRoute } from '../payments/idempotency/hooks.js';
+import { CardNumberRefused } from '../quotes/errors.js';
+import { purchaseDepsFor } from './deps.js';
+import { toPurchaseResponse } from './present.js';
+import { PurchaseRequest, PurchaseResponse } from './schemas.js';
+import { purchaseQuote } from './service.js';
+
+// Before schema validation and before the Idempotency-Key claim: a card number is never stored, not even as a key's fingerprint.
+const refuseCardNumbers: preValidationHookHandler = (request, _reply, done) => {
+  const property = findCardNumber(request.body);
+  done(property === undefined ? undefined : new CardNumberRefused(property));
+};
+
+/** `POST /quotes/v2/{brandCode}/purchase` (spec §4.2); registered inside the protected scope. */
+export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = (app, { context }) => {
+  app.post(
+    '/quotes/v2/:brandCode/purchase',
+    {
+      preValidation: refuseCardNumbers,
+      ...idempotentRoute({ scopeOf: (request) => `partner:${principalOf(request).partnerId}` }),
+      schema: {
+        tags: ['purchase'],
+        operationId: 'purchaseQuote',
+        summary: 'Buy a stored quote',
+        description:
+          'Buys the stored quote `quote.id` with a tokenised card: checks it is ready (valid, priced, plan chosen, stage DETAILS or later, every purchase term agreed), authorises the server\'s price of the chosen plan, issues the policy and captures. ' +
+          'A quote that is not ready, a declined card or a gateway failure answer 200 with `validation.isValid: false` and Notifications (nothing charged). A 3-D Secure challenge answers `paymentResult: THREEDS_CHALLENGE_REQUIRED` with `threeDSResponseInfo`; call again with `threeDSRequestInfo` once the cardholder answered. ' +
+          'Honours `Idempotency-Key` (per partner). 404 `QUOTE_NOT_FOUND` for another partner\'s or an unknown quote; 409 `QUOTE_PURCHASED` once bought, `PURCHASE_IN_PROGRESS` while another purchase of it runs. A card number anywhere in the body is refused with 400 `CARD_NUMBER_REFUSED`.',
+        params: BrandParams,
+        body: PurchaseRequest,
+        response: { 200: PurchaseResponse, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 500, 503) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const body = request.body;
+      const clientInfo = body.quote?.clientInfo;
+      const userAgent = clientInfo?.userAgent ?? request.headers['user-agent'];
+      const result = await purchaseQuote(purchaseDepsFor(context, app.paymentGateway, request.log), {
+        buyer: { userId: principal.userId, partnerId: principal.partnerId, partnerCode: principal.partnerCode },
+        brandCode: request.params.brandCode,
+        body,
+        client: { ipAddress: clientInfo?.ipAddress ?? request.ip, ...(userAgent !== undefined ? { userAgent } : {}) },
+      });
+      return toPurchaseResponse(result, body);
+    },
+  );
+  return Promise.resolve();
+};

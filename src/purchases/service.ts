@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import type { BrandCode } from '../brands.js';
+import { partnerGroupsOf } from '../catalogue/responses.js';
+import type { CatalogueReader } from '../catalogue/reader.js';
+import { brandOf, brandTimeZone, dateIn } from '../catalogue/service.js';
+import type { Notification } from '../http/schemas.js';
+import { QuoteChangedConcurrently, QuotePurchased } from '../quotes/errors.js';
+import { catalogueQuotePort } from '../quotes/catalogue-port.js';
+import { findQuote } from '../quotes/repository.js';
+import type { StoredQuote } from '../quotes/stored-quote.js';
+import { problem } from '../quotes/validation/notify.js';
+import { applyAuthorisation, type FlowDeps } from './flow.js';
+import { gatewayKey, OPEN_STATES, type Purchase } from './model.js';
+import { buildPolicyRequest } from './policy-request.js';
+import { assessReadiness } from './readiness.js';
+import { claimQuote, findPurchaseOfQuote, insertPurchase } from './repository.js';
+import { PurchaseInProgress, PurchaseQuoteNotFound, QuoteIdRequired } from './errors.js';
+import type { PurchaseRequest } from './schemas.js';
+
+export interface PurchaseDeps extends FlowDeps {
+  readonly catalogue: CatalogueReader;
+}
+
+export interface Buyer {
+  readonly userId: number;
+  readonly partnerId: number;
+  readonly partnerCode: string;
+}
+
+export interface PurchaseCall {
+  readonly buyer: Buyer;
+  readonly brandCode: BrandCode;
+  readonly body: PurchaseRequest;
+  /** The end customer's client: the body's `quote.clientInfo`, else the calling connection. */
+  readonly client: { ipAddress?: string; userAgent?: string };
+}
+
+/** What the purchase ended with: the quote as stored now, the attempt (if a payment was tried), problems. */
+export interface PurchaseResult {
+  readonly quote: StoredQuote;
+  readonly purchase?: Purchase;
+  readonly notifications: Notification[];
+}
+
+const CONTINUATION_STATUSES = ['CHALLENGE_COMPLETED', 'CHALLENGE_FAILED'];
+
+async function ownQuote(deps: PurchaseDeps, call: PurchaseCall, id: string): Promise<StoredQuote> {
+  const quote = await findQuote(deps.db, id, call.brandCode, call.buyer.partnerId);
+  if (!quote) throw new PurchaseQuoteNotFound(id);
+  // As GET quote answers it: has the catalogue or rate version that priced it changed since?
+  const version = await catalogueQuotePort(deps.catalogue).versionInForce(call.brandCode, deps.clock());
+  return { ...quote, hasConfigChanged: quote.pricedVersion !== version };
+}
+
+/**
+ * Buys a stored quote (docs/api-contract.md, "Purchase"): checks, claims the quote together
+ * with a purchase record, then authorises through the gateway; approval issues the policy
+ * and captures. Business outcomes (not ready, declined, challenge) are results, not errors.
+ */
+export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Promise<PurchaseResult> {
+  const id = call.body.quote?.id;
+  if (id === undefined || id.trim() === '') throw new QuoteIdRequired();
+  const quote = await ownQuote(deps, call, id);
+  if (quote.isPurchased) throw new QuotePurchased();
+  const threeDs = call.body.threeDSRequestInfo;
+  if (threeDs?.threeDSRequest !== undefined) return continueChallenge(deps, call, quote);
+  if (quote.isPurchaseInitiated) throw new PurchaseInProgress();
+
+  const snapshot = await deps.catalogue.snapshot();
+  const brand = brandOf(snapshot, call.brandCode);
+  const today = dateIn(deps.clock(), brandTimeZone(snapshot, brand));
+  const plan = brand.plans.find((p) => p.planId === quote.input.planId);
+  const readiness = assessReadiness(quote, call.body, { plan, today, partnerGroupIds: partnerGroupsOf(brand, call.buyer.partnerCode) });
+  const notifications = [...readiness.notifications];
+  const cardToken = call.body.cardToken?.token?.trim();
+  if (!cardToken) notifications.push(problem('FIELD_REQUIRED', 'cardToken.token is required: a tokenised card.', 'cardToken.token'));
+  const { price } = readiness;
+  if (notifications.length > 0 || !price || !plan || !cardToken) return { quote, notifications };
+
+  const issueRequest = buildPolicyRequest({ quote, input: readiness.input, price, plan, brand, snapshot, createdByUserId: call.buyer.userId, client: call.client, today });
+  const at = deps.clock().toISOString();
+  const started = await deps.db.transaction().execute(async (tx) => {
+    if (!(await claimQuote(tx, quote.id, quote.revision, JSON.stringify(readiness.input), at))) return undefined;
+    return insertPurchase(tx, {
+      public_id: randomUUID(),
+      quote_id: quote.id,
+      brand_code: call.brandCode,
+      partner_id: call.buyer.partnerId,
+      user_id: call.buyer.userId,
+      state: 'STARTED',
+      // The server's price of the chosen plan; nothing in the body changes it.
+      amount_minor: price.totalPrice ?? 0,
+      currency: plan.currencyCode,
+      card_token: cardToken,
+      card_source: call.body.cardToken?.source ?? null,
+      payment_id: null,
+      payment_result: null,
+      decline_reason: null,
+      three_ds_status: null,
+      challenge_json: null,
+      challenge_expires_at: null,
+      issue_request_json: JSON.stringify(issueRequest),
+      policy_number: null,
+      created_at: at,
+      updated_at: at,
+    });
+  });
+  if (!started) {
+    const latest = await ownQuote(deps, call, id);
+    if (latest.isPurchased) throw new QuotePurchased();
+    if (latest.isPurchaseInitiated) throw new PurchaseInProgress();
+    throw new QuoteChangedConcurrently();
+  }
+  const outcome = await deps.gateway.authorise({
+    idempotencyKey: gatewayKey(started, 'authorise'),
+    amount: { amountMinor: started.amountMinor, currency: started.currency },
+    cardToken: started.cardToken,
+    reference: started.id,
+  });
+  const purchase = await applyAuthorisation(deps, started, outcome);
+  return { quote: await ownQuote(deps, call, id), purchase, notifications: outcomeNotifications(purchase) };
+}
+
+/** The follow-up call after a 3-D Secure challenge: continues the waiting purchase (only now is the card authorised). */
+async function continueChallenge(deps: PurchaseDeps, call: PurchaseCall, quote: StoredQuote): Promise<PurchaseResult> {
+  const info = call.body.threeDSRequestInfo ?? {};
+  const pending = quote.isPurchaseInitiated ? await findPurchaseOfQuote(deps.db, quote.id, OPEN_STATES) : undefined;
+  if (pending?.state !== 'CHALLENGE_PENDING' || !pending.challenge || pending.paymentId === undefined) {
+    if (pending) throw new PurchaseInProgress();
+    return { quote, notifications: [problem('THREEDS_NO_PENDING_CHALLENGE', 'No 3-D Secure challenge of this quote is waiting; start the purchase again.', 'threeDSRequestInfo.threeDSRequest')] };
+  }
+  const challengeId = pending.challenge.threeDSResponse.split('/').at(-1) ?? '';
+  const sentId = (info.threeDSRequest ?? '').split(/[/?#]/).filter(Boolean).at(-1);
+  const problems: Notification[] = [];
+  if (sentId !== challengeId) problems.push(problem('THREEDS_REQUEST_MISMATCH', 'threeDSRequest does not name the challenge of this purchase.', 'threeDSRequestInfo.threeDSRequest'));
+  if (!CONTINUATION_STATUSES.includes(info.threeDSStatus ?? '')) {
+    problems.push(problem('INVALID_VALUE', 'threeDSStatus must be CHALLENGE_COMPLETED or CHALLENGE_FAILED.', 'threeDSRequestInfo.threeDSStatus', info.threeDSStatus, { allowed: CONTINUATION_STATUSES.join(',') }));
+  }
+  if (problems.length > 0) return { quote, purchase: pending, notifications: problems };
+  const outcome = await deps.gateway.continueThreeDs({
+    idempotencyKey: gatewayKey(pending, '3ds'),
+    paymentId: pending.paymentId,
+    threeDSStatus: info.threeDSStatus ?? '',
+    threeDSRequest: pending.challenge.threeDSResponse,
+  });
+  const purchase = await applyAuthorisation(deps, pending, outcome);
+  return { quote: await ownQuote(deps, call, quote.id), purchase, notifications: outcomeNotifications(purchase) };
+}
+
+/** A payment that did not go through is explained by one Notification (the reason in `tokens.reason`). */
+function outcomeNotifications(purchase: Purchase): Notification[] {
+  const reason = purchase.declineReason ?? '';
+  switch (purchase.state) {
+    case 'DECLINED':
+      return [problem('PAYMENT_DECLINED', 'The card was declined; ask the customer for another card.', 'cardToken.token', undefined, { reason, paymentResult: purchase.paymentResult ?? '' })];
+    case 'FAILED':
+      return [problem('PAYMENT_GATEWAY_ERROR', 'The payment gateway failed; nothing was charged. Retry later.', 'cardToken.token', undefined, { reason })];
+    case 'VOIDED':
+      return [problem('POLICY_NOT_ISSUED', 'The policy could not be issued; the card authorisation was released and nothing was charged.', 'quote.id')];
+    default:
+      return [];
+  }
+}

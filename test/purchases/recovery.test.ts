@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { catalogueOf } from '../../src/catalogue/service.js';
+import type { PaymentGateway } from '../../src/payments/gateway.js';
+import type { Purchase } from '../../src/purchases/model.js';
+import { recoverPurchases } from '../../src/purchases/recovery.js';
+import { findPurchaseOfQuote, transition } from '../../src/purchases/repository.js';
+import { purchaseQuote, type PurchaseDeps } from '../../src/purchases/service.js';
+import type { TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
+import { DIALECT } from '../helpers/database.js';
+import { findPartner } from '../../src/auth/accounts.js';
+import { books, CARDS, NOW, purchaseBody, readyQuote } from './support.js';
+
+const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => NOW });
+const later = (seconds: number) => () => new Date(NOW.getTime() + seconds * 1000);
+
+class Crash extends Error {}
+
+function deps(t: TestApp, gateway: PaymentGateway = t.app.paymentGateway, clock = () => NOW): PurchaseDeps {
+  return { db: t.context.db, gateway, clock, catalogue: catalogueOf(t.context) };
+}
+
+/** The sandbox, except that the process "dies" right after the named call reached the gateway. */
+function dyingAfter(t: TestApp, call: 'authorise' | 'capture'): PaymentGateway {
+  const real = t.app.paymentGateway;
+  return {
+    authorise: async (r) => { const o = await real.authorise(r); if (call === 'authorise') throw new Crash(); return o; },
+    continueThreeDs: (r) => real.continueThreeDs(r),
+    capture: async (r) => { const o = await real.capture(r); if (call === 'capture') throw new Crash(); return o; },
+    void: (r) => real.void(r),
+    refund: (r) => real.refund(r),
+  };
+}
+
+async function buyDirectly(t: TestApp, gateway: PaymentGateway, card: string = CARDS.approved): Promise<{ quoteId: string; totalPrice: number }> {
+  const quote = await readyQuote(t);
+  const partner = await findPartner(t.context, 'PARTNERA');
+  const call = { buyer: { userId: 1, partnerId: partner!.id, partnerCode: 'PARTNERA' }, brandCode: 'brandau' as const, body: purchaseBody(quote, card), client: {} };
+  await purchaseQuote(deps(t, gateway), call).catch((error: unknown) => {
+    if (!(error instanceof Crash)) throw error;
+  });
+  return { quoteId: quote.id, totalPrice: quote.totalPrice };
+}
+
+async function purchaseOf(t: TestApp, quoteId: string): Promise<Purchase> {
+  const found = await findPurchaseOfQuote(t.context.db, quoteId, ['STARTED', 'CHALLENGE_PENDING', 'AUTHORISED', 'ISSUED', 'CAPTURED', 'DECLINED', 'FAILED', 'VOIDED']);
+  if (!found) throw new Error(`no purchase of quote ${quoteId}`);
+  return found;
+}
+
+describe(`purchase recovery (${DIALECT})`, () => {
+  it('STARTED after the gateway authorised (the answer was lost): left alone within the grace period, then replayed, issued and captured once', async () => {
+    const t = getApp();
+    const { quoteId, totalPrice } = await buyDirectly(t, dyingAfter(t, 'authorise'));
+    expect((await purchaseOf(t, quoteId)).state).toBe('STARTED');
+    expect(await books(t, quoteId)).toMatchObject({ policies: 0, captures: 0, authorisations: 1 });
+
+    const early = await recoverPurchases(deps(t, undefined, later(10)), { graceSeconds: 60 });
+    expect(early.examined).toEqual({});
+    const report = await recoverPurchases(deps(t, undefined, later(61)), { graceSeconds: 60 });
+    expect(report).toMatchObject({ examined: { STARTED: 1 }, outcomes: { CAPTURED: 1 }, failures: 0 });
+    expect(await books(t, quoteId)).toMatchObject({ policies: 1, captures: 1, capturedMinor: Math.round(totalPrice * 100) });
+    // Running it again changes nothing.
+    expect((await recoverPurchases(deps(t, undefined, later(120)), { graceSeconds: 60 })).examined).toEqual({});
+  });
+
+  it('AUTHORISED without a policy (killed before issuing): recovery issues, then captures', async () => {
+    const t = getApp();
+    const { quoteId } = await buyDirectly(t, dyingAfter(t, 'authorise'));
+    const started = await purchaseOf(t, quoteId);
+    const payment = await t.context.db.selectFrom('sandbox_payment').select('payment_id').where('reference', '=', started.id).executeTakeFirstOrThrow();
+    // Exactly what the request had recorded when it died after authorise.
+    await transition(t.context.db, started.id, ['STARTED'], 'AUTHORISED', { paymentId: payment.payment_id, paymentResult: 'APPROVED' }, NOW.toISOString());
+    const report = await recoverPurchases(deps(t, undefined, later(1)), { graceSeconds: 0 });
+    expect(report.outcomes).toEqual({ CAPTURED: 1 });
+    expect(await books(t, quoteId)).toMatchObject({ policies: 1, captures: 1 });
+    const quote = await t.context.db.selectFrom('quote').select(['is_purchased', 'policy_number']).where('public_id', '=', quoteId).executeTakeFirstOrThrow();
+    expect(quote.is_purchased).toBe(1);
+    expect((await purchaseOf(t, quoteId)).policyNumber).toBe(quote.policy_number);
+  });
+
+  it('ISSUED but not captured (killed after issuing): recovery captures once', async () => {
+    const t = getApp();
+    const { quoteId } = await buyDirectly(t, dyingAfter(t, 'capture'));
+    // The capture reached the gateway before the crash: the replayed key must not charge again.
+    expect((await purchaseOf(t, quoteId)).state).toBe('ISSUED');
+    await recoverPurchases(deps(t, undefined, later(1)), { graceSeconds: 0 });
+    expect((await purchaseOf(t, quoteId)).state).toBe('CAPTURED');
+    expect(await books(t, quoteId)).toMatchObject({ policies: 1, captures: 1 });
+  });
+
+  it('AUTHORISED but the policy can no longer be issued: the hold is voided and the quote released', async () => {
+    const t = getApp();
+    const { quoteId } = await buyDirectly(t, dyingAfter(t, 'authorise'));
+    const started = await purchaseOf(t, quoteId);
+    const payment = await t.context.db.selectFrom('sandbox_payment').select('payment_id').where('reference', '=', started.id).executeTakeFirstOrThrow();
+    await transition(t.context.db, started.id, ['STARTED'], 'AUTHORISED', { paymentId: payment.payment_id }, NOW.toISOString());
+    const broken = { ...started.issueRequest, presentationTimeZoneCode: 'Not/AZone' };
+    await t.context.db.updateTable('purchase').set({ issue_request_json: JSON.stringify(broken) }).where('public_id', '=', started.id).execute();
+    expect((await recoverPurchases(deps(t, undefined, later(1)), { graceSeconds: 0 })).outcomes).toEqual({ VOIDED: 1 });
+    const sandbox = await t.context.db.selectFrom('sandbox_payment').select(['status', 'captured_minor']).where('payment_id', '=', payment.payment_id).executeTakeFirstOrThrow();
+    expect(sandbox).toEqual({ status: 'voided', captured_minor: 0 });
+    const quote = await t.context.db.selectFrom('quote').select(['is_purchased', 'is_purchase_initiated']).where('public_id', '=', quoteId).executeTakeFirstOrThrow();
+    expect(quote).toEqual({ is_purchased: 0, is_purchase_initiated: 0 });
+    expect(await books(t, quoteId)).toMatchObject({ policies: 0, captures: 0 });
+  });
+
+  it('a 3-D Secure challenge nobody completed: FAILED once expired, quote released', async () => {
+    const t = getApp();
+    const { quoteId } = await buyDirectly(t, t.app.paymentGateway, CARDS.threeDsChallenge);
+    expect((await purchaseOf(t, quoteId)).state).toBe('CHALLENGE_PENDING');
+    expect((await recoverPurchases(deps(t, undefined, later(60)), { graceSeconds: 0 })).examined).toEqual({});
+    expect((await recoverPurchases(deps(t, undefined, later(16 * 60)), { graceSeconds: 0 })).outcomes).toEqual({ FAILED: 1 });
+    const purchase = await purchaseOf(t, quoteId);
+    expect(purchase).toMatchObject({ state: 'FAILED', declineReason: 'THREEDS_CHALLENGE_EXPIRED' });
+    const quote = await t.context.db.selectFrom('quote').select('is_purchase_initiated').where('public_id', '=', quoteId).executeTakeFirstOrThrow();
+    expect(quote.is_purchase_initiated).toBe(0);
+  });
+});
