@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import type { Db, Tx } from '../../src/db/database.js';
+import { dialectOf } from '../../src/db/dialect.js';
 import { yearIn } from '../../src/policies/local-time.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE } from '../../src/policies/model.js';
 import { counterKeyOf, formatPolicyNumber, parsePolicyNumberFormat, policyDetailNumber } from '../../src/policies/number-format.js';
@@ -50,6 +51,9 @@ function random(seed: number): () => number {
 export async function seedPolicies(db: Db, options: SeedOptions): Promise<void> {
   const partners = await partnersOf(db);
   if (partners.length === 0) throw new Error('no partners in this database: start the server once with DEMO_DATA=true, or create partners first');
+  // A larger page cache for this connection only (SQLite's default is 2 MB): index pages of
+  // millions of rows stay in memory. Durability settings are untouched.
+  if (dialectOf(db) === 'sqlite') await sql`pragma cache_size = -262144`.execute(db);
   const rand = random(options.seed ?? 1);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
   const now = options.now ?? new Date();
