@@ -76,7 +76,7 @@ export async function runScale(options: ScaleOptions): Promise<void> {
     let fixtures: BenchFixtures | undefined;
     for (const size of sizes) {
       const started = Date.now();
-      const bar = progress(size - stored);
+      const bar = progress(fixtures ? size - stored : Math.max(0, size - 10));
       if (!fixtures) {
         // The 10 fixture policies issued through issuePolicy count towards the first size.
         fixtures = await prepareBenchDatabase(env, Math.max(0, size - 10), (done) => bar.update(done));
