@@ -53,9 +53,9 @@ export async function startProcess(
   }
 }
 
-/** The API server (`cli.ts serve`) on a free port. */
-export function startApiServer(env: Record<string, string>): Promise<ServerProcess> {
-  return startProcess(['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: '0', SHUTDOWN_DRAIN_MS: '0', ...env }, (line) => {
+/** The API server (`cli.ts serve`) on a free port; `nodeArgs` e.g. `--cpu-prof` for profiles. */
+export function startApiServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
+  return startProcess([...nodeArgs, '--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: '0', SHUTDOWN_DRAIN_MS: '0', ...env }, (line) => {
     if (!line.includes('"serving"')) return undefined;
     return (JSON.parse(line) as { url?: string }).url;
   });

@@ -27,7 +27,19 @@ export function brandOf(snapshot: CatalogueSnapshot, brandCode: string): BrandCa
 
 /** The calendar date of `instant` in `timeZone`, as YYYY-MM-DD. */
 export function dateIn(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  return dateFormatIn(timeZone).format(instant);
+}
+
+// Building an Intl.DateTimeFormat took a sixth of a plan read's CPU (docs/performance.md): one
+// per zone. Zones come from the catalogue's home countries, so the map stays small.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormatIn(timeZone: string): Intl.DateTimeFormat {
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    if (dateFormats.size < 1000) dateFormats.set(timeZone, format);
+  }
+  return format;
 }
 
 /** The brand's own time zone: that of its first home country (plan dates are local dates there). */

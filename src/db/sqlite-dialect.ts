@@ -9,6 +9,8 @@ import {
   type Driver,
   type Kysely,
   type MigrationLockOptions,
+  type SqliteDatabase,
+  type SqliteStatement,
 } from 'kysely';
 
 /**
@@ -37,12 +39,43 @@ class MigratingSqliteAdapter extends SqliteAdapter {
   }
 }
 
-export class DurableSqliteDialect extends SqliteDialect {
-  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+/** How many distinct SQL texts keep their compiled statement (oldest dropped first). */
+const STATEMENT_CACHE_SIZE = 500;
 
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
-    super(config);
-    this.#config = config;
+/**
+ * Kysely prepares every query afresh, and compiling SQL was a visible share of each read's CPU
+ * in the benchmarks (docs/performance.md). Statements are reusable, so they are kept by SQL
+ * text; one still iterating (a streamed query) is never handed out twice.
+ */
+export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement & { readonly busy?: boolean }>();
+  return {
+    close: () => {
+      cache.clear();
+      db.close();
+    },
+    prepare(sqlText: string) {
+      const hit = cache.get(sqlText);
+      if (hit && !hit.busy) return hit;
+      const statement = db.prepare(sqlText);
+      if (!hit) {
+        if (cache.size >= size) cache.delete(cache.keys().next().value ?? '');
+        cache.set(sqlText, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+type SqliteConfig = ConstructorParameters<typeof SqliteDialect>[0];
+
+export class DurableSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteConfig;
+
+  constructor(config: SqliteConfig) {
+    const database = typeof config.database === 'function' ? config.database : withStatementCache(config.database);
+    super({ ...config, database });
+    this.#config = { ...config, database };
   }
 
   override createDriver(): Driver {

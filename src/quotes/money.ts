@@ -11,13 +11,22 @@ const MONEY_FIELDS = new Set([
   'partnerDiscount', 'price',
 ]);
 
+const digitsByCurrency = new Map<string, number>();
+
 /** Decimal places of a currency's minor unit (AUD 2, JPY 0), from the runtime's ISO 4217 data. */
 export function minorDigits(currencyCode: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
+  // Building a currency formatter costs more than the rest of a price conversion: once per code.
+  let digits = digitsByCurrency.get(currencyCode);
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      digits = 2;
+    }
+    // Bounded: codes come from the catalogue, but a malformed one must not grow the map for ever.
+    if (digitsByCurrency.size < 1000) digitsByCurrency.set(currencyCode, digits);
   }
+  return digits;
 }
 
 export function toMajor(minor: number, digits: number): number {
