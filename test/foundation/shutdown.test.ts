@@ -95,4 +95,22 @@ describe(`graceful shutdown (${DIALECT})`, () => {
       await database.destroy();
     }
   });
+
+  it('stops gracefully when `npm start` itself gets SIGTERM (the signal reaches the server)', async () => {
+    const database = await createTestDatabase();
+    const server = await startChildServer({ ...database.env, SHUTDOWN_DRAIN_MS: '0' }, ['npm', 'start', '--silent']);
+    try {
+      expect((await get(`${server.url}/health`)).status).toBe(200);
+      server.process.kill('SIGTERM');
+      await server.exited;
+      // npm is gone; the server must be gone too, not orphaned and still listening.
+      const deadline = Date.now() + 10_000;
+      while (!server.logs.some((l) => l.msg === 'stopped') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(server.logs.some((l) => l.msg === 'stopped')).toBe(true);
+      expect(await get(`${server.url}/health`)).toMatchObject({ error: 'ECONNREFUSED' });
+    } finally {
+      server.kill();
+      await database.destroy();
+    }
+  });
 });

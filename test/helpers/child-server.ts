@@ -13,10 +13,16 @@ export interface ChildServer {
 }
 
 /** Starts `cli.ts serve` as a real child process on a free port and waits until it serves. */
-export async function startChildServer(env: Record<string, string>): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+export async function startChildServer(
+  env: Record<string, string>,
+  command: readonly string[] = [process.execPath, '--import', 'tsx', 'src/cli.ts', 'serve'],
+): Promise<ChildServer> {
+  const [program = process.execPath, ...args] = command;
+  const child = spawn(program, args, {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', DEMO_DATA: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so `kill` also reaches grandchildren (npm → sh → tsx → node).
+    detached: true,
   });
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
@@ -25,7 +31,7 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       // Never leave a half-started server behind.
-      child.kill('SIGKILL');
+      killGroup(child.pid);
       reject(new Error(`server did not start in 20 s: ${stderr}`));
     }, 20_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -48,7 +54,17 @@ export async function startChildServer(env: Record<string, string>): Promise<Chi
     logs,
     exited,
     kill: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      killGroup(child.pid);
     },
   };
+}
+
+/** SIGKILL to the child's whole process group; nothing to do when it is already gone. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group has already exited
+  }
 }
