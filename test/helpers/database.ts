@@ -11,6 +11,11 @@ import type { Db } from '../../src/db/database.js';
 export const POSTGRES_URL = process.env.DATABASE_URL;
 export const DIALECT: 'sqlite' | 'postgres' = POSTGRES_URL ? 'postgres' : 'sqlite';
 
+/** Prefix of the PostgreSQL schemas one test run creates (see test/global-setup.ts). */
+export function runSchemaPrefix(runPid: number): string {
+  return `test_${runPid}_`;
+}
+
 export interface TestDatabase {
   readonly db: Db;
   /** The configuration that reaches this same database from another connection or process. */
@@ -23,7 +28,10 @@ export interface TestDatabase {
 /** A clean, empty database of the suite's engine: a temp SQLite file or a fresh PostgreSQL schema. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (POSTGRES_URL) {
-    const schema = `test_${randomBytes(6).toString('hex')}`;
+    // Named after the test run (the vitest main process is every worker's parent): schemas are
+    // dropped together when the run ends (test/global-setup.ts), never while another test file
+    // may be introspecting the catalogue, which fails if a schema vanishes under it.
+    const schema = `${runSchemaPrefix(process.ppid)}${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
@@ -39,10 +47,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       env: { DATABASE_URL: url.toString() },
       async destroy() {
         await db.destroy();
-        const cleanup = new pg.Client({ connectionString: POSTGRES_URL });
-        await cleanup.connect();
-        await cleanup.query(`drop schema if exists ${schema} cascade`);
-        await cleanup.end();
       },
     };
   }
