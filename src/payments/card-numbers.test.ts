@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { containsCardNumber, findCardNumbers, luhnValid } from './card-numbers.js';
@@ -151,5 +152,18 @@ describe('findCardNumbers', () => {
         },
       ),
     );
+  });
+});
+
+describe('identifiers are not card numbers', () => {
+  it('never flags a UUID, even one whose digit groups pass the Luhn check', () => {
+    // Without the rule about 1 in 500 random UUIDs is flagged (dash-separated digit groups).
+    const uuids = Array.from({ length: 20_000 }, () => randomUUID());
+    expect(uuids.filter((u) => findCardNumbers({ id: u }).length > 0)).toEqual([]);
+    expect(findCardNumbers({ id: '41111111-1111-4111-8111-111111111111' })).toEqual([]);
+  });
+
+  it('still flags a card number written with dashes next to other text', () => {
+    expect(findCardNumbers({ note: 'card 4111-1111-1111-1111 please' })).toEqual(['note']);
   });
 });

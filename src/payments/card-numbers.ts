@@ -9,6 +9,7 @@
 
 /** Digit groups joined by one space or dash, with no digit on either side. */
 const DIGIT_RUN = /(?<!\d)\d+(?:[ -]\d+)*(?!\d)/g;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
 
@@ -34,6 +35,9 @@ export function luhnValid(digits: string): boolean {
  * neither hide a PAN nor make one.
  */
 export function containsCardNumber(text: string): boolean {
+  // A UUID (quote ids are UUIDs) is an identifier, not a card: about 1 in 500 random UUIDs has
+  // dash-separated digit groups that pass the Luhn check, and would otherwise be refused.
+  if (UUID.test(text)) return false;
   for (const match of text.matchAll(DIGIT_RUN)) {
     const groups = match[0].split(/[ -]/);
     for (let start = 0; start < groups.length; start += 1) {
