@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { load, type LoadResult } from './load.js';
 import type { BenchApi, BenchRequest } from './scenarios.js';
+import type { ServerProcess } from './server.js';
 
 export interface FreshDatabase {
   readonly env: Record<string, string>;
@@ -51,4 +52,22 @@ export function apiFor(url: string): BenchApi {
 
 export function drive(url: string, request: BenchRequest, settings: { connections: number; durationSeconds: number }): Promise<LoadResult> {
   return load({ url: `${url}${request.path}`, method: request.method, headers: request.headers, body: request.body, ...settings });
+}
+
+/** A load result with the server's own CPU cost per answered request. */
+export interface MeasuredLoad extends LoadResult {
+  /**
+   * Server CPU (user + system) per answered request in µs, from /proc: unlike req/s it hardly
+   * moves when neighbours take CPU, so it is the number to compare across noisy runs.
+   */
+  readonly cpuMicrosPerRequest?: number;
+}
+
+/** Runs `load` against `server` and adds the server's CPU time per request it answered. */
+export async function measured(server: ServerProcess, load: () => Promise<LoadResult>): Promise<MeasuredLoad> {
+  const before = server.cpuSeconds();
+  const result = await load();
+  const after = server.cpuSeconds();
+  if (before === undefined || after === undefined || result.total === 0) return result;
+  return { ...result, cpuMicrosPerRequest: ((after - before) * 1e6) / result.total };
 }

@@ -5,8 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { apiFor, drive, freshDatabase } from './harness.js';
-import type { LoadResult } from './load.js';
+import { apiFor, drive, freshDatabase, measured, type MeasuredLoad } from './harness.js';
 import { toMarkdown, type BenchReport, type ScenarioReport } from './report.js';
 import { runScale } from './scale.js';
 import { SCENARIOS } from './scenarios.js';
@@ -64,20 +63,20 @@ async function main(): Promise<void> {
         const sample = await api.call(request);
         if (sample.status >= 300) throw new Error(`${scenario.name}: ${request.method} ${request.path} answered ${sample.status}: ${sample.body}`);
         process.stderr.write(`${scenario.name}: endpoint…`);
-        const endpoint = await drive(server.url, request, settings);
+        const endpoint = await measured(server, () => drive(server.url, request, settings));
         const bytesFile = join(work, `${scenario.name}.body`);
         writeFileSync(bytesFile, sample.body);
-        const ceilings: LoadResult[] = [];
+        const ceilings: MeasuredLoad[] = [];
         for (const kind of ['fastify', 'node'] as const) {
           process.stderr.write(` ${kind}…`);
           const ceiling = await startCeilingServer(kind, bytesFile, sample.contentType);
           try {
-            ceilings.push(await drive(ceiling.url, request, settings));
+            ceilings.push(await measured(ceiling, () => drive(ceiling.url, request, settings)));
           } finally {
             await ceiling.stop();
           }
         }
-        const [fastifyCeiling, nodeCeiling] = ceilings as [LoadResult, LoadResult];
+        const [fastifyCeiling, nodeCeiling] = ceilings as [MeasuredLoad, MeasuredLoad];
         const ratioToFastify = endpoint.requestsPerSecond / fastifyCeiling.requestsPerSecond;
         const ratioToNode = endpoint.requestsPerSecond / nodeCeiling.requestsPerSecond;
         const target = scenario.target;

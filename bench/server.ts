@@ -5,7 +5,24 @@ import { join } from 'node:path';
 
 export interface ServerProcess {
   readonly url: string;
+  /** CPU seconds (user + system) the process has used so far; undefined where /proc is missing. */
+  cpuSeconds(): number | undefined;
   stop(): Promise<void>;
+}
+
+// Linux reports process times in USER_HZ ticks, 100 per second on every mainstream kernel.
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of `pid` from /proc (fields 14 and 15 after the parenthesised command name). */
+export function cpuSecondsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -37,6 +54,7 @@ export async function startProcess(
     if (url) {
       return {
         url,
+        cpuSeconds: () => cpuSecondsOf(child.pid),
         async stop() {
           if (!state.ended) child.kill('SIGTERM');
           await exited;
