@@ -4,6 +4,7 @@ import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 
 import type { AppContext } from '../context.js';
 import { InvalidToken } from './errors.js';
 import type { KeyStore } from './keys.js';
+import type { VerifiedTokenCache } from './verified-tokens.js';
 
 /** What an access token asserts; also what the bearer guard hands to routes. */
 export interface AccessClaims {
@@ -52,8 +53,14 @@ export async function signAccessToken(context: AppContext, keys: KeyStore, claim
 const positiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
-/** Verifies signature (configured algorithm only), type, issuer, audience and lifetime; throws InvalidToken. */
-export async function verifyAccessToken(context: AppContext, keys: KeyStore, token: string): Promise<AccessClaims> {
+/**
+ * Verifies signature (configured algorithm only), type, issuer, audience and lifetime; throws
+ * InvalidToken. With `verified`, a token already verified by this process is answered from it
+ * while it has not expired and its signing key may still verify.
+ */
+export async function verifyAccessToken(context: AppContext, keys: KeyStore, token: string, verified?: VerifiedTokenCache): Promise<AccessClaims> {
+  const hit = verified?.get(token, context.clock().getTime());
+  if (hit && (await keys.verificationKey(hit.kid))) return hit.claims;
   const { auth } = context.config;
   let kid: string | undefined;
   try {
@@ -86,7 +93,7 @@ export async function verifyAccessToken(context: AppContext, keys: KeyStore, tok
   if (!positiveInt(customer_interface_id) || !text(brand) || !isBrandCode(brand) || !text(client_id) || !text(preferred_username)) {
     throw new InvalidToken('the token lacks required claims');
   }
-  return {
+  const claims: AccessClaims = {
     userId,
     partnerId: partner_id,
     partnerCode: partner_code,
@@ -96,4 +103,7 @@ export async function verifyAccessToken(context: AppContext, keys: KeyStore, tok
     clientId: client_id,
     username: preferred_username,
   };
+  // requiredClaims made jose check that exp is there; it is a number once jwtVerify passed.
+  if (typeof payload.exp === 'number') verified?.set(token, { claims, kid, expiresAt: payload.exp });
+  return claims;
 }

@@ -6,6 +6,7 @@ import { OAuthError, badCredentials, invalidRequest } from './errors.js';
 import { KeyStore } from './keys.js';
 import { PasswordHasher } from './passwords.js';
 import { rotate, startFamily, type RefreshBinding } from './refresh-tokens.js';
+import { VerifiedTokenCache } from './verified-tokens.js';
 import { findClientInterfaces, findUserByLogin, findUserPartner, isUserInGoodStanding } from './repository.js';
 
 /** Long-lived helpers of the identity area, one set per app (key cache, status cache, throttle). */
@@ -14,6 +15,7 @@ export interface AuthServices {
   readonly passwords: PasswordHasher;
   readonly throttle: LoginThrottle;
   readonly userStatus: UserStatusCache;
+  readonly verifiedTokens: VerifiedTokenCache;
 }
 
 /** Remembers for USER_STATUS_CACHE_SECONDS whether a user may act, so the guard stays cheap. */
@@ -38,6 +40,7 @@ export function createAuthServices(context: AppContext): AuthServices {
     passwords: new PasswordHasher(context.config.auth.argon2),
     throttle: new LoginThrottle(context),
     userStatus: new UserStatusCache(context),
+    verifiedTokens: new VerifiedTokenCache(),
   };
 }
 

@@ -125,6 +125,23 @@ describe('bearer guard', () => {
     }
   });
 
+  it('a token answered from the verified-token cache still expires on time', async () => {
+    const token = await tokenFor('nomad');
+    expect((await whoami(`Bearer ${token}`, 'nomad')).statusCode).toBe(200); // verified, now remembered
+    const { exp } = decodeJwt(token);
+    const secondsLeft = (exp ?? 0) - Math.floor(clock().getTime() / 1000);
+    clock.advance(secondsLeft - 1);
+    try {
+      expect((await whoami(`Bearer ${token}`, 'nomad')).statusCode).toBe(200); // last second of its life
+      clock.advance(1);
+      const response = await whoami(`Bearer ${token}`, 'nomad');
+      expect(response.statusCode).toBe(401);
+      expect(response.json().validation.errors[0].message).toContain('expired');
+    } finally {
+      clock.advance(-secondsLeft);
+    }
+  });
+
   it('a refresh token used as a bearer token is refused', async () => {
     const t = getApp();
     const { login, password } = await ensureTestUser(t, 'brandau');
