@@ -2,25 +2,53 @@ import { LogController, type FastifyLoggerOptions, type FastifyReply, type Fasti
 import type { LoggerOptions } from 'pino';
 import type { AppConfig } from './config.js';
 
-/**
- * Paths pino blanks out wherever they appear in a logged object. Bodies are never logged by
- * the request logger; these catch the objects code logs on purpose.
- */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["idempotency-key"]',
-  'headers.authorization',
-  '*.password',
-  '*.refresh_token',
-  '*.access_token',
-  '*.cardToken',
-  '*.token',
+/** Keys whose values never reach a log line, at any depth a logged object nests them. */
+export const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'authorization',
+  'cookie',
+  'idempotency-key',
   'password',
   'refresh_token',
   'access_token',
   'cardToken',
-];
+  'token',
+]);
+const CENSOR = '[REDACTED]';
+// Deep enough for { req: { headers: { authorization } } }; log objects are flat by habit.
+const MAX_DEPTH = 4;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * The logged object with every secret key's value blanked; the caller's object is never
+ * changed and is returned as is when it holds no secret (the request line, every time).
+ * Instead of pino's wildcard `redact` paths: those cost ~5 µs on every line, half the
+ * request log's price and ~10 % of a cached product read (docs/performance.md); a walk over
+ * the keys costs a fraction of a microsecond. Class instances (requests, errors) are left to
+ * their serializers, which pick safe fields.
+ */
+export function withoutSecrets(value: Record<string, unknown>, depth = 1): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const inner = value[key];
+    let safe: unknown = inner;
+    if (SECRET_KEYS.has(key) && inner !== undefined) safe = CENSOR;
+    else if (depth < MAX_DEPTH && isPlainObject(inner)) safe = withoutSecrets(inner, depth + 1);
+    else if (depth < MAX_DEPTH && Array.isArray(inner)) {
+      const items = inner.map((item: unknown) => (isPlainObject(item) ? withoutSecrets(item, depth + 1) : item));
+      if (items.some((item, i) => item !== inner[i])) safe = items;
+    }
+    if (safe !== inner) {
+      copy ??= { ...value };
+      copy[key] = safe;
+    }
+  }
+  return copy ?? value;
+}
 
 interface LoggableRequest {
   id: string;
@@ -34,7 +62,7 @@ interface LoggableRequest {
 export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): FastifyLoggerOptions & LoggerOptions {
   return {
     level: config.logLevel,
-    redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+    formatters: { log: (object) => withoutSecrets(object) },
     serializers: {
       // The path only: query strings may carry values partners should not have sent.
       req: (req: LoggableRequest) => ({
