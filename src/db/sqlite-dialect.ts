@@ -12,15 +12,52 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely';
+import type { WalSync } from './wal-sync.js';
+
+type SqliteConfig = ConstructorParameters<typeof SqliteDialect>[0];
 
 /**
  * Every transaction begins IMMEDIATE: it takes the file's write lock up front (waiting up to
  * busy_timeout) instead of upgrading a read snapshot later, which in WAL mode fails at once
  * with SQLITE_BUSY when another process committed in between.
+ *
+ * With a WalSync (group commit), a caller gets its result only once what it committed is on
+ * disk, and a read only once every commit it could have seen is: the connection is handed to
+ * the next caller first, so other requests commit while the flush runs and share the next one.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #changes: SqliteStatement | undefined;
+  #changesSeen = 0;
+
+  constructor(
+    config: SqliteConfig,
+    private readonly walSync: WalSync | undefined,
+  ) {
+    super(config);
+    // total_changes() counts rows written on this connection since it opened, commits or not.
+    const { database } = config;
+    if (walSync && typeof database !== 'function') this.#changes = database.prepare('select total_changes() as n');
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  override async releaseConnection(): Promise<void> {
+    const wrote = this.#wroteSinceLastLease();
+    await super.releaseConnection();
+    if (!this.walSync) return;
+    if (wrote) this.walSync.noteCommit();
+    if (this.walSync.pending) await this.walSync.durable();
+  }
+
+  #wroteSinceLastLease(): boolean {
+    if (!this.#changes) return false;
+    const [row] = this.#changes.all([]) as { n: number }[];
+    const total = row?.n ?? 0;
+    const wrote = total !== this.#changesSeen;
+    this.#changesSeen = total;
+    return wrote;
   }
 }
 
@@ -67,19 +104,21 @@ export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SI
   };
 }
 
-type SqliteConfig = ConstructorParameters<typeof SqliteDialect>[0];
-
 export class DurableSqliteDialect extends SqliteDialect {
   readonly #config: SqliteConfig;
 
-  constructor(config: SqliteConfig) {
+  /** `walSync`: group commit (src/db/wal-sync.ts); without it every commit is as durable as the connection's pragmas make it. */
+  constructor(
+    config: SqliteConfig,
+    private readonly walSync?: WalSync,
+  ) {
     const database = typeof config.database === 'function' ? config.database : withStatementCache(config.database);
     super({ ...config, database });
     this.#config = { ...config, database };
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.walSync);
   }
 
   override createAdapter(): DialectAdapter {
