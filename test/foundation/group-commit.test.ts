@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, sql } from 'kysely';
+import { Kysely, sql, type Generated } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DurableSqliteDialect } from '../../src/db/sqlite-dialect.js';
 import { WalSync, walFileFlusher } from '../../src/db/wal-sync.js';
@@ -19,7 +19,7 @@ describe('SQLite group commit through Kysely', () => {
     const sqlite = new SqliteDatabase(path);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
-    const db = new Kysely<{ item: { id: number; label: string } }>({ dialect: new DurableSqliteDialect({ database: sqlite }, new WalSync(flush)) });
+    const db = new Kysely<{ item: { id: Generated<number>; label: string } }>({ dialect: new DurableSqliteDialect({ database: sqlite }, new WalSync(flush)) });
     return { db, path };
   }
 
