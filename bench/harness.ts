@@ -17,7 +17,7 @@ export interface FreshDatabase {
 export async function freshDatabase(usePostgres: boolean): Promise<FreshDatabase> {
   if (!usePostgres) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-    return { env: { SQLITE_PATH: join(dir, 'bench.sqlite') }, label: 'SQLite (WAL, synchronous=FULL)', drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) };
+    return { env: { SQLITE_PATH: join(dir, 'bench.sqlite') }, label: 'SQLite (WAL, durable group commit)', drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) };
   }
   const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const schema = `bench_${randomBytes(4).toString('hex')}`;
