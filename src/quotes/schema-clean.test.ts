@@ -68,7 +68,7 @@ describe('compileCleaner', () => {
         expect(isDeepStrictEqual(cleaned, expected)).toBe(true);
         expect(JSON.stringify(cleaned)).toBe(JSON.stringify(expected));
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 
