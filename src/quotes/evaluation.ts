@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { BrandCode } from '../brands.js';
 import type { Notification, Validation } from '../http/schemas.js';
 import { toMinor, minorDigits } from './money.js';
-import { compact, withNestedValidation } from './nested-validation.js';
+import { jsonCopy } from './json-copy.js';
+import { withNestedValidation } from './nested-validation.js';
 import type { PricingRequest, QuotePorts, QuoteConfiguration } from './ports.js';
 import { compileCleaner } from './schema-clean.js';
 import { QuoteInput, type QuoteRequest, type QuoteStage } from './schemas.js';
@@ -116,7 +117,8 @@ export async function evaluateQuote(
   });
   const all: Notification[] = [...notifications, ...staged.notifications];
   return {
-    input: compact(withNestedValidation(input, all)),
+    // Only what is set: stored JSON and answers carry no undefined members.
+    input: jsonCopy(withNestedValidation(input, all)),
     stage: staged.stage,
     pricing,
     validation: { isValid: !all.some(isBlocking), errors: all },

@@ -41,8 +41,3 @@ export function withNestedValidation(input: QuoteInput, notifications: readonly 
     }),
   };
 }
-
-/** Removes undefined members so stored JSON and answers carry only what is set. */
-export function compact<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
