@@ -29,17 +29,23 @@ const cleanQuoteInput = compileCleaner(QuoteInput);
  * (prices refer to them). Client-sent `validation`s are replaced later.
  */
 function normalise(raw: QuoteInput): QuoteInput {
+  // The cleaner returns fresh objects, so they are completed in place (a spread plus properties
+  // is slow on Node 20, V8 defect v8:11536); keys keep the order a spread gave them.
   const input = cleanQuoteInput(raw) as QuoteInput;
-  const items = input.specifiedItemOption?.specifiedItems;
-  return {
-    ...input,
-    quoteType: input.quoteType ?? 'SINGLETRIP',
-    policyHolders: input.policyHolders?.map((h) => ({ ...h, guid: h.guid ?? randomUUID() })),
-    specifiedItemOption: input.specifiedItemOption && {
-      ...input.specifiedItemOption,
-      specifiedItems: items?.map((item) => ({ ...item, guid: item.guid ?? randomUUID() })),
-    },
-  };
+  input.quoteType ??= 'SINGLETRIP';
+  input.policyHolders = input.policyHolders?.map((h) => withGuid(h));
+  input.specifiedItemOption = input.specifiedItemOption && withItemGuids(input.specifiedItemOption);
+  return input;
+}
+
+function withItemGuids(option: NonNullable<QuoteInput['specifiedItemOption']>): NonNullable<QuoteInput['specifiedItemOption']> {
+  option.specifiedItems = option.specifiedItems?.map((item) => withGuid(item));
+  return option;
+}
+
+function withGuid<T extends { guid?: string }>(value: T): T {
+  value.guid ??= randomUUID();
+  return value;
 }
 
 /** The pricing request, when the quote has everything a price needs and nothing wrong. */
