@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { containsCardNumber, findCardNumbers, luhnValid } from './card-numbers.js';
+import { containsCardNumber, findCardNumber, findCardNumbers, luhnValid } from './card-numbers.js';
 
 /** Appends the Luhn check digit to a digit string. */
 function withCheckDigit(body: string): string {
@@ -165,5 +165,64 @@ describe('identifiers are not card numbers', () => {
 
   it('still flags a card number written with dashes next to other text', () => {
     expect(findCardNumbers({ note: 'card 4111-1111-1111-1111 please' })).toEqual(['note']);
+  });
+});
+
+/** The finder before paths were built lazily and the first match stopped the walk: the reference. */
+function referenceFind(value: unknown): string[] {
+  const identifier = /^[A-Za-z_$][\w$]*$/;
+  const childPath = (parent: string, key: string | number) =>
+    typeof key === 'number' ? `${parent}[${key}]` : identifier.test(key) ? (parent ? `${parent}.${key}` : key) : `${parent}[${JSON.stringify(key)}]`;
+  const found: string[] = [];
+  const seen = new WeakSet<object>();
+  const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (!item) break;
+    const current = item.value;
+    if (typeof current === 'string') {
+      if (containsCardNumber(current)) found.push(item.path);
+    } else if (typeof current === 'number' || typeof current === 'bigint') {
+      if (Number.isInteger(Number(current)) && containsCardNumber(String(current))) found.push(item.path);
+    } else if (current !== null && typeof current === 'object') {
+      if (seen.has(current)) continue;
+      seen.add(current);
+      const entries: [string | number, unknown][] = Array.isArray(current) ? current.map((v, i): [number, unknown] => [i, v]) : Object.entries(current);
+      for (let i = entries.length - 1; i >= 0; i -= 1) {
+        const [key, child] = entries[i] as [string | number, unknown];
+        const path = childPath(item.path, key);
+        if (typeof key === 'string' && containsCardNumber(key)) found.push(path);
+        stack.push({ value: child, path });
+      }
+    }
+  }
+  return found;
+}
+
+describe('findCardNumbers and findCardNumber against the previous finder', () => {
+  it('give the same paths in the same order on generated bodies with PANs planted in values, numbers and keys', () => {
+    const text = fc.oneof(fc.string({ maxLength: 20 }), pan, pan.map((p) => `pay ${grouped(p, [4], ' ')} now`), fc.constantFrom('2026-11-22', '41111111-1111-4111-8111-111111111111', '0412 345 678'));
+    const key = fc.oneof(fc.string({ maxLength: 8 }), pan, fc.constantFrom('a b', '__proto__', 'x1', '1x'));
+    const number = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(4111111111111111, 378282246310005, 4111111111111112));
+    const body = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        number,
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(key, tie('node'), { maxKeys: 4 }).map((d) => JSON.parse(JSON.stringify(d)) as unknown),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(body, (value) => {
+        const expected = referenceFind(value);
+        expect(findCardNumbers(value)).toEqual(expected);
+        const first = expected[0];
+        expect(findCardNumber(value)).toBe(first === '' ? 'body' : first);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -35,6 +35,8 @@ export function luhnValid(digits: string): boolean {
  * neither hide a PAN nor make one.
  */
 export function containsCardNumber(text: string): boolean {
+  // Most strings of a body (codes, dates, names) are too short to hold 13 digits: no regex then.
+  if (text.length < MIN_DIGITS) return false;
   // A UUID (quote ids are UUIDs) is an identifier, not a card: about 1 in 500 random UUIDs has
   // dash-separated digit groups that pass the Luhn check, and would otherwise be refused.
   if (UUID.test(text)) return false;
@@ -60,23 +62,34 @@ function childPath(parent: string, key: string | number): string {
   return `${parent}[${JSON.stringify(key)}]`;
 }
 
-/**
- * JSON paths (`quote.input.policyHolders[0].firstName`, `` for the root) of every string, whole
- * number or property name holding a PAN. Iterative, so a deeply nested body cannot overflow the
- * stack; shared or cyclic references are visited once.
- */
-export function findCardNumbers(value: unknown): string[] {
+/** A value still to visit; its path is only spelled out when it holds a PAN. */
+interface Visit {
+  readonly value: unknown;
+  readonly parent: Visit | undefined;
+  readonly key: string | number;
+}
+
+function pathOf(visit: Visit): string {
+  const keys: (string | number)[] = [];
+  for (let at = visit; at.parent; at = at.parent) keys.push(at.key);
+  let path = '';
+  for (let i = keys.length - 1; i >= 0; i -= 1) path = childPath(path, keys[i] as string | number);
+  return path;
+}
+
+/** Every path holding a PAN, in the order found; with `firstOnly`, stops at the first. */
+function scan(value: unknown, firstOnly: boolean): string[] {
   const found: string[] = [];
   const seen = new WeakSet<object>();
-  const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
+  const stack: Visit[] = [{ value, parent: undefined, key: '' }];
   while (stack.length > 0) {
     const item = stack.pop();
     if (!item) break;
     const current = item.value;
     if (typeof current === 'string') {
-      if (containsCardNumber(current)) found.push(item.path);
+      if (containsCardNumber(current)) found.push(pathOf(item));
     } else if (typeof current === 'number' || typeof current === 'bigint') {
-      if (Number.isInteger(Number(current)) && containsCardNumber(String(current))) found.push(item.path);
+      if (Number.isInteger(Number(current)) && containsCardNumber(String(current))) found.push(pathOf(item));
     } else if (current !== null && typeof current === 'object') {
       if (seen.has(current)) continue;
       seen.add(current);
@@ -85,13 +98,26 @@ export function findCardNumbers(value: unknown): string[] {
         : Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i -= 1) {
         const [key, child] = entries[i] as [string | number, unknown];
-        const path = childPath(item.path, key);
-        if (typeof key === 'string' && containsCardNumber(key)) found.push(path);
-        stack.push({ value: child, path });
+        const visit: Visit = { value: child, parent: item, key };
+        if (typeof key === 'string' && containsCardNumber(key)) {
+          found.push(pathOf(visit));
+          if (firstOnly) return found;
+        }
+        stack.push(visit);
       }
     }
+    if (firstOnly && found.length > 0) return found;
   }
   return found;
+}
+
+/**
+ * JSON paths (`quote.input.policyHolders[0].firstName`, `` for the root) of every string, whole
+ * number or property name holding a PAN. Iterative, so a deeply nested body cannot overflow the
+ * stack; shared or cyclic references are visited once.
+ */
+export function findCardNumbers(value: unknown): string[] {
+  return scan(value, false);
 }
 
 /**
@@ -99,6 +125,6 @@ export function findCardNumbers(value: unknown): string[] {
  * whole body is the number). Used by every area that takes JSON from partners.
  */
 export function findCardNumber(value: unknown): string | undefined {
-  const [first] = findCardNumbers(value);
+  const [first] = scan(value, true);
   return first === '' ? 'body' : first;
 }

@@ -58,11 +58,12 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
   const taxes = policyTaxes(index, request.homeCountryCode, request.homeProvinceCode, sum(components.map(premiumOf)));
   const taxShares = allocateTaxes(taxes, components.map(premiumOf));
   const taxed = new Map(components.map((c, i) => [c, taxShares[i] ?? []]));
-  const withTaxes = (o: PricedOption | undefined): OptionPriceResult | undefined => o && { ...o, taxComponents: taxed.get(o) ?? [] };
+  // Object.assign rather than a spread plus properties (slow on Node 20, see options.ts).
+  const withTaxes = (o: PricedOption | undefined): OptionPriceResult | undefined => o && Object.assign({}, o, { taxComponents: taxed.get(o) ?? [] });
 
   const parts: PricedComponents = {
-    base: { ...base, taxComponents: taxed.get(base) ?? [] },
-    basic: basic.map((b) => ({ option: { ...b.option, taxComponents: taxed.get(b.option) ?? [] }, displayOrder: b.displayOrder })),
+    base: Object.assign({}, base, { taxComponents: taxed.get(base) ?? [] }),
+    basic: basic.map((b) => ({ option: Object.assign({}, b.option, { taxComponents: taxed.get(b.option) ?? [] }), displayOrder: b.displayOrder })),
     adventure: withTaxes(adventure),
     specifiedItems: withTaxes(specifiedItems),
     cancellation: withTaxes(cancellation),
@@ -75,14 +76,12 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
     rateTableVersion: index.table.version,
     excess,
     campaignStatus: campaign.status,
-    result: {
-      ...head,
-      ...(campaign.campaign ? { campaignId: campaign.campaign.campaignId } : {}),
+    result: Object.assign({}, head, campaign.campaign ? { campaignId: campaign.campaign.campaignId } : {}, {
       basePriceResult: parts.base,
       optionPriceResults: [...parts.basic.map((b) => b.option), parts.adventure, parts.specifiedItems, parts.cancellation].filter(
         (o): o is OptionPriceResult => o !== undefined,
       ),
-    },
+    }),
     summary: summarise(parts, head, taxes),
   };
 }

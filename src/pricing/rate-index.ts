@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { applyPercentage } from './money.js';
 import type {
   AdventureLevelRate,
   AgeBand,
@@ -28,12 +29,16 @@ export interface PlanIndex {
   excessMultipliers: Map<number, number>;
   /** Upper-cased optionTypeCode → rate. */
   basicOptions: Map<string, Static<typeof BasicOptionRate>>;
+  /** The same entries in display order (then option id): the order options are priced and shown. */
+  basicOptionsInOrder: readonly (readonly [string, Static<typeof BasicOptionRate>])[];
   /** Activity id → the highest-ranked level listing it. */
   activityLevels: Map<number, Static<typeof AdventureLevelRate>>;
   /** Upper-cased item type code → item type. */
   itemTypes: Map<string, ItemType>;
   /** Cancellation limit → sale price. */
   cancellationPrices: Map<number, number>;
+  /** Lowest and highest sale and net (after the plan's commission) price over the cancellation limits. */
+  cancellationRange?: { minSale: number; maxSale: number; minNet: number; maxNet: number };
 }
 
 export interface RateIndex {
@@ -103,11 +108,18 @@ function indexPlan(plan: PlanRates): PlanIndex {
       if (!known || known.rank < level.rank) activityLevels.set(id, level);
     }
   }
+  const basicOptions = new Map(plan.basicOptions.map((o) => [o.optionTypeCode.toUpperCase(), o]));
+  const salePrices = (plan.cancellation?.limits ?? []).map((l) => l.salePrice);
+  const netPrices = salePrices.map((sale) => sale - applyPercentage(sale, plan.commissionPercentage));
   return {
     plan,
     basePrices: new Map(plan.basePrices.map((p) => [basePriceKey(p.region, p.durationBandId, p.ageBandId), p])),
     excessMultipliers: new Map(plan.excessChoices.map((c) => [c.excess, c.priceMultiplier])),
-    basicOptions: new Map(plan.basicOptions.map((o) => [o.optionTypeCode.toUpperCase(), o])),
+    basicOptions,
+    basicOptionsInOrder: [...basicOptions.entries()].sort(([, a], [, b]) => a.displayOrder - b.displayOrder || a.optionId - b.optionId),
+    ...(salePrices.length > 0
+      ? { cancellationRange: { minSale: Math.min(...salePrices), maxSale: Math.max(...salePrices), minNet: Math.min(...netPrices), maxNet: Math.max(...netPrices) } }
+      : {}),
     activityLevels,
     itemTypes: new Map((plan.specifiedItems?.itemTypes ?? []).map((t) => [t.code.toUpperCase(), t])),
     cancellationPrices: new Map((plan.cancellation?.limits ?? []).map((l) => [l.limit, l.salePrice])),

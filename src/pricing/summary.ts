@@ -39,7 +39,7 @@ export function summarise(
     },
     specifiedItemOptionPrice: parts.specifiedItems && optionSummary(parts.specifiedItems),
     adventureActivitiesOptionPrice: parts.adventure && optionSummary(parts.adventure),
-    basicOptionPrices: parts.basic.map((b) => ({ ...optionSummary(b.option), displayOrder: b.displayOrder })),
+    basicOptionPrices: parts.basic.map((b) => Object.assign(optionSummary(b.option), { displayOrder: b.displayOrder })),
     tripCancellationPrice: parts.cancellation && optionSummary(parts.cancellation),
   };
 }

@@ -10,9 +10,12 @@ export function validationAt(path: string, notifications: readonly Notification[
 
 type WithValidation = { validation?: Validation } | undefined;
 
+/** A copy of `node` with its own validation. */
 function mark<T extends WithValidation>(node: T, path: string, notifications: readonly Notification[]): T {
   if (node === undefined) return node;
-  return { ...node, validation: validationAt(path, notifications) };
+  // Object.assign, not `{ ...node, validation }`: a V8 defect (v8:11536) makes a spread followed
+  // by more properties several times slower on Node 20.
+  return Object.assign({}, node, { validation: validationAt(path, notifications) });
 }
 
 /**
@@ -23,26 +26,22 @@ function mark<T extends WithValidation>(node: T, path: string, notifications: re
 export function withNestedValidation(input: QuoteInput, notifications: readonly Notification[]): QuoteInput {
   const p = 'input';
   const items = input.specifiedItemOption?.specifiedItems;
-  return {
-    ...mark(input, p, notifications),
+  // `mark` returns a fresh copy, so the nested objects are set on it in place (same keys, same order).
+  return Object.assign(mark(input, p, notifications), {
     homeAddress: mark(input.homeAddress, `${p}.homeAddress`, notifications),
     alternateHomeAddress: mark(input.alternateHomeAddress, `${p}.alternateHomeAddress`, notifications),
     footprintsDonation: mark(input.footprintsDonation, `${p}.footprintsDonation`, notifications),
     adventureActivitiesOption: mark(input.adventureActivitiesOption, `${p}.adventureActivitiesOption`, notifications),
     cancellationOption: mark(input.cancellationOption, `${p}.cancellationOption`, notifications),
-    specifiedItemOption: input.specifiedItemOption && {
-      ...mark(input.specifiedItemOption, `${p}.specifiedItemOption`, notifications),
-      specifiedItems: items?.map((item, i) => mark(item, `${p}.specifiedItemOption.specifiedItems[${i}]`, notifications)),
-    },
+    specifiedItemOption:
+      input.specifiedItemOption &&
+      Object.assign(mark(input.specifiedItemOption, `${p}.specifiedItemOption`, notifications), {
+        specifiedItems: items?.map((item, i) => mark(item, `${p}.specifiedItemOption.specifiedItems[${i}]`, notifications)),
+      }),
     basicOptions: input.basicOptions?.map((option, i) => mark(option, `${p}.basicOptions[${i}]`, notifications)),
     policyHolders: input.policyHolders?.map((holder, i) => {
       const path = `${p}.policyHolders[${i}]`;
-      return { ...mark(holder, path, notifications), travelClearOption: mark(holder.travelClearOption, `${path}.travelClearOption`, notifications) };
+      return Object.assign(mark(holder, path, notifications), { travelClearOption: mark(holder.travelClearOption, `${path}.travelClearOption`, notifications) });
     }),
-  };
-}
-
-/** Removes undefined members so stored JSON and answers carry only what is set. */
-export function compact<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
+  });
 }

@@ -34,10 +34,11 @@ export function enginePricingPort(reader: CatalogueReader): QuotePricing {
         const planId = request.plans[i]?.planId ?? 0;
         if (outcome.outcome === 'NOT_PRICEABLE') refused.push(outcome);
         else
+          // Object.assign, not a spread plus properties: several times slower on Node 20 (V8 defect v8:11536).
           plans.push({
             planId,
-            result: { ...outcome.result, planId, basePriceResult: { ...outcome.result.basePriceResult, planId } },
-            summary: { ...outcome.summary, planId },
+            result: Object.assign({}, outcome.result, { planId, basePriceResult: Object.assign({}, outcome.result.basePriceResult, { planId }) }),
+            summary: Object.assign({}, outcome.summary, { planId }),
           });
       });
       // A plan that cannot cover these choices is left out with a warning; when none can, the

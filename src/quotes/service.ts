@@ -23,9 +23,12 @@ export type QuoteView = Omit<StoredQuote, 'id' | 'partnerId' | 'partnerCode' | '
   audit?: StoredQuote['audit'];
 };
 
+// Objects here are built with Object.assign onto `{}`: a V8 defect (v8:11536) makes adding
+// properties to a spread or rest copy several times slower on Node 20.
+
 function view(quote: StoredQuote, isNew: boolean): QuoteView {
   const { partnerId: _p, partnerCode: _c, revision: _r, pricedVersion: _v, ...rest } = quote;
-  return { ...rest, isNew };
+  return Object.assign({}, rest, { isNew });
 }
 
 function record(evaluation: Evaluation, body: QuoteRequest, actor: QuoteActor, at: string, audit: StoredQuote['audit'] | undefined, hasConfigChanged: boolean): QuoteRecord {
@@ -58,10 +61,10 @@ export async function createQuote(deps: QuotesDeps, actor: QuoteActor, brandCode
   const values = record(evaluation, body, actor, now.toISOString(), undefined, false);
   if (body.input.skipPersistence === true) {
     const { audit: _audit, pricedVersion: _version, ...rest } = values;
-    return { ...rest, brandCode, isNew: true, isPurchased: false, isPurchaseInitiated: false };
+    return Object.assign({}, rest, { brandCode, isNew: true, isPurchased: false, isPurchaseInitiated: false });
   }
   // 122 random bits: ids cannot be guessed or enumerated.
-  const stored = await insertQuote(deps.db, { ...values, id: randomUUID(), brandCode, partnerId: actor.partnerId, partnerCode: actor.partnerCode });
+  const stored = await insertQuote(deps.db, Object.assign({}, values, { id: randomUUID(), brandCode, partnerId: actor.partnerId, partnerCode: actor.partnerCode }));
   return view(stored, true);
 }
 
@@ -83,7 +86,7 @@ export async function reviseQuote(deps: QuotesDeps, actor: QuoteActor, brandCode
   const evaluation = await evaluateQuote(deps.ports, { brandCode, partnerCode: actor.partnerCode, body, currentStage: current.stage, now });
   const values = record(evaluation, body, actor, now.toISOString(), current.audit, current.pricedVersion !== evaluation.version);
   if (body.input.skipPersistence === true) {
-    return { ...view({ ...current, ...values }, false), audit: current.audit };
+    return Object.assign(view(Object.assign({}, current, values), false), { audit: current.audit });
   }
   const stored = await updateQuote(deps.db, id, current.revision, values);
   if (!stored) {
@@ -97,5 +100,5 @@ export async function reviseQuote(deps: QuotesDeps, actor: QuoteActor, brandCode
 export async function readQuote(deps: QuotesDeps, actor: QuoteActor, brandCode: BrandCode, id: string): Promise<QuoteView> {
   const quote = await ownQuote(deps, actor, brandCode, id);
   const version = await deps.ports.catalogue.versionInForce(brandCode, deps.clock());
-  return { ...view(quote, false), hasConfigChanged: quote.pricedVersion !== version };
+  return Object.assign(view(quote, false), { hasConfigChanged: quote.pricedVersion !== version });
 }

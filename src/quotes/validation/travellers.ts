@@ -18,7 +18,7 @@ function holderAge(holder: PolicyHolderInput, path: string, quoteDate: CalendarD
       out.push(problem('INVALID_DATE', 'dateOfBirth is not a real date in the form YYYY-MM-DD.', `${path}.dateOfBirth`, holder.dateOfBirth));
       return undefined;
     }
-    if (dob > quoteDate) {
+    if (dob.epochDay > quoteDate.epochDay) {
       out.push(problem('DATE_OF_BIRTH_IN_FUTURE', 'dateOfBirth is after the quote date.', `${path}.dateOfBirth`, holder.dateOfBirth));
       return undefined;
     }

@@ -1,7 +1,7 @@
 import type { Notification } from '../../http/schemas.js';
 import type { DurationRules } from '../ports.js';
 import type { QuoteInput, QuoteType } from '../schemas.js';
-import { daysBetween, inclusiveDays, isoDate, parseDate, type CalendarDate } from './dates.js';
+import { daysBetween, inclusiveDays, isMonthsAfter, isoDate, parseDate, plusDays, plusMonths, type CalendarDate } from './dates.js';
 import { problem } from './notify.js';
 
 export interface TripFacts {
@@ -41,13 +41,13 @@ export function validateTrip(input: QuoteInput, quoteType: QuoteType, rules: Dur
     }
   }
   if (!departure || !ret) return undefined;
-  if (ret < departure) {
+  if (ret.epochDay < departure.epochDay) {
     out.push(problem('RETURN_BEFORE_DEPARTURE', 'returnDate is before departureDate.', 'input.returnDate', input.returnDate));
     return undefined;
   }
   const tripDays = inclusiveDays(departure, ret);
-  const coverEnd = quoteType === 'MULTITRIP' ? (coverEndInput ?? departure.plus({ years: 1 }).minus({ days: 1 })) : ret;
-  if (quoteType === 'MULTITRIP' && coverEnd < ret) {
+  const coverEnd = quoteType === 'MULTITRIP' ? (coverEndInput ?? plusDays(plusMonths(departure, 12), -1)) : ret;
+  if (quoteType === 'MULTITRIP' && coverEnd.epochDay < ret.epochDay) {
     out.push(problem('RETURN_AFTER_COVER_END', 'returnDate is after coverEndDate.', 'input.returnDate', input.returnDate));
     return undefined;
   }
@@ -60,7 +60,7 @@ export function validateTrip(input: QuoteInput, quoteType: QuoteType, rules: Dur
     }
     if (coverDays > rules.maxTravelDurationDays) {
       out.push(problem('DURATION_TOO_LONG', `Cover can last at most ${rules.maxTravelDurationDays} days.`, coverProperty, coverValue, { max: rules.maxTravelDurationDays, days: coverDays }));
-    } else if (coverEnd >= departure.plus({ months: rules.maxTravelDurationMonths })) {
+    } else if (isMonthsAfter(coverEnd, departure, rules.maxTravelDurationMonths)) {
       out.push(problem('DURATION_TOO_LONG_MONTHS', `Cover can last at most ${rules.maxTravelDurationMonths} months.`, coverProperty, coverValue, { maxMonths: rules.maxTravelDurationMonths }));
     }
     if (quoteType === 'MULTITRIP' && tripDays > rules.maxTripDurationDays) {
