@@ -18,7 +18,7 @@ export interface ScenarioReport {
 export interface BenchReport {
   readonly startedAt: string;
   readonly machine: { cores: number; cpu: string; node: string; database: string };
-  readonly settings: { connections: number; durationSeconds: number };
+  readonly settings: { connections: number; durationSeconds: number; warmUpSeconds?: number };
   readonly scenarios: ScenarioReport[];
 }
 
@@ -58,7 +58,7 @@ export function toMarkdown(report: BenchReport): string {
     `# Benchmark results`,
     '',
     `${report.startedAt} · ${machine.cores} cores (${machine.cpu}) · Node ${machine.node} · ${machine.database} · ` +
-      `${settings.connections} connections × ${settings.durationSeconds} s per server`,
+      `${settings.connections} connections × ${settings.durationSeconds} s per server${settings.warmUpSeconds ? ` after ${settings.warmUpSeconds} s of warm-up` : ''}`,
     '',
     '| scenario | req/s | 2xx/s | non-2xx | p50 ms | p99 ms | Fastify ceiling req/s | node:http ceiling req/s | ÷ Fastify | ÷ node:http | target | met |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',

@@ -15,6 +15,7 @@ import { startApiServer, startCeilingServer } from './server.js';
 
 interface Options {
   duration: string;
+  warmUp: string;
   connections: string;
   postgres?: boolean;
   only?: string;
@@ -28,6 +29,7 @@ const program = new Command()
   .name('bench')
   .description('Benchmark the partner API against same-bytes ceilings.')
   .option('--duration <seconds>', 'seconds of load per server', '10')
+  .option('--warm-up <seconds>', 'seconds of unmeasured load on each server first (a cold server answers its first requests slowly)', '0')
   .option('--connections <n>', 'concurrent connections', '50')
   .option('--postgres', 'use PostgreSQL (DATABASE_URL, default the local test database)')
   .option('--only <names>', 'comma-separated scenario names')
@@ -37,6 +39,7 @@ const program = new Command()
   .option('--cpu-prof <dir>', 'run the API server under node --cpu-prof, profiles written to <dir>');
 const options = program.parse().opts<Options>();
 const settings = { durationSeconds: Number(options.duration), connections: Number(options.connections) };
+const warmUp = { ...settings, durationSeconds: Number(options.warmUp) };
 const usePostgres = Boolean(options.postgres ?? process.env.DATABASE_URL);
 const nodeArgs = options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] : [];
 
@@ -59,12 +62,13 @@ async function main(): Promise<void> {
     const server = await startApiServer(env, nodeArgs);
     try {
       const api = apiFor(server.url);
-      const run: BenchRun = { engine: usePostgres ? 'postgres' : 'sqlite', ...settings, env, progress: (line) => process.stderr.write(`${line}\n`) };
+      const run: BenchRun = { engine: usePostgres ? 'postgres' : 'sqlite', ...settings, warmUpSeconds: warmUp.durationSeconds, env, progress: (line) => process.stderr.write(`${line}\n`) };
       for (const scenario of scenarios) {
         const request = await scenario.prepare(api, fixtures, run);
         const sample = await api.call(request);
         if (sample.status >= 300) throw new Error(`${scenario.name}: ${request.method} ${request.path} answered ${sample.status}: ${sample.body}`);
         process.stderr.write(`${scenario.name}: endpoint…`);
+        if (warmUp.durationSeconds > 0) await drive(server.url, request, warmUp);
         const endpoint = await drive(server.url, request, settings);
         const bytesFile = join(work, `${scenario.name}.body`);
         writeFileSync(bytesFile, sample.body);
@@ -75,6 +79,7 @@ async function main(): Promise<void> {
           try {
             // The sample request every time: a ceiling answers the same bytes whatever it is sent.
             const { supply: _supply, ...fixedRequest } = request;
+            if (warmUp.durationSeconds > 0) await drive(ceiling.url, fixedRequest, warmUp);
             ceilings.push(await drive(ceiling.url, fixedRequest, settings));
           } finally {
             await ceiling.stop();
@@ -107,7 +112,7 @@ async function main(): Promise<void> {
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
     machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, database: database.label },
-    settings,
+    settings: { ...settings, ...(warmUp.durationSeconds > 0 ? { warmUpSeconds: warmUp.durationSeconds } : {}) },
     scenarios: reports,
   };
   mkdirSync(options.out, { recursive: true });

@@ -35,6 +35,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface BenchRun {
   readonly engine: Engine;
   readonly durationSeconds: number;
+  /** Unmeasured load before the measured run (it draws on a request supply too). */
+  readonly warmUpSeconds?: number;
   readonly connections: number;
   /** The database the server runs on (SQLITE_PATH or DATABASE_URL), for preparations in the bench process. */
   readonly env: Record<string, string>;
@@ -161,7 +163,7 @@ export const SCENARIOS: Scenario[] = [
     target: { kind: 'rate', perSecond: PURCHASE_TARGET },
     prepare: async (api, _fixtures, run) => {
       // Enough quotes for the run at a rate well above the target; running out is reported, never hidden.
-      const count = Math.ceil(run.durationSeconds * PURCHASE_SUPPLY_PER_SECOND);
+      const count = Math.ceil((run.durationSeconds + (run.warmUpSeconds ?? 0)) * PURCHASE_SUPPLY_PER_SECOND);
       const started = performance.now();
       const request = await purchaseSupply(api, await bearer(api), count, (body, n) =>
         seedQuotes(run.env, { brandCode: BRAND, login: LOGIN.username, body: JSON.parse(body) as QuoteRequest, count: n, onProgress: (done) => run.progress?.(`purchase: ${done}/${n} ready quotes`) }),

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { catalogueReaderFor } from '../../src/catalogue/reader.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
@@ -57,6 +58,9 @@ export async function seedQuotes(env: Record<string, string>, seed: QuoteSeed): 
       ids.push(...batch);
       seed.onProgress?.(ids.length);
     }
+    // Otherwise the server's first commits would copy the seeding's whole WAL into the database
+    // file (SQLite checkpoints synchronously, on the event loop) while the clock runs.
+    if (config.database.kind === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
     return ids;
   } finally {
     await db.destroy();
