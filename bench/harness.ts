@@ -50,8 +50,12 @@ export function apiFor(url: string): BenchApi {
   };
 }
 
-export function drive(url: string, request: BenchRequest, settings: { connections: number; durationSeconds: number }): Promise<LoadResult> {
-  return load({ url: `${url}${request.path}`, method: request.method, headers: request.headers, body: request.body, ...settings });
+/** Drives `request` (each time the next of its supply, if it has one) for the settings' duration. */
+export async function drive(url: string, request: BenchRequest, settings: { connections: number; durationSeconds: number }): Promise<LoadResult> {
+  const { supply } = request;
+  const before = supply?.exhausted ?? 0;
+  const result = await load({ url: `${url}${request.path}`, method: request.method, headers: request.headers, body: request.body, ...(supply ? { next: () => supply.next() } : {}), ...settings });
+  return supply ? { ...result, supplyExhausted: supply.exhausted - before } : result;
 }
 
 /** A load result with the server's own CPU cost per answered request. */

@@ -5,6 +5,8 @@ export interface LoadOptions {
   readonly method: 'GET' | 'POST' | 'PUT';
   readonly headers?: Record<string, string>;
   readonly body?: string;
+  /** Called as each request is built (once per request sent): the path and/or body it sends instead. */
+  readonly next?: () => { readonly path?: string; readonly body?: string };
   readonly connections: number;
   readonly durationSeconds: number;
 }
@@ -16,10 +18,15 @@ export interface LoadResult {
   readonly non2xx: number;
   readonly errors: number;
   readonly total: number;
+  /** Successful (2xx) answers per second: what an absolute target counts. */
+  readonly okPerSecond?: number;
+  /** Requests asked of a request supply after it ran out (each answered non-2xx). */
+  readonly supplyExhausted?: number;
 }
 
 /** Drives one URL with autocannon for a fixed time and summarises what it measured. */
 export async function load(options: LoadOptions): Promise<LoadResult> {
+  const { next } = options;
   const result = await autocannon({
     url: options.url,
     method: options.method,
@@ -27,6 +34,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     body: options.body,
     connections: options.connections,
     duration: options.durationSeconds,
+    ...(next ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, ...next() }) }] } : {}),
   });
   return {
     requestsPerSecond: result.requests.average,
@@ -35,5 +43,6 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     total: result.requests.total,
+    okPerSecond: result.duration > 0 ? result['2xx'] / result.duration : 0,
   };
 }

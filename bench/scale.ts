@@ -52,7 +52,7 @@ async function measure(env: Record<string, string>, fixtures: BenchFixtures, opt
     const results: Partial<ScaleStep['results']> = {};
     for (const name of MEASURED) {
       const scenario = SCENARIOS.find((s) => s.name === name)!;
-      const request = await scenario.prepare(api, fixtures);
+      const request = await scenario.prepare(api, fixtures, { engine: options.usePostgres ? 'postgres' : 'sqlite', ...options.settings, env });
       const sample = await api.call(request);
       if (sample.status !== 200) throw new Error(`${name}: ${sample.status} ${sample.body}`);
       // A fresh server's code is cold: warm it up so that both steps are measured warm.

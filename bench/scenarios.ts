@@ -1,4 +1,7 @@
+import type { QuoteRequest } from '../src/quotes/schemas.js';
+import { purchaseSupply } from './quote-supply.js';
 import type { BenchFixtures } from './seed/database.js';
+import { seedQuotes } from './seed/quotes.js';
 
 /** What one benchmark drives: a request prepared through the real API before the clock starts. */
 export interface BenchRequest {
@@ -6,7 +9,48 @@ export interface BenchRequest {
   readonly path: string;
   readonly headers?: Record<string, string>;
   readonly body?: string;
+  /** When each request must differ (a purchase buys a quote once): what the next one sends instead. */
+  readonly supply?: RequestSupply;
 }
+
+/**
+ * A finite supply of distinct requests, prepared before the clock starts. When it runs out it
+ * still answers (the load generator cannot wait), with a request the server refuses, and counts
+ * it in `exhausted`: those answers are non-2xx and never pass for throughput.
+ */
+export interface RequestSupply {
+  /** The path and/or body of the next request. */
+  next(): { readonly path?: string; readonly body?: string };
+  /** Distinct requests prepared. */
+  readonly size: number;
+  /** Distinct requests handed out so far. */
+  readonly used: number;
+  /** Requests asked for after the supply ran out. */
+  readonly exhausted: number;
+}
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** What a scenario may need to know about the run it prepares for. */
+export interface BenchRun {
+  readonly engine: Engine;
+  readonly durationSeconds: number;
+  /** Unmeasured load before the measured run (it draws on a request supply too). */
+  readonly warmUpSeconds?: number;
+  readonly connections: number;
+  /** The database the server runs on (SQLITE_PATH or DATABASE_URL), for preparations in the bench process. */
+  readonly env: Record<string, string>;
+  /** Progress of long preparations (stderr). */
+  readonly progress?: (line: string) => void;
+}
+
+/**
+ * Issue 7's targets: a share of a ceiling's req/s (optionally with a p99 bound), or an absolute
+ * rate of successful (2xx) requests per engine.
+ */
+export type ScenarioTarget =
+  | { readonly kind: 'ratio'; readonly ceiling: 'fastify' | 'node'; readonly ratio: number; readonly p99Ms?: number }
+  | { readonly kind: 'rate'; readonly perSecond: Readonly<Record<Engine, number>> };
 
 export interface BenchApi {
   readonly url: string;
@@ -16,9 +60,8 @@ export interface BenchApi {
 export interface Scenario {
   readonly name: string;
   readonly description: string;
-  /** Which ceiling the target ratio is measured against, and the ratio required (0–1). */
-  readonly target?: { readonly ceiling: 'fastify' | 'node'; readonly ratio: number; readonly p99Ms?: number };
-  prepare(api: BenchApi, fixtures: BenchFixtures): Promise<BenchRequest>;
+  readonly target?: ScenarioTarget;
+  prepare(api: BenchApi, fixtures: BenchFixtures, run: BenchRun): Promise<BenchRequest>;
 }
 
 const BRAND = 'brandau';
@@ -68,7 +111,12 @@ const ofFixture = (fixtures: BenchFixtures) => {
   return number;
 };
 
-// Targets from issue 7 ("Targets"): product reads against node:http, quote create against Fastify.
+// Targets from issue 7 ("Targets"): product reads against node:http, quote create against
+// Fastify, purchases in absolute purchases per second.
+const PURCHASE_TARGET = { sqlite: 800, postgres: 300 } as const;
+/** Ready quotes created per second of load: twice the higher target. */
+const PURCHASE_SUPPLY_PER_SECOND = 2 * Math.max(PURCHASE_TARGET.sqlite, PURCHASE_TARGET.postgres);
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'health',
@@ -83,19 +131,19 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'baseQuoteConfig',
     description: 'GET /products/v1/{brand}/baseQuoteConfig?quoteType=SINGLETRIP: serialised once per catalogue version.',
-    target: { ceiling: 'node', ratio: 0.7 },
+    target: { kind: 'ratio', ceiling: 'node', ratio: 0.7 },
     prepare: async (api) => ({ method: 'GET', path: `/products/v1/${BRAND}/baseQuoteConfig?quoteType=SINGLETRIP`, headers: await bearer(api) }),
   },
   {
     name: 'planByCode',
     description: 'GET /products/v1/{brand}/plans?planCode=COMP: the plan version in force, serialised once.',
-    target: { ceiling: 'node', ratio: 0.7 },
+    target: { kind: 'ratio', ceiling: 'node', ratio: 0.7 },
     prepare: async (api) => ({ method: 'GET', path: `/products/v1/${BRAND}/plans?planCode=COMP`, headers: await bearer(api) }),
   },
   {
     name: 'quoteCreate',
     description: 'POST /quotes/v2/{brand}/quote: 2 adults + 1 dependent, 14 days, every plan priced, 2 options opted in; stored (one durable commit each).',
-    target: { ceiling: 'fastify', ratio: 0.5, p99Ms: 25 },
+    target: { kind: 'ratio', ceiling: 'fastify', ratio: 0.5, p99Ms: 25 },
     prepare: async (api) => ({ method: 'POST', path: `/quotes/v2/${BRAND}/quote`, headers: { ...(await bearer(api)), ...json }, body: quoteBody() }),
   },
   {
@@ -109,10 +157,21 @@ export const SCENARIOS: Scenario[] = [
       return { method: 'GET', path: `/quotes/v2/${BRAND}/quote/${id}`, headers };
     },
   },
-  // PURCHASE: the lead adds a `purchase` scenario here after merging the purchase branch
-  // (issue 7 target: ≥ 800 purchases/s on SQLite, ≥ 300/s on PostgreSQL). Each request needs
-  // its own quote, so it needs a request generator (autocannon `requests[].setupRequest`), not
-  // one fixed request: extend BenchRequest rather than replaying one purchase.
+  {
+    name: 'purchase',
+    description: 'POST /quotes/v2/{brand}/purchase: a different ready quote per request (the Bali trip at DETAILS, COMP, terms agreed), card tok_sandbox_approved: authorise, issue, capture.',
+    target: { kind: 'rate', perSecond: PURCHASE_TARGET },
+    prepare: async (api, _fixtures, run) => {
+      // Enough quotes for the run at a rate well above the target; running out is reported, never hidden.
+      const count = Math.ceil((run.durationSeconds + (run.warmUpSeconds ?? 0)) * PURCHASE_SUPPLY_PER_SECOND);
+      const started = performance.now();
+      const request = await purchaseSupply(api, await bearer(api), count, (body, n) =>
+        seedQuotes(run.env, { brandCode: BRAND, login: LOGIN.username, body: JSON.parse(body) as QuoteRequest, count: n, onProgress: (done) => run.progress?.(`purchase: ${done}/${n} ready quotes`) }),
+      );
+      run.progress?.(`purchase: ${count + 1} ready quotes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      return request;
+    },
+  },
   {
     name: 'policySummary',
     description: 'GET /policies/v1/{brand}/policies/{policyNumber}: one policy issued by issuePolicy.',

@@ -61,8 +61,16 @@ export function localDateOf(isoDate: string): LocalDate {
   };
 }
 
+// luxon builds an Intl.DateTimeFormat per validity check (a few per cent of a purchase's CPU):
+// zones found valid are remembered, up to a bound (spellings vary: Intl ignores case).
+const knownZones = new Set<string>();
+const KNOWN_ZONES_MAX = 1000;
+
 export function isTimeZone(zone: string): boolean {
-  return IANAZone.isValidZone(zone);
+  if (knownZones.has(zone)) return true;
+  const valid = IANAZone.isValidZone(zone);
+  if (valid && knownZones.size < KNOWN_ZONES_MAX) knownZones.add(zone);
+  return valid;
 }
 
 /** An instant shown both ways: UTC ISO 8601 (`Z`) and the wall-clock time in `zone` (no offset). */

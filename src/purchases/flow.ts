@@ -5,7 +5,7 @@ import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from 
 import { InvalidPolicyIssue } from '../policies/errors.js';
 import { issuePolicy } from '../policies/service.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
-import { findPurchase, markQuotePurchased, releaseQuote, transition } from './repository.js';
+import { findPurchase, markQuotePurchased, releaseQuote, transition, type PurchasePatch } from './repository.js';
 
 /**
  * The money steps of a purchase, shared by the request and by recovery. Every step is a compare
@@ -45,10 +45,9 @@ export async function applyAuthorisation(deps: FlowDeps, purchase: Purchase, out
   const paymentResult = paymentResultOf(outcome);
   switch (outcome.outcome) {
     case 'approved': {
-      const moved = await transition(deps.db, purchase.id, from, 'AUTHORISED', { paymentId: outcome.paymentId, paymentResult, threeDSStatus: outcome.threeDSStatus, challenge: null, declineReason: null }, at);
-      if (!moved) return advance(deps, await current(deps, purchase.id));
       crashPoint(deps, 'authorise');
-      return finishApproved(deps, moved);
+      // No external call comes between recording the approval and issuing: one commit does both.
+      return finishApproved(deps, purchase, { from, patch: { paymentId: outcome.paymentId, paymentResult, threeDSStatus: outcome.threeDSStatus, challenge: null, declineReason: null } });
     }
     case 'challenge_required': {
       const { challengeId: _id, expiresAt, ...challenge } = outcome.challenge;
@@ -74,18 +73,28 @@ async function endWithoutPolicy(deps: FlowDeps, purchase: Purchase, from: Purcha
   return moved;
 }
 
+/** An approval not recorded yet: the states it may be recorded from, and what the gateway answered. */
+export interface Approval {
+  readonly from: readonly PurchaseState[];
+  readonly patch: PurchasePatch;
+}
+
 /**
  * AUTHORISED → ISSUED in one transaction (purchase state first, so racing processes queue on its
- * row; then the policy; then the quote), then capture. A policy that cannot be issued voids the hold.
+ * row; then the policy; then the quote), then capture. With `approval` (the gateway has just
+ * approved) the same transaction also records the authorisation, moving STARTED or
+ * CHALLENGE_PENDING straight to ISSUED: one commit instead of two, and a crash before it leaves
+ * the purchase STARTED, which recovery finishes by asking the gateway again with the same key
+ * (it replays its approval). A policy that cannot be issued voids the hold.
  */
-export async function finishApproved(deps: FlowDeps, purchase: Purchase): Promise<Purchase> {
+export async function finishApproved(deps: FlowDeps, purchase: Purchase, approval?: Approval): Promise<Purchase> {
   let issued: Purchase | undefined;
   try {
     issued = await deps.db.transaction().execute(async (tx) => {
       const at = deps.clock();
-      const claimed = await transition(tx, purchase.id, ['AUTHORISED'], 'ISSUED', {}, at.toISOString());
+      const claimed = await transition(tx, purchase.id, approval?.from ?? ['AUTHORISED'], 'ISSUED', approval?.patch ?? {}, at.toISOString());
       if (!claimed) throw new Overtaken();
-      const policy = await issuePolicy(tx, { ...purchase.issueRequest, paymentReference: purchase.paymentId }, at);
+      const policy = await issuePolicy(tx, { ...claimed.issueRequest, paymentReference: claimed.paymentId }, at);
       if (!(await markQuotePurchased(tx, purchase.quoteId, policy.policyNumber, at.toISOString()))) throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
       return transition(tx, purchase.id, ['ISSUED'], 'ISSUED', { policyNumber: policy.policyNumber }, at.toISOString());
     });
@@ -93,7 +102,10 @@ export async function finishApproved(deps: FlowDeps, purchase: Purchase): Promis
     if (error instanceof Overtaken) return advance(deps, await current(deps, purchase.id));
     if (!(error instanceof InvalidPolicyIssue)) throw error;
     deps.log?.error({ err: error, purchaseId: purchase.id }, 'purchase: the policy could not be issued; voiding the authorisation');
-    return voidAuthorisation(deps, purchase);
+    // The issuing transaction rolled back: record the approval on its own, then release the hold.
+    const authorised = approval ? await transition(deps.db, purchase.id, approval.from, 'AUTHORISED', approval.patch, now(deps)) : purchase;
+    if (!authorised) return advance(deps, await current(deps, purchase.id));
+    return voidAuthorisation(deps, authorised);
   }
   if (!issued) return current(deps, purchase.id);
   crashPoint(deps, 'issue');

@@ -2,9 +2,11 @@ import type { PolicyIssueRequest } from '../policies/issue-request.js';
 
 /**
  * A purchase attempt and its states. The order of steps keeps the books right whatever crashes:
- * STARTED (recorded, quote claimed) → authorise → AUTHORISED (or CHALLENGE_PENDING first) →
- * one transaction issues the policy and marks the quote → ISSUED → capture → CAPTURED.
- * DECLINED and FAILED release the quote; VOIDED releases a hold that could not become a policy.
+ * STARTED (recorded, quote claimed) → authorise (CHALLENGE_PENDING first with 3-D Secure) →
+ * one transaction records the approval (AUTHORISED), issues the policy and marks the quote →
+ * ISSUED → capture → CAPTURED. AUTHORISED is stored on its own only when the policy could not
+ * be issued (the hold is voided next) or by an older process. DECLINED and FAILED release the
+ * quote; VOIDED releases a hold that could not become a policy.
  */
 export type PurchaseState = 'STARTED' | 'CHALLENGE_PENDING' | 'AUTHORISED' | 'ISSUED' | 'CAPTURED' | 'DECLINED' | 'FAILED' | 'VOIDED';
 

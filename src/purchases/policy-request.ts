@@ -28,9 +28,18 @@ export interface PolicyRequestFacts {
   readonly today: string;
 }
 
+// Building the Intl formatters was a few per cent of a purchase's CPU; a plan's currency is one
+// of the catalogue's few, so each is described once (frozen: callers spread it into the request).
+const currencies = new Map<string, Readonly<PolicyIssueRequest['plan']['currency']>>();
+
 function currencyOf(code: string): PolicyIssueRequest['plan']['currency'] {
-  const symbol = new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? code;
-  return { code, symbol, description: new Intl.DisplayNames(['en'], { type: 'currency' }).of(code) ?? code, minorUnits: minorDigits(code) };
+  let currency = currencies.get(code);
+  if (!currency) {
+    const symbol = new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? code;
+    currency = Object.freeze({ code, symbol, description: new Intl.DisplayNames(['en'], { type: 'currency' }).of(code) ?? code, minorUnits: minorDigits(code) });
+    currencies.set(code, currency);
+  }
+  return { ...currency };
 }
 
 function ageOn(holder: PolicyHolderInput, today: string): number | undefined {

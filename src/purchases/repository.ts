@@ -5,6 +5,9 @@ import type { NewPurchaseRow, PurchaseRow, PurchaseRowUpdate } from './tables.js
 /** Every query of the purchases area (the quote's purchase flags included). Rows stay here. */
 
 function toPurchase(row: PurchaseRow): Purchase {
+  // The issue request is the largest column and only issuing reads it: parsed on first use
+  // (every state change answers the row, and parsing it each time was a visible share of CPU).
+  let issueRequest: Purchase['issueRequest'] | undefined;
   return {
     id: row.public_id,
     quoteId: row.quote_id,
@@ -22,7 +25,9 @@ function toPurchase(row: PurchaseRow): Purchase {
     ...(row.three_ds_status !== null ? { threeDSStatus: row.three_ds_status } : {}),
     ...(row.challenge_json !== null ? { challenge: JSON.parse(row.challenge_json) as ChallengeInfo } : {}),
     ...(row.challenge_expires_at !== null ? { challengeExpiresAt: row.challenge_expires_at } : {}),
-    issueRequest: JSON.parse(row.issue_request_json) as Purchase['issueRequest'],
+    get issueRequest() {
+      return (issueRequest ??= JSON.parse(row.issue_request_json) as Purchase['issueRequest']);
+    },
     ...(row.policy_number !== null ? { policyNumber: row.policy_number } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -14,17 +14,23 @@ describe('benchmark script', () => {
   it('produces a JSON and Markdown report on a tiny run', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
     try {
-      await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--duration', '1', '--connections', '2', '--only', 'health', '--out', out], {
+      await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--duration', '1', '--connections', '2', '--only', 'health,purchase', '--out', out], {
         env: { ...process.env },
         timeout: 90_000,
       });
       const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport;
-      expect(report.scenarios.map((s) => s.name)).toEqual(['health']);
-      const [health] = report.scenarios;
+      expect(report.scenarios.map((s) => s.name)).toEqual(['health', 'purchase']);
+      const [health, purchase] = report.scenarios;
       expect(health!.endpoint.total).toBeGreaterThan(0);
       expect(health!.nodeCeiling.total).toBeGreaterThan(0);
       expect(health!.fastifyCeiling.total).toBeGreaterThan(0);
-      expect(readFileSync(join(out, 'latest.md'), 'utf8')).toMatch(/\| health \| \d+/);
+      // Each purchase bought its own quote: none answered non-2xx, the supply did not run out.
+      expect(purchase!.endpoint.total).toBeGreaterThan(0);
+      expect(purchase!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
+      expect(purchase!.target).toMatch(/2xx\/s/);
+      const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
+      expect(markdown).toMatch(/\| health \| \d+/);
+      expect(markdown).toMatch(/\| purchase \| \d+/);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -42,6 +42,8 @@ async function buyDirectly(t: TestApp, gateway: PaymentGateway, card: string = C
   return { quoteId: quote.id, totalPrice: quote.totalPrice };
 }
 
+const counters = (t: TestApp) => t.context.db.selectFrom('policy_number_counter').selectAll().orderBy('prefix').orderBy('country').orderBy('year').execute();
+
 async function purchaseOf(t: TestApp, quoteId: string): Promise<Purchase> {
   const found = await findPurchaseOfQuote(t.context.db, quoteId, ['STARTED', 'CHALLENGE_PENDING', 'AUTHORISED', 'ISSUED', 'CAPTURED', 'DECLINED', 'FAILED', 'VOIDED']);
   if (!found) throw new Error(`no purchase of quote ${quoteId}`);
@@ -103,6 +105,37 @@ describe(`purchase recovery (${DIALECT})`, () => {
     const quote = await t.context.db.selectFrom('quote').select(['is_purchased', 'is_purchase_initiated']).where('public_id', '=', quoteId).executeTakeFirstOrThrow();
     expect(quote).toEqual({ is_purchased: 0, is_purchase_initiated: 0 });
     expect(await books(t, quoteId)).toMatchObject({ policies: 0, captures: 0 });
+  });
+
+  it('approved, but the policy cannot be issued (request path): the issuing transaction rolls back, the approval is recorded, the hold voided, the quote released', async () => {
+    const t = getApp();
+    const real = t.app.paymentGateway;
+    // The gateway approves; meanwhile the recorded issue request became unissuable.
+    const breaking: PaymentGateway = {
+      continueThreeDs: (r) => real.continueThreeDs(r),
+      capture: (r) => real.capture(r),
+      void: (r) => real.void(r),
+      refund: (r) => real.refund(r),
+      authorise: async (r) => {
+        const outcome = await real.authorise(r);
+        const started = await t.context.db.selectFrom('purchase').select('issue_request_json').where('public_id', '=', r.reference).executeTakeFirstOrThrow();
+        const broken = { ...(JSON.parse(started.issue_request_json) as Record<string, unknown>), presentationTimeZoneCode: 'Not/AZone' };
+        await t.context.db.updateTable('purchase').set({ issue_request_json: JSON.stringify(broken) }).where('public_id', '=', r.reference).execute();
+        return outcome;
+      },
+    };
+    const before = await counters(t);
+    const { quoteId } = await buyDirectly(t, breaking);
+    const purchase = await purchaseOf(t, quoteId);
+    expect(purchase).toMatchObject({ state: 'VOIDED', paymentResult: 'APPROVED' });
+    expect(purchase.paymentId).toMatch(/^sbx_pay_/);
+    const sandbox = await t.context.db.selectFrom('sandbox_payment').select(['status', 'captured_minor']).where('payment_id', '=', purchase.paymentId!).executeTakeFirstOrThrow();
+    expect(sandbox).toEqual({ status: 'voided', captured_minor: 0 });
+    const quote = await t.context.db.selectFrom('quote').select(['is_purchased', 'is_purchase_initiated', 'policy_number']).where('public_id', '=', quoteId).executeTakeFirstOrThrow();
+    expect(quote).toEqual({ is_purchased: 0, is_purchase_initiated: 0, policy_number: null });
+    expect(await books(t, quoteId)).toMatchObject({ policies: 0, captures: 0 });
+    // Nothing of the rolled-back issue stays: no policy, no number taken from the series.
+    expect(await counters(t)).toEqual(before);
   });
 
   it('a 3-D Secure challenge nobody completed: FAILED once expired, quote released', async () => {
