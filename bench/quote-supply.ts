@@ -15,7 +15,7 @@ export const APPROVED_CARD = 'tok_sandbox_approved';
 const isoDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 /** The issue's Bali trip (two adults and a dependent, 14 days, two options) with the details stage DETAILS needs. */
-function readyQuoteBody(planId: number): string {
+export function readyQuoteBody(planId: number): string {
   return JSON.stringify({
     stage: 'DETAILS',
     input: {
@@ -44,7 +44,7 @@ interface PlanFacts {
 }
 
 /** The COMP plan in force and the purchase terms the buyer must agree to (spec §4.5). */
-async function planFacts(api: BenchApi, headers: Record<string, string>): Promise<PlanFacts> {
+export async function planFacts(api: BenchApi, headers: Record<string, string>): Promise<PlanFacts> {
   const res = await api.call({ method: 'GET', path: `/products/v1/${BRAND}/plans?planCode=COMP&partnerCode=${PARTNER}`, headers });
   if (res.status !== 200) throw new Error(`plan: ${res.status} ${res.body}`);
   const plan = JSON.parse(res.body) as { planId: number; purchaseTermsAndConditions: { termConditionId: number; policyActionTypeId: number }[] };

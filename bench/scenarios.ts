@@ -66,7 +66,7 @@ export interface Scenario {
 
 const BRAND = 'brandau';
 // A demo login (README, "Getting a token"); its partner owns the fixture policies.
-const LOGIN = { username: 'demoa.brandau@demo.example', password: 'DEMOA-brandau-demo-pass' };
+export const LOGIN = { username: 'demoa.brandau@demo.example', password: 'DEMOA-brandau-demo-pass' };
 
 /** The password grant exactly as a partner sends it. */
 function tokenRequest(): BenchRequest {
@@ -74,7 +74,7 @@ function tokenRequest(): BenchRequest {
   return { method: 'POST', path: `/users/${BRAND}/token`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() };
 }
 
-async function bearer(api: BenchApi): Promise<Record<string, string>> {
+export async function bearer(api: BenchApi): Promise<Record<string, string>> {
   const res = await api.call(tokenRequest());
   if (res.status !== 200) throw new Error(`token: ${res.status} ${res.body}`);
   return { authorization: `Bearer ${(JSON.parse(res.body) as { access_token: string }).access_token}` };
