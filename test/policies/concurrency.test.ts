@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT } from '../helpers/database.js';
+import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { issue, issueRequest } from './fixtures.js';
 
 interface Worker {
@@ -48,14 +48,7 @@ function sequences(numbers: string[], prefix: string): number[] {
 const oneToFifty = Array.from({ length: 50 }, (_, i) => i + 1);
 
 describe(`policy numbers under concurrency (${DIALECT})`, () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    await migrateToLatest(database.db);
-  });
-  afterAll(async () => {
-    await database.destroy();
-  });
+  const database = useMigratedTestDatabase();
 
   it('50 issuances at once on separate connections get 50 distinct sequential numbers', async () => {
     // PostgreSQL: five pools of their own. SQLite: one connection per process is the engine's

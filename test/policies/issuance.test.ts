@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { describe, expect, it } from 'vitest';
 import { InvalidPolicyIssue, PolicyAlreadyIssued } from '../../src/policies/errors.js';
 import { issuePolicy } from '../../src/policies/service.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT } from '../helpers/database.js';
+import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { issue, issueRequest } from './fixtures.js';
 
 describe(`policy issuance (${DIALECT})`, () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    await migrateToLatest(database.db);
-  });
-  afterAll(async () => {
-    await database.destroy();
-  });
+  const database = useMigratedTestDatabase();
   const db = () => database.db;
 
   it('writes the header, detail #1, travellers, dependents, options and money', async () => {

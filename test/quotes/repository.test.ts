@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { describe, expect, it } from 'vitest';
 import { findQuote, insertQuote } from '../../src/quotes/repository.js';
 import type { QuoteRecord } from '../../src/quotes/stored-quote.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT } from '../helpers/database.js';
+import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
 
 /** A record as evaluation leaves it: undefined members and -0 where JSON would not keep them. */
 function record(over: Partial<QuoteRecord> = {}): QuoteRecord {
@@ -27,14 +27,7 @@ function record(over: Partial<QuoteRecord> = {}): QuoteRecord {
 }
 
 describe(`quote repository (${DIALECT})`, () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    await migrateToLatest(database.db);
-  });
-  afterAll(async () => {
-    await database.destroy();
-  });
+  const database = useMigratedTestDatabase();
 
   it('answers an insert with exactly the quote a read of it gives, without reading it back', async () => {
     const cases = [record(), record({ clientSessionId: 's-1', clientInfo: { ipAddress: '203.0.113.9', userAgent: undefined }, customerUserId: 9_007_199_254_740_991, hasConfigChanged: true })];

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { dateIn } from '../../catalogue/service.js';
 
 /**
  * Calendar arithmetic on contract dates (YYYY-MM-DD) in plain integers: a date is its fields and
@@ -60,24 +61,12 @@ export function parseDate(text: string | undefined): CalendarDate | undefined {
   return dateOf(year, month, day);
 }
 
-// Building an Intl.DateTimeFormat costs far more than formatting with one: one per zone. Zones
-// come from the catalogue's home countries, so the map stays small (bounded all the same).
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-function dayFormatIn(timeZone: string): Intl.DateTimeFormat {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    if (dayFormats.size < 1000) dayFormats.set(timeZone, format);
-  }
-  return format;
-}
-
 /** The calendar date of `now` in `timeZone` (an unknown zone falls back to UTC). */
 export function quoteDateOf(now: Date, timeZone: string): CalendarDate {
   if (Number.isNaN(now.getTime())) throw new Error('the clock gave an invalid instant');
   let text: string;
   try {
-    text = dayFormatIn(timeZone).format(now); // `en-CA` writes YYYY-MM-DD
+    text = dateIn(now, timeZone); // one cached formatter per zone, YYYY-MM-DD
   } catch {
     // Not an IANA zone Intl knows: luxon's reading of it (offsets like `UTC+10`, else UTC), as before.
     const local = DateTime.fromJSDate(now).setZone(timeZone);
