@@ -7,9 +7,11 @@ import { registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
-import { loggerOptions, OneLineRequestLog } from './logging.js';
+import { loggerOptions, OneLineRequestLog, standardOutput } from './logging.js';
 import { operationsRoutes } from './ops/routes.js';
 import { productRoutes } from './catalogue/routes.js';
+import { FrontCache, serverWithFrontCache } from './catalogue/front-cache.js';
+import { connectFrontCache } from './catalogue/front-cache-wiring.js';
 import type { QuotePorts } from './quotes/ports.js';
 import { quotesRoutes } from './quotes/routes.js';
 import { quotePortsFor } from './quotes/live-ports.js';
@@ -31,8 +33,10 @@ export interface BuildAppOptions {
 /** Assembles the HTTP application from cross-cutting plugins and the domain areas. No logic here. */
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
+  const frontCache = new FrontCache();
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    logger: options.logger ?? { ...loggerOptions(config), stream: standardOutput() },
+    serverFactory: serverWithFrontCache(frontCache),
     genReqId: requestIdFor,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
@@ -55,6 +59,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await app.register(operationsRoutes, { context, metrics, lifecycle });
   const auth = createAuthServices(context);
   installBearerGuard(app, context, auth);
+  connectFrontCache(app, frontCache, { context, auth, metrics, lifecycle });
+  app.decorate('frontCache', frontCache);
   app.decorate('paymentGateway', paymentGatewayFor(context));
   app.decorate('idempotency', idempotencyServiceFor(context));
   // Pages a payment gateway serves itself (the sandbox issuer's 3-D Secure challenge): public, for the cardholder's browser.
@@ -67,7 +73,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       await api.register(async (protectedApi) => {
         // Every route in this scope requires a bearer token for its brand.
         protectWithBearer(protectedApi);
-        await protectedApi.register(productRoutes, { context });
+        await protectedApi.register(productRoutes, { context, frontCache });
         await protectedApi.register(quotesRoutes, { context, ports: options.quotePorts ?? quotePortsFor(context) });
         await protectedApi.register(policiesRoutes, { context });
         await protectedApi.register(purchaseRoutes, { context });
@@ -82,5 +88,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set `draining` before closing so /ready fails and clients reconnect elsewhere. */
     lifecycle: Lifecycle;
+    /** Answers repeated product reads ahead of routing (catalogue/front-cache.ts). */
+    frontCache: FrontCache;
   }
 }

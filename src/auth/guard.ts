@@ -38,7 +38,7 @@ export function principalOf(request: FastifyRequest): Principal {
 }
 
 // RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+export const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 function bearerToken(request: FastifyRequest, reply: FastifyReply): string {
   const header = request.headers.authorization;

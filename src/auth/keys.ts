@@ -123,6 +123,20 @@ export class KeyStore {
   }
 
   /** The public key for `kid`, if it may still verify now. */
+  /**
+   * `verificationKey` from memory alone, for callers that cannot wait: the key when the loaded
+   * set is fresh and holds `kid` in its verification window, else undefined (ask the async one).
+   */
+  loadedVerificationKey(kid: string): CryptoKey | undefined {
+    const now = this.context.clock();
+    if (now.getTime() - this.loadedAt >= this.context.config.auth.signingKeyCacheSeconds * 1000) return undefined;
+    const found = this.keys.find((k) => k.stored.kid === kid);
+    if (!found) return undefined;
+    const until = found.stored.verifyUntil;
+    if (until !== null && until <= now.toISOString()) return undefined;
+    return found.publicKey;
+  }
+
   async verificationKey(kid: string): Promise<CryptoKey | undefined> {
     await this.fresh();
     let found = this.keys.find((k) => k.stored.kid === kid);

@@ -24,6 +24,13 @@ export class UserStatusCache {
 
   constructor(private readonly context: AppContext) {}
 
+  /** True only when a fresh entry says the user may act; false means "ask `allowed`". */
+  knownAllowed(userId: number): boolean {
+    const hit = this.entries.get(userId);
+    const ttlMs = this.context.config.auth.userStatusCacheSeconds * 1000;
+    return hit !== undefined && hit.allowed && this.context.clock().getTime() - hit.at < ttlMs;
+  }
+
   async allowed(userId: number): Promise<boolean> {
     const ttlMs = this.context.config.auth.userStatusCacheSeconds * 1000;
     const hit = this.entries.get(userId);

@@ -20,7 +20,8 @@ export function json(body: unknown, maxAgeSeconds: number): Omit<CachedResponse,
   return { payload: Buffer.from(JSON.stringify(body)), maxAgeSeconds, contentType: 'application/json; charset=utf-8' };
 }
 
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+/** Whether an `If-None-Match` header names `etag` (weak comparison, RFC 9110 §13.1.2). */
+export function namesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(',').some((tag) => {
     const t = tag.trim();
@@ -32,6 +33,6 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 export function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): FastifyReply {
   // private: every product response is behind a partner's bearer token.
   reply.header('etag', entry.etag).header('cache-control', `private, max-age=${entry.maxAgeSeconds}`);
-  if (matches(request.headers['if-none-match'], entry.etag)) return reply.status(304).send();
+  if (namesEtag(request.headers['if-none-match'], entry.etag)) return reply.status(304).send();
   return reply.type(entry.contentType).send(entry.payload);
 }

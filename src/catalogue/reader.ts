@@ -88,6 +88,11 @@ export class CatalogueReader {
     return this.pending;
   }
 
+  /** The current version id when it was confirmed within `refreshMs`; else undefined (call `snapshot`). */
+  freshVersionId(): number | undefined {
+    return this.current && performance.now() - this.checkedAt < this.options.refreshMs ? this.current.versionId : undefined;
+  }
+
   /** Forget the freshness check (an import in this process calls it). */
   invalidate(): void {
     this.checkedAt = -Infinity;

@@ -1,15 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { UnknownBrandId } from './errors.js';
+import type { FrontCache } from './front-cache.js';
 import { cached, json, sendCached } from './http-cache.js';
+import type { BrandCatalogue } from './model.js';
+import type { CachedResponse, CatalogueSnapshot } from './reader.js';
 import { brandCodeById } from './repository.js';
 import { brandContentBody, featuresBody, partnerGroupsOf, pdsSummaryBody, planBody, quoteConfigBody, resolveLanguage, selectPds } from './responses.js';
 import {
   BrandContentResponse, BrandIdParams, ContractParams, FeaturesResponse, LangQuery, PdsQuery, PdsSummaryResponse, PlanResponse, PlansQuery,
   QuoteConfigQuery, QuoteConfigResponse,
 } from './schemas.js';
-import { brandOf, catalogueOf, effectiveDate, planVersionAt } from './service.js';
+import { brandOf, brandTimeZone, catalogueOf, effectiveDate, nextMidnightIn, planVersionAt } from './service.js';
 
 const NOT_MODIFIED = { type: 'null', description: 'Not modified: `If-None-Match` named the current ETag.' } as const;
 const ERRORS = errorResponses(400, 401, 403, 404, 503);
@@ -17,8 +21,13 @@ const tags = ['products'];
 const CACHING = ' Answers carry `ETag` and `Cache-Control: private, max-age=<expirySeconds>`; `If-None-Match` with the ETag gets 304.';
 
 /** Product configuration endpoints (spec §4.4–4.9) and the PDS document itself. */
-export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = (app, { context }) => {
+export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; frontCache?: FrontCache }> = (app, { context, frontCache }) => {
   const catalogue = catalogueOf(context);
+  /** Sends `entry`, and lets the front cache answer the same URL from memory while it holds. */
+  const answer = (request: FastifyRequest, reply: FastifyReply, snapshot: CatalogueSnapshot, brand: BrandCatalogue, entry: CachedResponse, validUntilMs = Infinity) => {
+    frontCache?.remember(request.url, { brandCode: brand.brandCode, route: request.routeOptions.url ?? '', versionId: snapshot.versionId, validUntilMs, response: entry });
+    return sendCached(request, reply, entry);
+  };
 
   app.get('/products/v1/:brandCode/baseQuoteConfig', {
     schema: {
@@ -31,7 +40,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> =
     const brand = brandOf(snapshot, request.params.brandCode);
     const { quoteType } = request.query;
     const entry = cached(snapshot, `config/${brand.brandCode}/${quoteType}`, () => json(quoteConfigBody(brand, quoteType), brand.quoteConfig.expirySeconds));
-    return sendCached(request, reply, entry);
+    return answer(request, reply, snapshot, brand, entry);
   });
 
   app.get('/products/v1/:brandCode/plans', {
@@ -44,13 +53,15 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> =
     const snapshot = await catalogue.snapshot();
     const brand = brandOf(snapshot, request.params.brandCode);
     const { planCode, effectiveAt, lang, partnerCode } = request.query;
-    const plan = planVersionAt(brand, planCode, effectiveDate(snapshot, brand, effectiveAt, context.clock()));
+    const now = context.clock();
+    const plan = planVersionAt(brand, planCode, effectiveDate(snapshot, brand, effectiveAt, now));
     const language = resolveLanguage(brand, lang);
     const groups = partnerGroupsOf(brand, partnerCode);
     const entry = cached(snapshot, `plan/${plan.planId}/${language}/${groups.join(',')}`, () =>
       json(planBody(brand, plan, language, groups), brand.brand.expirySeconds),
     );
-    return sendCached(request, reply, entry);
+    // Without effectiveAt the plan in force is today's: the answer holds until local midnight.
+    return answer(request, reply, snapshot, brand, entry, effectiveAt === undefined ? nextMidnightIn(now, brandTimeZone(snapshot, brand)) : Infinity);
   });
 
   app.get('/products/v1/:brandCode/brands', {
@@ -63,7 +74,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> =
     const snapshot = await catalogue.snapshot();
     const brand = brandOf(snapshot, request.params.brandCode);
     const language = resolveLanguage(brand, request.query.lang);
-    return sendCached(request, reply, cached(snapshot, `brand/${brand.brandCode}/${language}`, () => json(brandContentBody(brand, language), brand.brand.expirySeconds)));
+    return answer(request, reply, snapshot, brand, cached(snapshot, `brand/${brand.brandCode}/${language}`, () => json(brandContentBody(brand, language), brand.brand.expirySeconds)));
   });
 
   app.get('/products/v1/:brandCode/brands/:brandId', {
@@ -91,7 +102,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> =
     const snapshot = await catalogue.snapshot();
     const brand = brandOf(snapshot, request.params.brandCode);
     const id = request.params.insuranceContractId;
-    return sendCached(request, reply, cached(snapshot, `features/${brand.brandCode}/${id}`, () => json(featuresBody(brand, id), brand.brand.expirySeconds)));
+    return answer(request, reply, snapshot, brand, cached(snapshot, `features/${brand.brandCode}/${id}`, () => json(featuresBody(brand, id), brand.brand.expirySeconds)));
   });
 
   app.get('/products/v2/:brandCode/insuranceContract/:insuranceContractId/pdsSummary', {
@@ -105,7 +116,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> =
     const brand = brandOf(snapshot, request.params.brandCode);
     const id = request.params.insuranceContractId;
     const doc = selectPds(brand, id, request.query);
-    return sendCached(request, reply, cached(snapshot, `pdsSummary/${id}/${doc.key}`, () => json(pdsSummaryBody(doc), brand.brand.expirySeconds)));
+    return answer(request, reply, snapshot, brand, cached(snapshot, `pdsSummary/${id}/${doc.key}`, () => json(pdsSummaryBody(doc), brand.brand.expirySeconds)));
   });
 
   app.get('/products/v2/:brandCode/insuranceContract/:insuranceContractId/pds', {

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { RateTable } from '../pricing/rate-tables.js';
@@ -40,6 +41,11 @@ function dateFormatIn(timeZone: string): Intl.DateTimeFormat {
     if (dateFormats.size < 1000) dateFormats.set(timeZone, format);
   }
   return format;
+}
+
+/** The instant the calendar date in `timeZone` next changes after `instant` (epoch ms). */
+export function nextMidnightIn(instant: Date, timeZone: string): number {
+  return DateTime.fromJSDate(instant, { zone: timeZone }).startOf('day').plus({ days: 1 }).toMillis();
 }
 
 /** The brand's own time zone: that of its first home country (plan dates are local dates there). */

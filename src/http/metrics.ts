@@ -3,6 +3,8 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 
 export interface HttpMetrics {
   readonly registry: Registry;
+  /** Counts one answered request; the hook calls it, and so does anything answering outside Fastify's routing. */
+  record(method: string, route: string, statusCode: number, elapsedMs: number): void;
 }
 
 /**
@@ -24,19 +26,21 @@ export function registerHttpMetrics(app: FastifyInstance): HttpMetrics {
   // prom-client hashes a label object on every call (~10 µs a request, measured); the series of
   // one method, route and status are bound once and kept. Routes are patterns, so this stays small.
   const series = new Map<string, { count: ReturnType<typeof requests.labels>; duration: ReturnType<typeof latency.labels> }>();
-  app.addHook('onResponse', (request, reply, done) => {
-    // The route pattern, never the raw URL: ids in paths would explode the label space.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const key = `${request.method} ${route} ${reply.statusCode}`;
+  const record = (method: string, route: string, statusCode: number, elapsedMs: number) => {
+    const key = `${method} ${route} ${statusCode}`;
     let bound = series.get(key);
     if (!bound) {
-      const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+      const labels = { method, route, status_code: String(statusCode) };
       bound = { count: requests.labels(labels), duration: latency.labels(labels) };
       series.set(key, bound);
     }
     bound.count.inc();
-    bound.duration.observe(reply.elapsedTime / 1000);
+    bound.duration.observe(elapsedMs / 1000);
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    // The route pattern, never the raw URL: ids in paths would explode the label space.
+    record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);
     done();
   });
-  return { registry };
+  return { registry, record };
 }

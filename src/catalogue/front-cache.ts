@@ -1,0 +1,131 @@
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
+import type { HttpMetrics } from '../http/metrics.js';
+import { REQUEST_ID_HEADER, requestIdFor } from '../http/request-id.js';
+import { namesEtag } from './http-cache.js';
+import type { CachedResponse } from './reader.js';
+
+/** A product read Fastify has answered, as it may be answered again without routing. */
+export interface RememberedRead {
+  /** The brand of the path: only a token of this brand is answered from memory. */
+  readonly brandCode: string;
+  /** The route pattern, as metrics and the request log name it. */
+  readonly route: string;
+  /** The catalogue version the response was built from. */
+  readonly versionId: number;
+  /** From this instant on the answer may differ ("today" moved on); Infinity when it never does. */
+  readonly validUntilMs: number;
+  readonly response: CachedResponse;
+}
+
+/** What the front cache asks the app, each answer from memory (no I/O on this path). */
+export interface FrontCacheDeps {
+  readonly log: FastifyBaseLogger;
+  readonly metrics: Pick<HttpMetrics, 'record'>;
+  /** False while draining or closing: Fastify answers those (`Connection: close`, 503). */
+  accepting(): boolean;
+  /** The catalogue version in force, when it was checked recently enough; else undefined. */
+  freshCatalogueVersion(): number | undefined;
+  /** The caller's brand when memory vouches for its bearer token (auth/known-bearer.ts); else undefined. */
+  brandOfCaller(authorization: string | undefined): string | undefined;
+  nowMs(): number;
+}
+
+/** Distinct URLs remembered; product reads have a few dozen per brand, so this never binds in practice. */
+export const FRONT_CACHE_CAPACITY = 2000;
+
+/**
+ * Answers a product read this process has already answered, before Fastify routes it: the same
+ * bytes and headers, the same request log line and metrics, for a caller memory vouches for.
+ * Everything else (an unknown URL, a token not verified here yet, another brand, a newer
+ * catalogue, draining) goes to Fastify untouched, which also gives every error. Why it exists:
+ * routing, hooks and the reply pipeline cost more than the whole answer (docs/performance.md).
+ */
+export class FrontCache {
+  readonly #reads = new Map<string, RememberedRead>();
+  #deps: FrontCacheDeps | undefined;
+  /** Requests answered from memory so far. */
+  answered = 0;
+
+  constructor(private readonly capacity = FRONT_CACHE_CAPACITY) {}
+
+  get size(): number {
+    return this.#reads.size;
+  }
+
+  /** Wires the cache to the app once the app exists; until then it answers nothing. */
+  connect(deps: FrontCacheDeps): void {
+    this.#deps = deps;
+  }
+
+  /** Remembers how Fastify answered `url` (the raw request target, query included). */
+  remember(url: string, read: RememberedRead): void {
+    if (this.capacity <= 0) return;
+    if (this.#reads.size >= this.capacity && !this.#reads.has(url)) {
+      const oldest = this.#reads.keys().next();
+      if (!oldest.done) this.#reads.delete(oldest.value);
+    }
+    this.#reads.set(url, read);
+  }
+
+  /** Answers `req` and returns true, or returns false having touched nothing. */
+  answer(req: IncomingMessage, res: ServerResponse): boolean {
+    const deps = this.#deps;
+    if (deps === undefined || req.method !== 'GET' || req.url === undefined) return false;
+    const read = this.#reads.get(req.url);
+    if (read === undefined) return false;
+    const startedAt = performance.now();
+    // A GET with a body is odd enough to leave to Fastify.
+    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return false;
+    if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || deps.nowMs() >= read.validUntilMs) return false;
+    if (deps.brandOfCaller(req.headers.authorization) !== read.brandCode) return false;
+
+    const id = requestIdFor(req);
+    const { response } = read;
+    const notModified = namesEtag(req.headers['if-none-match'], response.etag);
+    const statusCode = notModified ? 304 : 200;
+    // The headers sendCached sets, in Fastify's order, so both paths answer byte for byte alike.
+    res.setHeader(REQUEST_ID_HEADER, id);
+    res.setHeader('etag', response.etag);
+    res.setHeader('cache-control', `private, max-age=${response.maxAgeSeconds}`);
+    if (notModified) {
+      res.writeHead(304).end();
+    } else {
+      res.setHeader('content-type', response.contentType);
+      res.setHeader('content-length', response.payload.length);
+      res.writeHead(200).end(response.payload);
+    }
+    this.answered++;
+    const elapsedMs = performance.now() - startedAt;
+    deps.metrics.record('GET', read.route, statusCode, elapsedMs);
+    deps.log.info(
+      {
+        reqId: id,
+        req: { id, method: 'GET', url: req.url, ip: req.socket.remoteAddress, headers: req.headers },
+        statusCode,
+        route: read.route,
+        responseTimeMs: Math.round(elapsedMs * 100) / 100,
+      },
+      'request completed',
+    );
+    return true;
+  }
+}
+
+/**
+ * Fastify's `serverFactory`: the HTTP/1 server Fastify would build itself (same timeouts), with
+ * `cache` asked first. `app.inject` bypasses it; only real connections meet the cache.
+ */
+export function serverWithFrontCache(cache: FrontCache): FastifyServerFactory {
+  return (handler, options) => {
+    const server: Server = createServer((options.http ?? {}) as ServerOptions, (req, res) => {
+      if (!cache.answer(req, res)) handler(req, res);
+    });
+    server.keepAliveTimeout = options.keepAliveTimeout as number;
+    server.requestTimeout = options.requestTimeout as number;
+    server.setTimeout(options.connectionTimeout as number);
+    const maxRequestsPerSocket = options.maxRequestsPerSocket as number | null | undefined;
+    if (maxRequestsPerSocket) server.maxRequestsPerSocket = maxRequestsPerSocket;
+    return server;
+  };
+}
