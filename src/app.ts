@@ -7,7 +7,7 @@ import { registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
-import { loggerOptions, OneLineRequestLog, standardOutput } from './logging.js';
+import { loggerOptions, OneLineRequestLog } from './logging.js';
 import { operationsRoutes } from './ops/routes.js';
 import { productRoutes } from './catalogue/routes.js';
 import { FrontCache, serverWithFrontCache } from './catalogue/front-cache.js';
@@ -35,7 +35,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   const { config } = context;
   const frontCache = new FrontCache();
   const app = Fastify({
-    logger: options.logger ?? { ...loggerOptions(config), stream: standardOutput() },
+    logger: options.logger ?? loggerOptions(config),
     serverFactory: serverWithFrontCache(frontCache),
     genReqId: requestIdFor,
     bodyLimit: config.bodyLimitBytes,

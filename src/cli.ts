@@ -4,7 +4,6 @@ import { Command } from 'commander';
 import { buildApp } from './app.js';
 import { registerCatalogueCommands } from './catalogue/cli.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
-import { flushLogs } from './logging.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
 import { registerPaymentsCommands } from './payments/cli.js';
@@ -29,8 +28,6 @@ async function serve(): Promise<void> {
   const config = configOrExit();
   const server = await startServer(config);
   server.app.log.info({ url: server.url, env: config.env, database: config.database.kind }, 'serving');
-  // Whoever started us waits for that line: write it now, not with the next batch.
-  void flushLogs(server.app.log);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -38,17 +35,17 @@ async function serve(): Promise<void> {
     server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const timer = setTimeout(() => {
       server.app.log.error('shutdown timed out; exiting with requests still open');
-      void flushLogs(server.app.log).then(() => process.exit(1));
+      process.exit(1);
     }, config.shutdownDrainMs + config.shutdownTimeoutMs);
     timer.unref();
     server.close().then(
       () => {
         server.app.log.info('stopped');
-        return flushLogs(server.app.log).then(() => process.exit(0));
+        process.exit(0);
       },
       (error: unknown) => {
         server.app.log.error({ err: error }, 'shutdown failed');
-        return flushLogs(server.app.log).then(() => process.exit(1));
+        process.exit(1);
       },
     );
   };

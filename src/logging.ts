@@ -1,5 +1,5 @@
-import { LogController, type FastifyBaseLogger, type FastifyLoggerOptions, type FastifyReply, type FastifyRequest } from 'fastify';
-import { destination, type Logger, type LoggerOptions } from 'pino';
+import { LogController, type FastifyLoggerOptions, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { LoggerOptions } from 'pino';
 import type { AppConfig } from './config.js';
 
 /** Keys whose values never reach a log line, at any depth a logged object nests them. */
@@ -56,38 +56,6 @@ interface LoggableRequest {
   url: string;
   ip?: string;
   headers: Record<string, unknown>;
-}
-
-// Lines wait until this many bytes are buffered, or the next periodic flush, before one write.
-const LOG_BATCH_BYTES = 4096;
-const LOG_FLUSH_EVERY_MS = 100;
-// Past this (stdout's reader stalled), pino drops new lines rather than grow without bound.
-const MAX_BUFFERED_LOG_BYTES = 16 * 1024 * 1024;
-
-/**
- * Standard output, written in batches: a line waits until 4 KiB are buffered or 100 ms have
- * passed, so under load the log costs one write per batch, not one per request (a synchronous
- * write per line was ~10 % of a cached product read). pino writes what is buffered when the
- * process exits; the server flushes before it exits (`flushLogs`). A SIGKILL loses at most
- * the last 100 ms of lines.
- */
-export function standardOutput(): ReturnType<typeof destination> {
-  return destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_EVERY_MS, maxLength: MAX_BUFFERED_LOG_BYTES });
-}
-
-/**
- * Resolves once every line logged so far has been written, or after `withinMs` if stdout's
- * reader has stalled (the caller is about to exit either way). Never rejects: a flush also
- * fsyncs, which a pipe refuses.
- */
-export function flushLogs(log: FastifyBaseLogger, withinMs = 2000): Promise<void> {
-  // Fastify types its logger without pino's flush; the server's logger is always pino.
-  const { flush } = log as Partial<Pick<Logger, 'flush'>>;
-  if (typeof flush !== 'function') return Promise.resolve();
-  return new Promise((resolve) => {
-    setTimeout(resolve, withinMs).unref();
-    flush.call(log, () => resolve());
-  });
 }
 
 /** Pino options for the server: JSON lines, secrets redacted, query strings left out. */

@@ -104,7 +104,6 @@ describe(`front cache for product reads (${DIALECT})`, () => {
     const auth = await bearerFor(t, 'brandau');
     const path = '/products/v1/brandau/baseQuoteConfig?quoteType=MULTITRIP';
     const [first, second] = await twice(path, auth);
-    await new Promise((resolve) => setTimeout(resolve, 250)); // the log is written in batches
     const lineOf = (id: string | undefined) => logLines.find((line) => line.reqId === id && line.msg === 'request completed');
     const fromFastify = lineOf(first.requestId)!;
     const fromMemory = lineOf(second.requestId)!;
