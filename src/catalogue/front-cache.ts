@@ -74,6 +74,22 @@ export class FrontCache {
     if (deps === undefined || req.method !== 'GET' || req.url === undefined) return false;
     const read = this.#reads.get(req.url);
     if (read === undefined) return false;
+    try {
+      return this.#answer(req, res, deps, read);
+    } catch (error) {
+      // A fault here must not take the process down (this runs outside Fastify's error handling):
+      // Fastify answers if nothing was sent yet; a half-sent answer has its connection cut.
+      deps.log.error({ err: error, url: req.url }, 'front cache failed');
+      if (!res.headersSent) {
+        for (const name of res.getHeaderNames()) res.removeHeader(name);
+        return false;
+      }
+      if (!res.writableEnded) res.destroy();
+      return true;
+    }
+  }
+
+  #answer(req: IncomingMessage, res: ServerResponse, deps: FrontCacheDeps, read: RememberedRead): boolean {
     const startedAt = performance.now();
     // A GET with a body is odd enough to leave to Fastify.
     if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return false;
