@@ -6,7 +6,7 @@
 // Counts do not depend on the machine's load; use them and CPU per purchase to compare changes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -14,7 +14,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import type { QuoteRequest } from '../src/quotes/schemas.js';
-import { DurableSqliteDialect } from '../src/db/sqlite-dialect.js';
+import { connectDatabase } from '../src/db/connect.js';
 import { freshDatabase } from './harness.js';
 import { purchaseSupply } from './quote-supply.js';
 import { bearer, LOGIN, type BenchApi, type BenchRequest } from './scenarios.js';
@@ -40,18 +40,13 @@ function record(sqlText: string, ms: number): void {
   statements.set(key, entry);
 }
 
-/** better-sqlite3 with every statement timed (what the server opens, plus the timing). */
-function timedSqlite(path: string) {
-  const sqlite = new SqliteDatabase(path);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+/** The server's SQLite connection (pragmas, group commit) with every statement timed. */
+function timed(sqlite: SqliteDatabase.Database) {
   return {
     close: () => sqlite.close(),
     prepare(sqlText: string) {
       const statement = sqlite.prepare(sqlText);
-      const timed =
+      const timedCall =
         <A extends unknown[], R>(run: (...args: A) => R) =>
         (...args: A): R => {
           const started = performance.now();
@@ -63,16 +58,16 @@ function timedSqlite(path: string) {
         };
       return {
         reader: statement.reader,
-        all: timed((...args: unknown[]) => statement.all(...args)),
-        run: timed((...args: unknown[]) => statement.run(...args)),
-        iterate: timed((...args: unknown[]) => statement.iterate(...args)),
+        all: timedCall((...args: unknown[]) => statement.all(...args)),
+        run: timedCall((...args: unknown[]) => statement.run(...args)),
+        iterate: timedCall((...args: unknown[]) => statement.iterate(...args)),
       };
     },
   };
 }
 
 function timedDatabase(config: AppConfig): Kysely<Database> {
-  if (config.database.kind === 'sqlite') return new Kysely<Database>({ dialect: new DurableSqliteDialect({ database: timedSqlite(config.database.path) }) });
+  if (config.database.kind === 'sqlite') return connectDatabase(config.database, { wrapSqlite: timed });
   const pool = new pg.Pool({ connectionString: config.database.url, max: config.database.poolSize, application_name: APPLICATION_NAME });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: (event) => record(event.query.sql, event.queryDurationMillis) });
 }

@@ -14,6 +14,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 export interface DatabaseOptions {
   /** PostgreSQL only: the schema to work in (tests use one schema each). */
   readonly schema?: string;
+  /** SQLite only: wraps the opened connection (the purchase probe times every statement with it). */
+  readonly wrapSqlite?: (database: SqliteDatabase.Database) => ConstructorParameters<typeof DurableSqliteDialect>[0]['database'];
 }
 
 /** Opens the configured database. SQLite is tuned for one writer with durable commits. */
@@ -37,5 +39,6 @@ export function connectDatabase(database: AppConfig['database'], options: Databa
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const walSync = inMemory ? undefined : new WalSync(walFileFlusher(database.path));
-  return new Kysely<Database>({ dialect: new DurableSqliteDialect({ database: sqlite }, walSync) });
+  const wrapped = options.wrapSqlite ? options.wrapSqlite(sqlite) : sqlite;
+  return new Kysely<Database>({ dialect: new DurableSqliteDialect({ database: wrapped }, walSync) });
 }

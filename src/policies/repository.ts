@@ -5,7 +5,7 @@ import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision } 
 import type { CounterKey } from './number-format.js';
 import type { PolicyFinancialValueTable, PolicyTravellerTable } from './tables.js';
 
-export { findPolicy, policyExistsForQuote } from './repository-read.js';
+export { findPolicy } from './repository-read.js';
 
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -68,12 +68,16 @@ function financialRows(request: PolicyIssueRequest, ids: { headerId: number; det
   ];
 }
 
-/** Writes the header, detail #1 (a purchase) and everything the purchase bought. */
+/**
+ * Writes the header, detail #1 (a purchase) and everything the purchase bought. Undefined when
+ * the quote already has a policy (its header is unique per quote: no separate look-up first);
+ * the caller throws, which rolls the transaction back.
+ */
 export async function insertPurchasedPolicy(
   tx: Tx,
   request: PolicyIssueRequest,
   decision: IssueDecision,
-): Promise<{ headerId: number; detailId: number }> {
+): Promise<{ headerId: number; detailId: number } | undefined> {
   const { currency, ...plan } = request.plan;
   const at = decision.issuedAt;
   const user = request.createdByUserId;
@@ -106,8 +110,10 @@ export async function insertPurchasedPolicy(
       updated_at: at,
       updated_by_user_id: user,
     })
+    .onConflict((oc) => oc.column('quote_id').doNothing())
     .returning('id')
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!header) return undefined;
   const headerId = header.id;
   const detail = await tx
     .insertInto('policy_detail')
