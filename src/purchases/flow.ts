@@ -20,6 +20,12 @@ export interface FlowDeps {
   readonly log?: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
   /** Test hook (never in production): kill the process right after this step. */
   readonly crashAfter?: 'authorise' | 'issue';
+  /**
+   * Told when this call's issuing transaction has committed: the purchase as ISSUED (its
+   * updatedAt is the quote's too) and the quote's new revision, so the caller can answer the
+   * bought quote without reading it back.
+   */
+  readonly onIssued?: (issued: Purchase, quoteRevision: number) => void;
 }
 
 /** Thrown inside the issuing transaction to roll it back when another process moved the purchase first. */
@@ -89,6 +95,7 @@ export interface Approval {
  */
 export async function finishApproved(deps: FlowDeps, purchase: Purchase, approval?: Approval): Promise<Purchase> {
   let issued: Purchase;
+  let quoteRevision: number | undefined;
   try {
     issued = await deps.db.transaction().execute(async (tx) => {
       const at = deps.clock();
@@ -96,7 +103,8 @@ export async function finishApproved(deps: FlowDeps, purchase: Purchase, approva
       const claimed = await transition(tx, purchase.id, approval?.from ?? ['AUTHORISED'], 'ISSUED', approval?.patch ?? {}, at.toISOString());
       if (!claimed) throw new Overtaken();
       const policy = await issuePolicy(tx, { ...claimed.issueRequest, paymentReference: claimed.paymentId }, at);
-      if (!(await markQuotePurchased(tx, purchase.quoteId, policy.policyNumber, at.toISOString()))) throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
+      quoteRevision = await markQuotePurchased(tx, purchase.quoteId, policy.policyNumber, at.toISOString());
+      if (quoteRevision === undefined) throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
       return setPolicyNumber(tx, claimed, policy.policyNumber);
     });
   } catch (error) {
@@ -108,6 +116,7 @@ export async function finishApproved(deps: FlowDeps, purchase: Purchase, approva
     if (!authorised) return advance(deps, await current(deps, purchase.id));
     return voidAuthorisation(deps, authorised);
   }
+  if (quoteRevision !== undefined) deps.onIssued?.(issued, quoteRevision);
   crashPoint(deps, 'issue');
   return capturePayment(deps, issued);
 }

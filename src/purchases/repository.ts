@@ -95,15 +95,16 @@ export async function releaseQuote(db: Executor, quoteId: string, at: string): P
     .execute();
 }
 
-/** The quote is bought: flags and policy number, in the issuing transaction. */
-export async function markQuotePurchased(tx: Tx, quoteId: string, policyNumber: string, at: string): Promise<boolean> {
-  const result = await tx
+/** The quote is bought: flags and policy number, in the issuing transaction. Answers its new revision; undefined if it was bought already. */
+export async function markQuotePurchased(tx: Tx, quoteId: string, policyNumber: string, at: string): Promise<number | undefined> {
+  const row = await tx
     .updateTable('quote')
     .set((eb) => ({ is_purchased: 1, is_purchase_initiated: 1, policy_number: policyNumber, stage: 'PAYMENT', revision: eb('revision', '+', 1), updated_at: at }))
     .where('public_id', '=', quoteId)
     .where('is_purchased', '=', 0)
+    .returning('revision')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return row?.revision;
 }
 
 /** Stores a new purchase; the answer is built from what was written (no read-back of the issue request). */
