@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Tx } from '../db/database.js';
+import { dialectOf } from '../db/dialect.js';
 import type { InsuredPerson, PolicyIssueRequest } from './issue-request.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision } from './model.js';
 import type { CounterKey } from './number-format.js';
@@ -148,23 +149,32 @@ export async function insertPurchasedPolicy(
     ...request.travellers.map((p, i) => personRow(p, 'traveller', i, ids)),
     ...request.dependents.map((p, i) => personRow(p, 'dependent', i, ids)),
   ];
-  await tx.insertInto('policy_traveller').values(people).execute();
-  if (request.options.length > 0) {
-    await tx
-      .insertInto('policy_option')
-      .values(
-        request.options.map((option, i) => ({
-          policy_header_id: ids.headerId,
-          policy_detail_id: ids.detailId,
-          plan_id: request.plan.planId,
-          option_type_id: option.optionTypeId,
-          name: option.name,
-          description: option.description ?? null,
-          display_order: option.displayOrder ?? i + 1,
-        })),
-      )
-      .execute();
+  const options = request.options.map((option, i) => ({
+    policy_header_id: ids.headerId,
+    policy_detail_id: ids.detailId,
+    plan_id: request.plan.planId,
+    option_type_id: option.optionTypeId,
+    name: option.name,
+    description: option.description ?? null,
+    display_order: option.displayOrder ?? i + 1,
+  }));
+  const money = financialRows(request, ids);
+  if (dialectOf(tx) === 'postgres') {
+    // One round trip for the three child tables (each is a round trip on PostgreSQL).
+    const withPeople = tx.with('people', (db) => db.insertInto('policy_traveller').values(people));
+    if (options.length > 0) {
+      await withPeople
+        .with('options', (db) => db.insertInto('policy_option').values(options))
+        .insertInto('policy_financial_value')
+        .values(money)
+        .execute();
+    } else {
+      await withPeople.insertInto('policy_financial_value').values(money).execute();
+    }
+    return ids;
   }
-  await tx.insertInto('policy_financial_value').values(financialRows(request, ids)).execute();
+  await tx.insertInto('policy_traveller').values(people).execute();
+  if (options.length > 0) await tx.insertInto('policy_option').values(options).execute();
+  await tx.insertInto('policy_financial_value').values(money).execute();
   return ids;
 }

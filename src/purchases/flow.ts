@@ -5,7 +5,7 @@ import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from 
 import { InvalidPolicyIssue } from '../policies/errors.js';
 import { issuePolicy } from '../policies/service.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
-import { findPurchase, markQuotePurchased, move, releaseQuote, setPolicyNumber, transition, type PurchasePatch } from './repository.js';
+import { findPurchase, move, recordIssue, releaseQuote, transition, type PurchasePatch } from './repository.js';
 
 /**
  * The money steps of a purchase, shared by the request and by recovery. Every step is a compare
@@ -103,9 +103,9 @@ export async function finishApproved(deps: FlowDeps, purchase: Purchase, approva
       const claimed = await transition(tx, purchase.id, approval?.from ?? ['AUTHORISED'], 'ISSUED', approval?.patch ?? {}, at.toISOString());
       if (!claimed) throw new Overtaken();
       const policy = await issuePolicy(tx, { ...claimed.issueRequest, paymentReference: claimed.paymentId }, at);
-      quoteRevision = await markQuotePurchased(tx, purchase.quoteId, policy.policyNumber, at.toISOString());
+      quoteRevision = await recordIssue(tx, claimed, policy.policyNumber, at.toISOString());
       if (quoteRevision === undefined) throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
-      return setPolicyNumber(tx, claimed, policy.policyNumber);
+      return { ...claimed, policyNumber: policy.policyNumber };
     });
   } catch (error) {
     if (error instanceof Overtaken) return advance(deps, await current(deps, purchase.id));

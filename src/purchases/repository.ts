@@ -1,4 +1,6 @@
-import type { Executor, Tx } from '../db/database.js';
+import { sql } from 'kysely';
+import type { Db, Executor, Tx } from '../db/database.js';
+import { dialectOf } from '../db/dialect.js';
 import type { ChallengeInfo, Purchase, PurchaseState } from './model.js';
 import type { NewPurchaseRow, PurchaseRow, PurchaseRowUpdate } from './tables.js';
 
@@ -69,20 +71,52 @@ function patchColumns(patch: PurchasePatch): PurchaseRowUpdate {
   return columns;
 }
 
-/**
- * Claims the quote (only if nobody changed, claimed or bought it since `revision` was read) with
- * the buyer's completed input. Returns false when the claim lost; the caller rolls back.
- */
-export async function claimQuote(tx: Tx, quoteId: string, revision: number, inputJson: string, at: string): Promise<boolean> {
-  const result = await tx
+/** The claim of a quote by a purchase: only if nobody changed, claimed or bought it since `revision` was read. */
+export interface QuoteClaim {
+  readonly quoteId: string;
+  readonly revision: number;
+  /** The buyer's completed input, stored with the claim. */
+  readonly inputJson: string;
+  readonly at: string;
+}
+
+function claimQuery(db: Executor, claim: QuoteClaim) {
+  return db
     .updateTable('quote')
-    .set({ is_purchase_initiated: 1, input_json: inputJson, revision: revision + 1, updated_at: at })
-    .where('public_id', '=', quoteId)
-    .where('revision', '=', revision)
+    .set({ is_purchase_initiated: 1, input_json: claim.inputJson, revision: claim.revision + 1, updated_at: claim.at })
+    .where('public_id', '=', claim.quoteId)
+    .where('revision', '=', claim.revision)
     .where('is_purchase_initiated', '=', 0)
-    .where('is_purchased', '=', 0)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .where('is_purchased', '=', 0);
+}
+
+/**
+ * Claims the quote and records the purchase, both or neither, before any gateway call. Undefined
+ * when the claim lost. PostgreSQL does it in one statement (the insert reads the claim's
+ * RETURNING), a single round trip where a transaction took four; SQLite in one transaction.
+ */
+export async function startPurchase(db: Db, claim: QuoteClaim, row: NewPurchaseRow & ReadRow): Promise<Purchase | undefined> {
+  if (dialectOf(db) === 'postgres') {
+    const columns = Object.keys(row) as (keyof NewPurchaseRow)[];
+    // Values in a SELECT have no column to take a type from: each is cast to its column's type.
+    const typed = columns.map((column) => {
+      const value = row[column];
+      return (typeof value === 'number' ? sql`cast(${value} as bigint)` : sql`cast(${value ?? null} as text)`).as(column);
+    });
+    const result = await db
+      .with('claimed', () => claimQuery(db, claim).returning('public_id'))
+      .insertInto('purchase')
+      .columns(columns)
+      .expression((eb) => eb.selectFrom('claimed').select(typed))
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? toPurchase(row) : undefined;
+  }
+  return db.transaction().execute(async (tx) => {
+    const claimed = await claimQuery(tx, claim).executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return undefined;
+    await tx.insertInto('purchase').values(row).execute();
+    return toPurchase(row);
+  });
 }
 
 /** Frees a quote whose purchase ended without a policy, so another card may be tried. */
@@ -95,22 +129,39 @@ export async function releaseQuote(db: Executor, quoteId: string, at: string): P
     .execute();
 }
 
-/** The quote is bought: flags and policy number, in the issuing transaction. Answers its new revision; undefined if it was bought already. */
-export async function markQuotePurchased(tx: Tx, quoteId: string, policyNumber: string, at: string): Promise<number | undefined> {
-  const row = await tx
+function markBoughtQuery(tx: Tx, quoteId: string, policyNumber: string, at: string) {
+  return tx
     .updateTable('quote')
     .set((eb) => ({ is_purchased: 1, is_purchase_initiated: 1, policy_number: policyNumber, stage: 'PAYMENT', revision: eb('revision', '+', 1), updated_at: at }))
     .where('public_id', '=', quoteId)
     .where('is_purchased', '=', 0)
-    .returning('revision')
-    .executeTakeFirst();
-  return row?.revision;
+    .returning('revision');
 }
 
-/** Stores a new purchase; the answer is built from what was written (no read-back of the issue request). */
-export async function insertPurchase(tx: Tx, row: NewPurchaseRow & ReadRow): Promise<Purchase> {
-  await tx.insertInto('purchase').values(row).execute();
-  return toPurchase(row);
+/**
+ * The end of the issuing transaction: the quote is bought (flags, policy number) and the purchase
+ * carries the policy number. Answers the quote's new revision; undefined if the quote was bought
+ * already (the caller rolls back). One statement on PostgreSQL, two on SQLite.
+ */
+export async function recordIssue(tx: Tx, purchase: Purchase, policyNumber: string, at: string): Promise<number | undefined> {
+  if (dialectOf(tx) === 'postgres') {
+    const row = await tx
+      .with('bought', () => markBoughtQuery(tx, purchase.quoteId, policyNumber, at))
+      .with('numbered', (db) =>
+        db
+          .updateTable('purchase')
+          .set({ policy_number: policyNumber })
+          .where('public_id', '=', purchase.id)
+          .where((eb) => eb.exists(db.selectFrom('bought').select('revision'))),
+      )
+      .selectFrom('bought')
+      .select('revision')
+      .executeTakeFirst();
+    return row?.revision;
+  }
+  const row = await markBoughtQuery(tx, purchase.quoteId, policyNumber, at).executeTakeFirst();
+  if (row) await tx.updateTable('purchase').set({ policy_number: policyNumber }).where('public_id', '=', purchase.id).execute();
+  return row?.revision;
 }
 
 export async function findPurchase(db: Executor, id: string): Promise<Purchase | undefined> {
@@ -166,12 +217,6 @@ export async function move(db: Executor, purchase: Purchase, from: readonly Purc
     .returning(STATE_COLUMNS)
     .executeTakeFirst();
   return row ? toPurchase(row, purchase) : undefined;
-}
-
-/** Records the number of the policy just issued (in the issuing transaction, the purchase already ISSUED by it). */
-export async function setPolicyNumber(tx: Tx, purchase: Purchase, policyNumber: string): Promise<Purchase> {
-  await tx.updateTable('purchase').set({ policy_number: policyNumber }).where('public_id', '=', purchase.id).execute();
-  return { ...purchase, policyNumber };
 }
 
 /** Purchases in `states` last changed before `before` (recovery's work list), oldest first. */

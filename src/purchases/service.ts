@@ -13,7 +13,7 @@ import { applyAuthorisation, type FlowDeps } from './flow.js';
 import { gatewayKey, OPEN_STATES, type Purchase } from './model.js';
 import { buildPolicyRequest } from './policy-request.js';
 import { assessReadiness } from './readiness.js';
-import { claimQuote, findPurchaseOfQuote, insertPurchase } from './repository.js';
+import { findPurchaseOfQuote, startPurchase } from './repository.js';
 import { PurchaseInProgress, PurchaseQuoteNotFound, QuoteIdRequired } from './errors.js';
 import type { PurchaseRequest } from './schemas.js';
 
@@ -102,31 +102,28 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
   const issueRequest = buildPolicyRequest({ quote, input: readiness.input, price, plan, brand, snapshot, createdByUserId: call.buyer.userId, client: call.client, today });
   const at = deps.clock().toISOString();
   const inputJson = JSON.stringify(readiness.input);
-  const started = await deps.db.transaction().execute(async (tx) => {
-    if (!(await claimQuote(tx, quote.id, quote.revision, inputJson, at))) return undefined;
-    return insertPurchase(tx, {
-      public_id: randomUUID(),
-      quote_id: quote.id,
-      brand_code: call.brandCode,
-      partner_id: call.buyer.partnerId,
-      user_id: call.buyer.userId,
-      state: 'STARTED',
-      // The server's price of the chosen plan; nothing in the body changes it.
-      amount_minor: price.totalPrice ?? 0,
-      currency: plan.currencyCode,
-      card_token: cardToken,
-      card_source: call.body.cardToken?.source ?? null,
-      payment_id: null,
-      payment_result: null,
-      decline_reason: null,
-      three_ds_status: null,
-      challenge_json: null,
-      challenge_expires_at: null,
-      issue_request_json: JSON.stringify(issueRequest),
-      policy_number: null,
-      created_at: at,
-      updated_at: at,
-    });
+  const started = await startPurchase(deps.db, { quoteId: quote.id, revision: quote.revision, inputJson, at }, {
+    public_id: randomUUID(),
+    quote_id: quote.id,
+    brand_code: call.brandCode,
+    partner_id: call.buyer.partnerId,
+    user_id: call.buyer.userId,
+    state: 'STARTED',
+    // The server's price of the chosen plan; nothing in the body changes it.
+    amount_minor: price.totalPrice ?? 0,
+    currency: plan.currencyCode,
+    card_token: cardToken,
+    card_source: call.body.cardToken?.source ?? null,
+    payment_id: null,
+    payment_result: null,
+    decline_reason: null,
+    three_ds_status: null,
+    challenge_json: null,
+    challenge_expires_at: null,
+    issue_request_json: JSON.stringify(issueRequest),
+    policy_number: null,
+    created_at: at,
+    updated_at: at,
   });
   if (!started) {
     const latest = await ownQuote(deps, call, id);
