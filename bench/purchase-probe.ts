@@ -154,7 +154,7 @@ try {
       'statements per purchase (count, ms in the call):',
       ...[...statements.entries()].sort((a, b) => b[1].ms - a[1].ms).map(([kind, s]) => `  ${(s.count / N).toFixed(2).padStart(6)}  ${(s.ms / N).toFixed(3).padStart(8)} ms  ${kind}`),
     ];
-    const { rows: sizes } = await sql<{ n: number }>`select avg(length(issue_request_json)) as n from purchase`.execute(db);
+    const { rows: sizes } = await sql<{ n: number | string }>`select avg(length(issue_request_json)) as n from purchase`.execute(db);
     lines.push(`stored issue request: ${Math.round(Number(sizes[0]?.n ?? 0))} characters per purchase row`);
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
