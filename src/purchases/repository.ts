@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { castSelection } from '../db/cast-selection.js';
 import type { Db, Executor, Tx } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
 import type { ChallengeInfo, Purchase, PurchaseState } from './model.js';
@@ -97,17 +97,11 @@ function claimQuery(db: Executor, claim: QuoteClaim) {
  */
 export async function startPurchase(db: Db, claim: QuoteClaim, row: NewPurchaseRow & ReadRow): Promise<Purchase | undefined> {
   if (dialectOf(db) === 'postgres') {
-    const columns = Object.keys(row) as (keyof NewPurchaseRow)[];
-    // Values in a SELECT have no column to take a type from: each is cast to its column's type.
-    const typed = columns.map((column) => {
-      const value = row[column];
-      return (typeof value === 'number' ? sql`cast(${value} as bigint)` : sql`cast(${value ?? null} as text)`).as(column);
-    });
     const result = await db
       .with('claimed', () => claimQuery(db, claim).returning('public_id'))
       .insertInto('purchase')
-      .columns(columns)
-      .expression((eb) => eb.selectFrom('claimed').select(typed))
+      .columns(Object.keys(row) as (keyof NewPurchaseRow)[])
+      .expression((eb) => eb.selectFrom('claimed').select(castSelection(row)))
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? toPurchase(row) : undefined;
   }
