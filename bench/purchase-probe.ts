@@ -6,7 +6,7 @@
 // Counts do not depend on the machine's load; use them and CPU per purchase to compare changes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -14,7 +14,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import type { QuoteRequest } from '../src/quotes/schemas.js';
-import { DurableSqliteDialect } from '../src/db/sqlite-dialect.js';
+import { connectDatabase } from '../src/db/connect.js';
 import { freshDatabase } from './harness.js';
 import { purchaseSupply } from './quote-supply.js';
 import { bearer, LOGIN, type BenchApi, type BenchRequest } from './scenarios.js';
@@ -29,29 +29,25 @@ const C = Number(concurrency);
 const WARM_UP = 20;
 const APPLICATION_NAME = 'purchase-probe';
 
-const statements = new Map<string, { count: number; ms: number }>();
+const statements = new Map<string, { count: number; ms: number; max: number }>();
 function record(sqlText: string, ms: number): void {
   const verb = sqlText.trim().split(/\s+/)[0]!.toLowerCase();
   const table = /(?:from|into|update)\s+"?(\w+)"?/i.exec(sqlText)?.[1] ?? '';
   const key = ['begin', 'commit', 'rollback'].includes(verb) ? verb : `${verb} ${table}`;
-  const entry = statements.get(key) ?? { count: 0, ms: 0 };
+  const entry = statements.get(key) ?? { count: 0, ms: 0, max: 0 };
   entry.count += 1;
   entry.ms += ms;
+  entry.max = Math.max(entry.max, ms);
   statements.set(key, entry);
 }
 
-/** better-sqlite3 with every statement timed (what the server opens, plus the timing). */
-function timedSqlite(path: string) {
-  const sqlite = new SqliteDatabase(path);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+/** The server's SQLite connection (pragmas, group commit) with every statement timed. */
+function timed(sqlite: SqliteDatabase.Database) {
   return {
     close: () => sqlite.close(),
     prepare(sqlText: string) {
       const statement = sqlite.prepare(sqlText);
-      const timed =
+      const timedCall =
         <A extends unknown[], R>(run: (...args: A) => R) =>
         (...args: A): R => {
           const started = performance.now();
@@ -63,16 +59,16 @@ function timedSqlite(path: string) {
         };
       return {
         reader: statement.reader,
-        all: timed((...args: unknown[]) => statement.all(...args)),
-        run: timed((...args: unknown[]) => statement.run(...args)),
-        iterate: timed((...args: unknown[]) => statement.iterate(...args)),
+        all: timedCall((...args: unknown[]) => statement.all(...args)),
+        run: timedCall((...args: unknown[]) => statement.run(...args)),
+        iterate: timedCall((...args: unknown[]) => statement.iterate(...args)),
       };
     },
   };
 }
 
 function timedDatabase(config: AppConfig): Kysely<Database> {
-  if (config.database.kind === 'sqlite') return new Kysely<Database>({ dialect: new DurableSqliteDialect({ database: timedSqlite(config.database.path) }) });
+  if (config.database.kind === 'sqlite') return connectDatabase(config.database, { wrapSqlite: timed });
   const pool = new pg.Pool({ connectionString: config.database.url, max: config.database.poolSize, application_name: APPLICATION_NAME });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: (event) => record(event.query.sql, event.queryDurationMillis) });
 }
@@ -129,6 +125,7 @@ try {
     const serverCpuBefore = usePostgres ? await serverCpuMs(db) : 0;
     const started = performance.now();
     const cpu = process.cpuUsage();
+    const loop = performance.eventLoopUtilization();
     let left = N;
     await Promise.all(
       Array.from({ length: C }, async () => {
@@ -140,6 +137,7 @@ try {
     );
     const wall = performance.now() - started;
     const used = process.cpuUsage(cpu);
+    const loopUsed = performance.eventLoopUtilization(loop);
     const serverCpu = usePostgres ? (await serverCpuMs(db)) - serverCpuBefore : 0;
     if (profileFile) {
       const { profile } = await session.post('Profiler.stop');
@@ -151,11 +149,14 @@ try {
     const inDatabase = [...statements.values()].reduce((sum, s) => sum + s.ms, 0);
     const lines = [
       `${N} purchases, ${C} at a time (${config.database.kind}): ${(N / (wall / 1000)).toFixed(0)}/s, latency p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`,
-      `per purchase: app CPU ${((used.user + used.system) / 1000 / N).toFixed(2)} ms, in database calls ${(inDatabase / N).toFixed(2)} ms` +
+      // CPU is the whole process (worker threads included); the event loop's busy time is what one purchase takes of the serving thread.
+      `per purchase: app CPU ${((used.user + used.system) / 1000 / N).toFixed(2)} ms, event loop busy ${(loopUsed.active / N).toFixed(2)} ms, in database calls ${(inDatabase / N).toFixed(2)} ms` +
         (usePostgres ? `, PostgreSQL server processes ${(serverCpu / N).toFixed(1)} ms CPU` : ''),
-      'statements per purchase (count, ms in the call):',
-      ...[...statements.entries()].sort((a, b) => b[1].ms - a[1].ms).map(([kind, s]) => `  ${(s.count / N).toFixed(2).padStart(6)}  ${(s.ms / N).toFixed(3).padStart(8)} ms  ${kind}`),
+      'statements per purchase (count, ms in the call, slowest single call):',
+      ...[...statements.entries()].sort((a, b) => b[1].ms - a[1].ms).map(([kind, s]) => `  ${(s.count / N).toFixed(2).padStart(6)}  ${(s.ms / N).toFixed(3).padStart(8)} ms  ${s.max.toFixed(1).padStart(6)} ms  ${kind}`),
     ];
+    const { rows: sizes } = await sql<{ n: number | string }>`select avg(length(issue_request_json)) as n from purchase`.execute(db);
+    lines.push(`stored issue request: ${Math.round(Number(sizes[0]?.n ?? 0))} characters per purchase row`);
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     await app.close();

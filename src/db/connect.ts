@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config.js';
 import type { Database, Db } from './database.js';
+import { WalCheckpointer } from './checkpointer.js';
 import { DurableSqliteDialect } from './sqlite-dialect.js';
 import { WalSync, walFileFlusher } from './wal-sync.js';
 
@@ -14,6 +15,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 export interface DatabaseOptions {
   /** PostgreSQL only: the schema to work in (tests use one schema each). */
   readonly schema?: string;
+  /** SQLite only: wraps the opened connection (the purchase probe times every statement with it). */
+  readonly wrapSqlite?: (database: SqliteDatabase.Database) => ConstructorParameters<typeof DurableSqliteDialect>[0]['database'];
 }
 
 /** Opens the configured database. SQLite is tuned for one writer with durable commits. */
@@ -37,5 +40,20 @@ export function connectDatabase(database: AppConfig['database'], options: Databa
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const walSync = inMemory ? undefined : new WalSync(walFileFlusher(database.path));
-  return new Kysely<Database>({ dialect: new DurableSqliteDialect({ database: sqlite }, walSync) });
+  const wrapped = options.wrapSqlite ? options.wrapSqlite(sqlite) : sqlite;
+  return new Kysely<Database>({ dialect: new DurableSqliteDialect({ database: wrapped }, walSync, inMemory ? undefined : checkpointerFor(sqlite, database.path)) });
+}
+
+/**
+ * Checkpoints move to a worker thread: run by the commit that crossed the threshold they cost the
+ * event loop page copies and two fsyncs (docs/decisions.md, "SQLite checkpoints off the event
+ * loop"). Should the worker die, the connection checkpoints itself again.
+ */
+function checkpointerFor(sqlite: SqliteDatabase.Database, path: string): WalCheckpointer {
+  sqlite.pragma('wal_autocheckpoint = 0');
+  return new WalCheckpointer(path, {
+    onFailure: () => {
+      if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
+    },
+  });
 }

@@ -12,6 +12,7 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely';
+import type { WalCheckpointer } from './checkpointer.js';
 import type { WalSync } from './wal-sync.js';
 
 type SqliteConfig = ConstructorParameters<typeof SqliteDialect>[0];
@@ -32,6 +33,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
   constructor(
     config: SqliteConfig,
     private readonly walSync: WalSync | undefined,
+    private readonly checkpointer: WalCheckpointer | undefined,
   ) {
     super(config);
     // total_changes() counts rows written on this connection since it opened, commits or not.
@@ -41,6 +43,12 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    // After the serving connection: the worker's final checkpoint sees every commit.
+    await this.checkpointer?.close();
   }
 
   override async releaseConnection(): Promise<void> {
@@ -107,10 +115,14 @@ export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SI
 export class DurableSqliteDialect extends SqliteDialect {
   readonly #config: SqliteConfig;
 
-  /** `walSync`: group commit (src/db/wal-sync.ts); without it every commit is as durable as the connection's pragmas make it. */
+  /**
+   * `walSync`: group commit (src/db/wal-sync.ts); without it every commit is as durable as the
+   * connection's pragmas make it. `checkpointer`: closed when the database is destroyed.
+   */
   constructor(
     config: SqliteConfig,
     private readonly walSync?: WalSync,
+    private readonly checkpointer?: WalCheckpointer,
   ) {
     const database = typeof config.database === 'function' ? config.database : withStatementCache(config.database);
     super({ ...config, database });
@@ -118,7 +130,7 @@ export class DurableSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config, this.walSync);
+    return new ImmediateSqliteDriver(this.#config, this.walSync, this.checkpointer);
   }
 
   override createAdapter(): DialectAdapter {

@@ -16,7 +16,7 @@ import {
   type PolicyNumberFormat,
 } from './number-format.js';
 import { presentDetail, presentSummary } from './present.js';
-import { findPolicy, insertPurchasedPolicy, nextPolicySequence, policyExistsForQuote } from './repository.js';
+import { findPolicy, insertPurchasedPolicy, nextPolicySequence } from './repository.js';
 import type { PolicyLookup } from './repository-read.js';
 import type { PolicyDetailLongSummary, PolicySummary } from './schemas.js';
 
@@ -73,7 +73,6 @@ export function validateIssueRequest(request: PolicyIssueRequest): PolicyNumberF
  */
 export async function issuePolicy(tx: Tx, request: PolicyIssueRequest, now: Date): Promise<IssuedPolicy> {
   const format = validateIssueRequest(request);
-  if (await policyExistsForQuote(tx, request.quoteId)) throw new PolicyAlreadyIssued(request.quoteId);
   const parts = {
     prefix: request.plan.policyNumberPrefix,
     country: request.plan.jurisdictionCountryCode,
@@ -87,7 +86,10 @@ export async function issuePolicy(tx: Tx, request: PolicyIssueRequest, now: Date
     policyDocumentAccessGuid: randomUUID(),
     issuedAt: now.toISOString(),
   };
+  // A second policy of one quote is refused by the header's unique quote id; throwing rolls the
+  // counter back with it, so numbering stays gapless.
   const ids = await insertPurchasedPolicy(tx, request, decision);
+  if (!ids) throw new PolicyAlreadyIssued(request.quoteId);
   return { ...decision, policyHeaderId: ids.headerId, policyDetailId: ids.detailId };
 }
 

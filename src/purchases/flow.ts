@@ -5,7 +5,7 @@ import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from 
 import { InvalidPolicyIssue } from '../policies/errors.js';
 import { issuePolicy } from '../policies/service.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
-import { findPurchase, markQuotePurchased, releaseQuote, transition, type PurchasePatch } from './repository.js';
+import { findPurchase, move, recordIssue, releaseQuote, transition, type PurchasePatch } from './repository.js';
 
 /**
  * The money steps of a purchase, shared by the request and by recovery. Every step is a compare
@@ -20,6 +20,12 @@ export interface FlowDeps {
   readonly log?: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
   /** Test hook (never in production): kill the process right after this step. */
   readonly crashAfter?: 'authorise' | 'issue';
+  /**
+   * Told when this call's issuing transaction has committed: the purchase as ISSUED (its
+   * updatedAt is the quote's too) and the quote's new revision, so the caller can answer the
+   * bought quote without reading it back.
+   */
+  readonly onIssued?: (issued: Purchase, quoteRevision: number) => void;
 }
 
 /** Thrown inside the issuing transaction to roll it back when another process moved the purchase first. */
@@ -51,7 +57,7 @@ export async function applyAuthorisation(deps: FlowDeps, purchase: Purchase, out
     }
     case 'challenge_required': {
       const { challengeId: _id, expiresAt, ...challenge } = outcome.challenge;
-      const moved = await transition(deps.db, purchase.id, from, 'CHALLENGE_PENDING', { paymentId: outcome.paymentId, paymentResult, threeDSStatus: 'CHALLENGE_REQUIRED', challenge, challengeExpiresAt: expiresAt }, at);
+      const moved = await move(deps.db, purchase, from, 'CHALLENGE_PENDING', { paymentId: outcome.paymentId, paymentResult, threeDSStatus: 'CHALLENGE_REQUIRED', challenge, challengeExpiresAt: expiresAt }, at);
       return moved ?? current(deps, purchase.id);
     }
     case 'declined':
@@ -66,8 +72,8 @@ export async function applyAuthorisation(deps: FlowDeps, purchase: Purchase, out
   }
 }
 
-async function endWithoutPolicy(deps: FlowDeps, purchase: Purchase, from: PurchaseState[], to: PurchaseState, patch: Parameters<typeof transition>[4]): Promise<Purchase> {
-  const moved = await transition(deps.db, purchase.id, from, to, patch, now(deps));
+async function endWithoutPolicy(deps: FlowDeps, purchase: Purchase, from: PurchaseState[], to: PurchaseState, patch: PurchasePatch): Promise<Purchase> {
+  const moved = await move(deps.db, purchase, from, to, patch, now(deps));
   if (!moved) return current(deps, purchase.id);
   await releaseQuote(deps.db, purchase.quoteId, now(deps));
   return moved;
@@ -88,26 +94,29 @@ export interface Approval {
  * (it replays its approval). A policy that cannot be issued voids the hold.
  */
 export async function finishApproved(deps: FlowDeps, purchase: Purchase, approval?: Approval): Promise<Purchase> {
-  let issued: Purchase | undefined;
+  let issued: Purchase;
+  let quoteRevision: number | undefined;
   try {
     issued = await deps.db.transaction().execute(async (tx) => {
       const at = deps.clock();
+      // Answers the whole row: the policy is issued from the issue request as stored.
       const claimed = await transition(tx, purchase.id, approval?.from ?? ['AUTHORISED'], 'ISSUED', approval?.patch ?? {}, at.toISOString());
       if (!claimed) throw new Overtaken();
       const policy = await issuePolicy(tx, { ...claimed.issueRequest, paymentReference: claimed.paymentId }, at);
-      if (!(await markQuotePurchased(tx, purchase.quoteId, policy.policyNumber, at.toISOString()))) throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
-      return transition(tx, purchase.id, ['ISSUED'], 'ISSUED', { policyNumber: policy.policyNumber }, at.toISOString());
+      quoteRevision = await recordIssue(tx, claimed, policy.policyNumber, at.toISOString());
+      if (quoteRevision === undefined) throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
+      return { ...claimed, policyNumber: policy.policyNumber };
     });
   } catch (error) {
     if (error instanceof Overtaken) return advance(deps, await current(deps, purchase.id));
     if (!(error instanceof InvalidPolicyIssue)) throw error;
     deps.log?.error({ err: error, purchaseId: purchase.id }, 'purchase: the policy could not be issued; voiding the authorisation');
     // The issuing transaction rolled back: record the approval on its own, then release the hold.
-    const authorised = approval ? await transition(deps.db, purchase.id, approval.from, 'AUTHORISED', approval.patch, now(deps)) : purchase;
+    const authorised = approval ? await move(deps.db, purchase, approval.from, 'AUTHORISED', approval.patch, now(deps)) : purchase;
     if (!authorised) return advance(deps, await current(deps, purchase.id));
     return voidAuthorisation(deps, authorised);
   }
-  if (!issued) return current(deps, purchase.id);
+  if (quoteRevision !== undefined) deps.onIssued?.(issued, quoteRevision);
   crashPoint(deps, 'issue');
   return capturePayment(deps, issued);
 }
@@ -120,7 +129,7 @@ export async function capturePayment(deps: FlowDeps, purchase: Purchase): Promis
     paymentId: purchase.paymentId,
     amount: { amountMinor: purchase.amountMinor, currency: purchase.currency },
   });
-  if (outcome.outcome === 'captured') return (await transition(deps.db, purchase.id, ['ISSUED'], 'CAPTURED', {}, now(deps))) ?? current(deps, purchase.id);
+  if (outcome.outcome === 'captured') return (await move(deps.db, purchase, ['ISSUED'], 'CAPTURED', {}, now(deps))) ?? current(deps, purchase.id);
   deps.log?.error({ purchaseId: purchase.id, outcome: outcome.outcome, code: 'code' in outcome ? outcome.code : undefined }, 'purchase: capture did not succeed; recovery will retry');
   return purchase;
 }

@@ -1,6 +1,6 @@
 import { advance, type FlowDeps } from './flow.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
-import { listPurchases, releaseQuote, transition } from './repository.js';
+import { listPurchases, move, releaseQuote } from './repository.js';
 
 /**
  * Finishes or undoes purchases a process left in flight (it crashed, or lost its connection):
@@ -53,7 +53,7 @@ async function expireChallenge(deps: FlowDeps, purchase: Purchase): Promise<Purc
     if (outcome.outcome === 'gateway_error') return purchase;
   }
   const at = deps.clock().toISOString();
-  const moved = await transition(deps.db, purchase.id, ['CHALLENGE_PENDING'], 'FAILED', { paymentResult: 'DECLINED', declineReason: 'THREEDS_CHALLENGE_EXPIRED' }, at);
+  const moved = await move(deps.db, purchase, ['CHALLENGE_PENDING'], 'FAILED', { paymentResult: 'DECLINED', declineReason: 'THREEDS_CHALLENGE_EXPIRED' }, at);
   if (!moved) return purchase;
   await releaseQuote(deps.db, purchase.quoteId, at);
   return moved;

@@ -1,13 +1,27 @@
-import type { Executor, Tx } from '../db/database.js';
+import { castSelection } from '../db/cast-selection.js';
+import type { Db, Executor, Tx } from '../db/database.js';
+import { dialectOf } from '../db/dialect.js';
 import type { ChallengeInfo, Purchase, PurchaseState } from './model.js';
 import type { NewPurchaseRow, PurchaseRow, PurchaseRowUpdate } from './tables.js';
 
 /** Every query of the purchases area (the quote's purchase flags included). Rows stay here. */
 
-function toPurchase(row: PurchaseRow): Purchase {
+type IssueRequest = Purchase['issueRequest'];
+
+/** A row as read back: everything, or everything but the issue request when the caller holds it already. */
+type ReadRow = Omit<PurchaseRow, 'id' | 'issue_request_json'> & ({ issue_request_json: string } | { issue_request_json?: undefined });
+
+function toPurchase(row: ReadRow, known?: Purchase): Purchase {
   // The issue request is the largest column and only issuing reads it: parsed on first use
   // (every state change answers the row, and parsing it each time was a visible share of CPU).
-  let issueRequest: Purchase['issueRequest'] | undefined;
+  // It never changes after the insert, so a purchase in hand lends it to its next state.
+  const json = row.issue_request_json;
+  let issueRequest: IssueRequest | undefined;
+  const readIssueRequest = (): IssueRequest => {
+    if (json !== undefined) return (issueRequest ??= JSON.parse(json) as IssueRequest);
+    if (!known) throw new Error('purchase row read without its issue request');
+    return known.issueRequest;
+  };
   return {
     id: row.public_id,
     quoteId: row.quote_id,
@@ -26,7 +40,7 @@ function toPurchase(row: PurchaseRow): Purchase {
     ...(row.challenge_json !== null ? { challenge: JSON.parse(row.challenge_json) as ChallengeInfo } : {}),
     ...(row.challenge_expires_at !== null ? { challengeExpiresAt: row.challenge_expires_at } : {}),
     get issueRequest() {
-      return (issueRequest ??= JSON.parse(row.issue_request_json) as Purchase['issueRequest']);
+      return readIssueRequest();
     },
     ...(row.policy_number !== null ? { policyNumber: row.policy_number } : {}),
     createdAt: row.created_at,
@@ -57,20 +71,46 @@ function patchColumns(patch: PurchasePatch): PurchaseRowUpdate {
   return columns;
 }
 
-/**
- * Claims the quote (only if nobody changed, claimed or bought it since `revision` was read) with
- * the buyer's completed input. Returns false when the claim lost; the caller rolls back.
- */
-export async function claimQuote(tx: Tx, quoteId: string, revision: number, inputJson: string, at: string): Promise<boolean> {
-  const result = await tx
+/** The claim of a quote by a purchase: only if nobody changed, claimed or bought it since `revision` was read. */
+export interface QuoteClaim {
+  readonly quoteId: string;
+  readonly revision: number;
+  /** The buyer's completed input, stored with the claim. */
+  readonly inputJson: string;
+  readonly at: string;
+}
+
+function claimQuery(db: Executor, claim: QuoteClaim) {
+  return db
     .updateTable('quote')
-    .set({ is_purchase_initiated: 1, input_json: inputJson, revision: revision + 1, updated_at: at })
-    .where('public_id', '=', quoteId)
-    .where('revision', '=', revision)
+    .set({ is_purchase_initiated: 1, input_json: claim.inputJson, revision: claim.revision + 1, updated_at: claim.at })
+    .where('public_id', '=', claim.quoteId)
+    .where('revision', '=', claim.revision)
     .where('is_purchase_initiated', '=', 0)
-    .where('is_purchased', '=', 0)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .where('is_purchased', '=', 0);
+}
+
+/**
+ * Claims the quote and records the purchase, both or neither, before any gateway call. Undefined
+ * when the claim lost. PostgreSQL does it in one statement (the insert reads the claim's
+ * RETURNING), a single round trip where a transaction took four; SQLite in one transaction.
+ */
+export async function startPurchase(db: Db, claim: QuoteClaim, row: NewPurchaseRow & ReadRow): Promise<Purchase | undefined> {
+  if (dialectOf(db) === 'postgres') {
+    const result = await db
+      .with('claimed', () => claimQuery(db, claim).returning('public_id'))
+      .insertInto('purchase')
+      .columns(Object.keys(row) as (keyof NewPurchaseRow)[])
+      .expression((eb) => eb.selectFrom('claimed').select(castSelection(row)))
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? toPurchase(row) : undefined;
+  }
+  return db.transaction().execute(async (tx) => {
+    const claimed = await claimQuery(tx, claim).executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return undefined;
+    await tx.insertInto('purchase').values(row).execute();
+    return toPurchase(row);
+  });
 }
 
 /** Frees a quote whose purchase ended without a policy, so another card may be tried. */
@@ -83,19 +123,39 @@ export async function releaseQuote(db: Executor, quoteId: string, at: string): P
     .execute();
 }
 
-/** The quote is bought: flags and policy number, in the issuing transaction. */
-export async function markQuotePurchased(tx: Tx, quoteId: string, policyNumber: string, at: string): Promise<boolean> {
-  const result = await tx
+function markBoughtQuery(tx: Tx, quoteId: string, policyNumber: string, at: string) {
+  return tx
     .updateTable('quote')
     .set((eb) => ({ is_purchased: 1, is_purchase_initiated: 1, policy_number: policyNumber, stage: 'PAYMENT', revision: eb('revision', '+', 1), updated_at: at }))
     .where('public_id', '=', quoteId)
     .where('is_purchased', '=', 0)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .returning('revision');
 }
 
-export async function insertPurchase(tx: Tx, row: NewPurchaseRow): Promise<Purchase> {
-  return toPurchase(await tx.insertInto('purchase').values(row).returningAll().executeTakeFirstOrThrow());
+/**
+ * The end of the issuing transaction: the quote is bought (flags, policy number) and the purchase
+ * carries the policy number. Answers the quote's new revision; undefined if the quote was bought
+ * already (the caller rolls back). One statement on PostgreSQL, two on SQLite.
+ */
+export async function recordIssue(tx: Tx, purchase: Purchase, policyNumber: string, at: string): Promise<number | undefined> {
+  if (dialectOf(tx) === 'postgres') {
+    const row = await tx
+      .with('bought', () => markBoughtQuery(tx, purchase.quoteId, policyNumber, at))
+      .with('numbered', (db) =>
+        db
+          .updateTable('purchase')
+          .set({ policy_number: policyNumber })
+          .where('public_id', '=', purchase.id)
+          .where((eb) => eb.exists(db.selectFrom('bought').select('revision'))),
+      )
+      .selectFrom('bought')
+      .select('revision')
+      .executeTakeFirst();
+    return row?.revision;
+  }
+  const row = await markBoughtQuery(tx, purchase.quoteId, policyNumber, at).executeTakeFirst();
+  if (row) await tx.updateTable('purchase').set({ policy_number: policyNumber }).where('public_id', '=', purchase.id).execute();
+  return row?.revision;
 }
 
 export async function findPurchase(db: Executor, id: string): Promise<Purchase | undefined> {
@@ -130,6 +190,29 @@ export async function transition(db: Executor, id: string, from: readonly Purcha
   return row ? toPurchase(row) : undefined;
 }
 
+/** Every column but the internal id and the issue request (the largest, never changed after insert). */
+const STATE_COLUMNS = [
+  'public_id', 'quote_id', 'brand_code', 'partner_id', 'user_id', 'state', 'amount_minor', 'currency', 'card_token', 'card_source',
+  'payment_id', 'payment_result', 'decline_reason', 'three_ds_status', 'challenge_json', 'challenge_expires_at', 'policy_number',
+  'created_at', 'updated_at',
+] as const satisfies readonly (keyof PurchaseRow)[];
+
+/**
+ * `transition` for a purchase in hand: the same compare and set, answering the row without its
+ * issue request, which the new state keeps from `purchase` (the application never changes it
+ * after the insert; reading the largest column back on every state change was wasted work).
+ */
+export async function move(db: Executor, purchase: Purchase, from: readonly PurchaseState[], to: PurchaseState, patch: PurchasePatch, at: string): Promise<Purchase | undefined> {
+  const row = await db
+    .updateTable('purchase')
+    .set({ ...patchColumns(patch), state: to, updated_at: at })
+    .where('public_id', '=', purchase.id)
+    .where('state', 'in', [...from])
+    .returning(STATE_COLUMNS)
+    .executeTakeFirst();
+  return row ? toPurchase(row, purchase) : undefined;
+}
+
 /** Purchases in `states` last changed before `before` (recovery's work list), oldest first. */
 export async function listPurchases(db: Executor, states: readonly PurchaseState[], before: string, limit = 500): Promise<Purchase[]> {
   const rows = await db
@@ -140,5 +223,5 @@ export async function listPurchases(db: Executor, states: readonly PurchaseState
     .orderBy('id')
     .limit(limit)
     .execute();
-  return rows.map(toPurchase);
+  return rows.map((row) => toPurchase(row));
 }

@@ -13,7 +13,7 @@ import { applyAuthorisation, type FlowDeps } from './flow.js';
 import { gatewayKey, OPEN_STATES, type Purchase } from './model.js';
 import { buildPolicyRequest } from './policy-request.js';
 import { assessReadiness } from './readiness.js';
-import { claimQuote, findPurchaseOfQuote, insertPurchase } from './repository.js';
+import { findPurchaseOfQuote, startPurchase } from './repository.js';
 import { PurchaseInProgress, PurchaseQuoteNotFound, QuoteIdRequired } from './errors.js';
 import type { PurchaseRequest } from './schemas.js';
 
@@ -47,9 +47,31 @@ const CONTINUATION_STATUSES = ['CHALLENGE_COMPLETED', 'CHALLENGE_FAILED'];
 async function ownQuote(deps: PurchaseDeps, call: PurchaseCall, id: string): Promise<StoredQuote> {
   const quote = await findQuote(deps.db, id, call.brandCode, call.buyer.partnerId);
   if (!quote) throw new PurchaseQuoteNotFound(id);
-  // As GET quote answers it: has the catalogue or rate version that priced it changed since?
+  return withConfigFlag(deps, call, quote);
+}
+
+/** As GET quote answers it: has the catalogue or rate version that priced it changed since? */
+async function withConfigFlag(deps: PurchaseDeps, call: PurchaseCall, quote: StoredQuote): Promise<StoredQuote> {
   const version = await catalogueQuotePort(deps.catalogue).versionInForce(call.brandCode, deps.clock());
   return { ...quote, hasConfigChanged: quote.pricedVersion !== version };
+}
+
+/**
+ * The quote as this purchase left it, without reading it back: the claim stored `inputJson` and
+ * took one revision, the issuing transaction marked it bought (`quoteRevision`, at the ISSUED
+ * purchase's time); nothing else may change a claimed quote.
+ */
+function boughtQuote(claimed: StoredQuote, inputJson: string, issued: Purchase, quoteRevision: number): StoredQuote {
+  return {
+    ...claimed,
+    input: JSON.parse(inputJson) as StoredQuote['input'],
+    stage: 'PAYMENT',
+    isPurchaseInitiated: true,
+    isPurchased: true,
+    policyNumber: issued.policyNumber,
+    revision: quoteRevision,
+    audit: { ...claimed.audit, updatedAt: issued.updatedAt },
+  };
 }
 
 /**
@@ -79,31 +101,29 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
 
   const issueRequest = buildPolicyRequest({ quote, input: readiness.input, price, plan, brand, snapshot, createdByUserId: call.buyer.userId, client: call.client, today });
   const at = deps.clock().toISOString();
-  const started = await deps.db.transaction().execute(async (tx) => {
-    if (!(await claimQuote(tx, quote.id, quote.revision, JSON.stringify(readiness.input), at))) return undefined;
-    return insertPurchase(tx, {
-      public_id: randomUUID(),
-      quote_id: quote.id,
-      brand_code: call.brandCode,
-      partner_id: call.buyer.partnerId,
-      user_id: call.buyer.userId,
-      state: 'STARTED',
-      // The server's price of the chosen plan; nothing in the body changes it.
-      amount_minor: price.totalPrice ?? 0,
-      currency: plan.currencyCode,
-      card_token: cardToken,
-      card_source: call.body.cardToken?.source ?? null,
-      payment_id: null,
-      payment_result: null,
-      decline_reason: null,
-      three_ds_status: null,
-      challenge_json: null,
-      challenge_expires_at: null,
-      issue_request_json: JSON.stringify(issueRequest),
-      policy_number: null,
-      created_at: at,
-      updated_at: at,
-    });
+  const inputJson = JSON.stringify(readiness.input);
+  const started = await startPurchase(deps.db, { quoteId: quote.id, revision: quote.revision, inputJson, at }, {
+    public_id: randomUUID(),
+    quote_id: quote.id,
+    brand_code: call.brandCode,
+    partner_id: call.buyer.partnerId,
+    user_id: call.buyer.userId,
+    state: 'STARTED',
+    // The server's price of the chosen plan; nothing in the body changes it.
+    amount_minor: price.totalPrice ?? 0,
+    currency: plan.currencyCode,
+    card_token: cardToken,
+    card_source: call.body.cardToken?.source ?? null,
+    payment_id: null,
+    payment_result: null,
+    decline_reason: null,
+    three_ds_status: null,
+    challenge_json: null,
+    challenge_expires_at: null,
+    issue_request_json: JSON.stringify(issueRequest),
+    policy_number: null,
+    created_at: at,
+    updated_at: at,
   });
   if (!started) {
     const latest = await ownQuote(deps, call, id);
@@ -117,8 +137,10 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     cardToken: started.cardToken,
     reference: started.id,
   });
-  const purchase = await applyAuthorisation(deps, started, outcome);
-  return { quote: await ownQuote(deps, call, id), purchase, notifications: outcomeNotifications(purchase) };
+  let bought: StoredQuote | undefined;
+  const onIssued = (issued: Purchase, quoteRevision: number) => (bought = boughtQuote(quote, inputJson, issued, quoteRevision));
+  const purchase = await applyAuthorisation({ ...deps, onIssued }, started, outcome);
+  return { quote: bought ? await withConfigFlag(deps, call, bought) : await ownQuote(deps, call, id), purchase, notifications: outcomeNotifications(purchase) };
 }
 
 /** The follow-up call after a 3-D Secure challenge: continues the waiting purchase (only now is the card authorised). */

@@ -39,6 +39,15 @@ describe(`purchase: every sandbox card (${DIALECT})`, () => {
     expect(read.json()).toMatchObject({ isPurchased: true, policyNumber: body.quote.policyNumber });
   });
 
+  it('approved: the answer shows the bought quote exactly as it now reads back', async () => {
+    const t = getApp();
+    const quote = await readyQuote(t);
+    const body = (await purchase(t, purchaseBody(quote, CARDS.approved))).json<PurchaseAnswer>();
+    const headers = await bearerFor(t, 'brandau');
+    const read = await t.app.inject({ method: 'GET', url: `/quotes/v2/brandau/quote/${quote.id}`, headers });
+    expect(body.quote).toEqual(read.json());
+  });
+
   it.each([
     [CARDS.declined, 'DECLINED', 'DO_NOT_HONOUR', 'PAYMENT_DECLINED'],
     [CARDS.insufficientFunds, 'INSUFFICIENT_FUNDS', 'INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED'],

@@ -22,7 +22,7 @@ export interface SandboxGatewayOptions {
   readonly challengeBaseUrl: string;
 }
 
-/** Thrown inside a transaction to roll it back when a concurrent call recorded the same key first. */
+/** Thrown inside a transaction to roll it back when an earlier or concurrent call recorded the same key. */
 class LostRace extends Error {}
 
 function invalid(message: string): GatewayError {
@@ -80,12 +80,16 @@ export class SandboxGateway implements PaymentGateway {
     const fingerprint = createHash('sha256').update(JSON.stringify({ operation, call })).digest('hex');
     const { db, clock } = this.options;
     try {
+      // Optimistic: a key is nearly always new, so the step runs first and recording the key
+      // tells a replay (no look-up before every call). A key already held rolls the step back
+      // and answers the recorded outcome; an answer that is never stored looks the key up.
       return await db.transaction().execute(async (tx) => {
-        const previous = await findOperation(tx, idempotencyKey);
-        if (previous) return replay<T>(previous, fingerprint);
         const now = clock();
         const { outcome, store } = await step(tx, now);
-        if (!store) return outcome;
+        if (!store) {
+          if (await findOperation(tx, idempotencyKey)) throw new LostRace();
+          return outcome;
+        }
         const paymentId = (outcome as { paymentId?: string }).paymentId ?? null;
         const recorded = await insertOperation(tx, {
           idempotency_key: idempotencyKey,
