@@ -1,5 +1,4 @@
 import type { Executor } from '../db/database.js';
-import { jsonCopy } from './json-copy.js';
 import type { QuoteRow, QuoteRowUpdate } from './tables.js';
 import type { StoredQuote, QuoteRecord } from './stored-quote.js';
 
@@ -73,8 +72,10 @@ function columns(record: QuoteRecord): Omit<QuoteRow, OwnerColumns | LifecycleCo
 
 /**
  * Stores a new quote and returns it as stored. Every column but the internal id is written here,
- * so the answer is built from what was written (JSON values copied as JSON gives them back)
- * instead of reading the row back and parsing its JSON text again.
+ * so the answer is built from what was written instead of reading the row back and parsing its
+ * JSON text again. Its JSON values are the record's own (not copies): they serialise exactly as
+ * the stored text reads back (JSON and the response serialiser both leave out undefined members
+ * and write -0 as 0), and a copy of ~10 KB of prices cost ~25 µs per quote.
  */
 export async function insertQuote(db: Executor, record: QuoteRecord & { id: string; brandCode: string; partnerId: number; partnerCode: string }): Promise<StoredQuote> {
   // `columns` returns a fresh object: the owner columns are added to it (a spread plus
@@ -93,12 +94,7 @@ export async function insertQuote(db: Executor, record: QuoteRecord & { id: stri
     revision: 1,
   }) satisfies Omit<QuoteRow, 'id'>;
   await db.insertInto('quote').values(row).execute();
-  return toStored(row, {
-    input: jsonCopy(record.input),
-    pricing: jsonCopy(record.pricing),
-    validation: jsonCopy(record.validation),
-    clientInfo: record.clientInfo === undefined ? undefined : jsonCopy(record.clientInfo),
-  });
+  return toStored(row, { input: record.input, pricing: record.pricing, validation: record.validation, clientInfo: record.clientInfo });
 }
 
 /** The quote with this id if it belongs to this brand and partner; anything else is "not found". */
