@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { BrandCode } from '../brands.js';
 import type { Executor } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import { jsonRows, jsonRowsOf } from './json-rows.js';
 import type { PolicyActionType } from './schemas-detail.js';
 import type { DetailRecord, FinancialRecord, OptionRecord, PersonRecord, PolicyRecord } from './model.js';
@@ -46,16 +47,10 @@ type MoneyPart = Picked<MoneyRow, typeof MONEY_COLUMNS>;
 
 const byDisplayOrder = (a: { display_order: number; id: number }, b: { display_order: number; id: number }) => a.display_order - b.display_order || a.id - b.id;
 
-/**
- * One policy with every detail, oldest first, in one query: the header joined to its details,
- * each detail carrying its travellers, options and money as JSON arrays (`jsonRows`). Every row
- * is found through an index whatever the number of policies (policy number is unique; details
- * by header id and sequence; children by detail id). On PostgreSQL each query is a round trip
- * and a socket write on both sides: five queries per read cost more CPU than the rest of it.
- */
-export async function findPolicy(db: Executor, lookup: PolicyLookup): Promise<PolicyRecord | undefined> {
+/** The query of `findPolicy`, built once per engine (`reusableQuery`). */
+export const policyQuery = reusableQuery(['policyNumber', 'partnerId', 'brandCode'], (db, values: { policyNumber: string; partnerId: number; brandCode: string }) => {
   const dialect = dialectOf(db);
-  const rows = await db
+  return db
     .selectFrom('policy_header as h')
     .innerJoin('policy_detail as d', 'd.policy_header_id', 'h.id')
     .selectAll('h')
@@ -65,11 +60,21 @@ export async function findPolicy(db: Executor, lookup: PolicyLookup): Promise<Po
       jsonRows(dialect, 'policy_option', OPTION_COLUMNS, { column: 'policy_detail_id', equals: 'd.id' }).as('d_options'),
       jsonRows(dialect, 'policy_financial_value', MONEY_COLUMNS, { column: 'policy_detail_id', equals: 'd.id' }).as('d_money'),
     ])
-    .where('h.policy_number', '=', lookup.policyNumber)
-    .where('h.partner_id', '=', lookup.partnerId)
-    .where('h.brand_code', '=', lookup.brandCode)
-    .orderBy('d.sequence_number')
-    .execute();
+    .where('h.policy_number', '=', values.policyNumber)
+    .where('h.partner_id', '=', values.partnerId)
+    .where('h.brand_code', '=', values.brandCode)
+    .orderBy('d.sequence_number');
+});
+
+/**
+ * One policy with every detail, oldest first, in one query: the header joined to its details,
+ * each detail carrying its travellers, options and money as JSON arrays (`jsonRows`). Every row
+ * is found through an index whatever the number of policies (policy number is unique; details
+ * by header id and sequence; children by detail id). On PostgreSQL each query is a round trip
+ * and a socket write on both sides: five queries per read cost more CPU than the rest of it.
+ */
+export async function findPolicy(db: Executor, lookup: PolicyLookup): Promise<PolicyRecord | undefined> {
+  const { rows } = await policyQuery(db, { policyNumber: lookup.policyNumber, partnerId: lookup.partnerId, brandCode: lookup.brandCode });
   const [first] = rows;
   if (!first) return undefined;
   return toPolicy(
