@@ -116,7 +116,7 @@ describe('GET and PUT /quotes/v2/{brandCode}/quote/{quoteId}', () => {
     const body = { input: { ...baliTrip(), policyHolders: holders, unknownField: 1 }, clientSessionId: 'sess-bytes', clientInfo: { ipAddress: '203.0.113.9' } };
     const created = await create(body);
     expect(created.statusCode).toBe(200);
-    const id = (created.json() as { id: string }).id;
+    const { id } = created.json<{ id: string }>();
     const read = await t.app.inject({ method: 'GET', url: `${path()}/${id}`, headers: await asPartner(t, 'brandau', 'A') });
     expect(read.body).toBe(created.body.replace('"isNew":true', '"isNew":false'));
   });
