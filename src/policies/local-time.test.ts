@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { coverDays, endOfDayIn, instantIn, isIsoDate, isTimeZone, localDateOf, startOfDayIn, yearIn } from './local-time.js';
 
@@ -62,5 +64,33 @@ describe('zoned times', () => {
   it('knows IANA zones', () => {
     expect(isTimeZone('Australia/Sydney')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
+  });
+});
+
+describe('remembered date answers', () => {
+  const zones = ['Australia/Sydney', 'Pacific/Auckland', 'America/New_York', 'Europe/London', 'Asia/Kolkata', 'UTC'];
+  const dates = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+
+  it('are what luxon computes, on the first call and on later ones, and frozen', () => {
+    fc.assert(
+      fc.property(dates, fc.constantFrom(...zones), (date, zone) => {
+        const start = DateTime.fromISO(date, { zone }).startOf('day');
+        const end = DateTime.fromISO(date, { zone }).set({ hour: 23, minute: 59, second: 59, millisecond: 0 });
+        const expected = (m: DateTime) => ({ at: m.toUTC().toISO({ suppressMilliseconds: false }), localDateTime: m.toISO({ includeOffset: false, suppressMilliseconds: false }) });
+        for (let call = 0; call < 2; call += 1) {
+          expect(startOfDayIn(date, zone)).toEqual(expected(start));
+          expect(endOfDayIn(date, zone)).toEqual(expected(end));
+          expect(localDateOf(date)).toMatchObject({ year: start.year, month: start.month, day: start.day, dayOfYear: start.ordinal });
+        }
+        expect(Object.isFrozen(startOfDayIn(date, zone)) && Object.isFrozen(localDateOf(date).calendar)).toBe(true);
+      }),
+    );
+  });
+
+  it('still refuse what is not a date, every time', () => {
+    for (let call = 0; call < 2; call += 1) {
+      expect(() => localDateOf('2026-02-30')).toThrow(RangeError);
+      expect(() => startOfDayIn('nope', 'UTC')).toThrow(RangeError);
+    }
   });
 });

@@ -62,8 +62,35 @@ export function isIsoDate(text: string): boolean {
   return ISO_DATE.test(text) && DateTime.fromISO(text, { zone: 'utc' }).isValid;
 }
 
-/** `2026-12-01` → the contract's LocalDate object (calendar `ISO`, era `CE`, weekday, day of year). */
-export function localDateOf(isoDate: string): LocalDate {
+/**
+ * Remembers the answers of a pure function of a date (and zone): luxon spends tens of µs per
+ * date on zone arithmetic, and dates repeat across policies (departures, birthdays). Bounded:
+ * emptied when full. Answers are frozen, since every caller shares them.
+ */
+function rememberedByText<A extends string[], T extends object>(compute: (...key: A) => T): (...key: A) => T {
+  const answers = new Map<string, T>();
+  return (...key) => {
+    const text = key.join('\u0000');
+    let answer = answers.get(text);
+    if (answer === undefined) {
+      answer = deepFreeze(compute(...key));
+      if (answers.size >= REMEMBERED_MAX) answers.clear();
+      answers.set(text, answer);
+    }
+    return answer;
+  };
+}
+const REMEMBERED_MAX = 10_000;
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const child of Object.values(value)) if (child !== null && typeof child === 'object') deepFreeze(child as object);
+  return Object.freeze(value);
+}
+
+/** `2026-12-01` → the contract's LocalDate object (calendar `ISO`, era `CE`, weekday, day of year); shared and frozen. */
+export const localDateOf: (isoDate: string) => Readonly<LocalDate> = rememberedByText((isoDate: string) => computeLocalDate(isoDate));
+
+function computeLocalDate(isoDate: string): LocalDate {
   const date = DateTime.fromISO(isoDate, { zone: 'utc' });
   if (!ISO_DATE.test(isoDate) || !date.isValid) throw new RangeError(`not a calendar date: ${isoDate}`);
   const common = date.year > 0;
@@ -118,14 +145,12 @@ export function instantIn(instant: string | Date, zone: string): ZonedTimes {
 }
 
 /** Cover starts at the first moment of the departure day in the policy's zone (DST gaps skip forward). */
-export function startOfDayIn(isoDate: string, zone: string): ZonedTimes {
-  return zoned(inZone(isoDate, zone).startOf('day'));
-}
+export const startOfDayIn: (isoDate: string, zone: string) => ZonedTimes = rememberedByText((isoDate: string, zone: string) => zoned(inZone(isoDate, zone).startOf('day')));
 
 /** Cover ends at 23:59:59 of the cover-end day in the policy's zone. */
-export function endOfDayIn(isoDate: string, zone: string): ZonedTimes {
-  return zoned(inZone(isoDate, zone).set({ hour: 23, minute: 59, second: 59, millisecond: 0 }));
-}
+export const endOfDayIn: (isoDate: string, zone: string) => ZonedTimes = rememberedByText((isoDate: string, zone: string) =>
+  zoned(inZone(isoDate, zone).set({ hour: 23, minute: 59, second: 59, millisecond: 0 })),
+);
 
 /** Days of cover, both ends included: a trip departing and ending the same day is 1 day. */
 export function coverDays(departureDate: string, coverEndDate: string): number {

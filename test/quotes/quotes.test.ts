@@ -110,6 +110,17 @@ describe('POST /quotes/v2/{brandCode}/quote', () => {
 });
 
 describe('GET and PUT /quotes/v2/{brandCode}/quote/{quoteId}', () => {
+  it('answers a create with the same bytes a read of the quote gives, but for isNew', async () => {
+    const t = getApp();
+    const holders = [{ guid: 'a1', age: 42, isPrimary: true, firstName: 'Ann', extra: 'dropped' }, { age: 40 }];
+    const body = { input: { ...baliTrip(), policyHolders: holders, unknownField: 1 }, clientSessionId: 'sess-bytes', clientInfo: { ipAddress: '203.0.113.9' } };
+    const created = await create(body);
+    expect(created.statusCode).toBe(200);
+    const { id } = created.json<{ id: string }>();
+    const read = await t.app.inject({ method: 'GET', url: `${path()}/${id}`, headers: await asPartner(t, 'brandau', 'A') });
+    expect(read.body).toBe(created.body.replace('"isNew":true', '"isNew":false'));
+  });
+
   it('reads a stored quote back; another partner, another brand or an unknown id get 404', async () => {
     const t = getApp();
     const created = (await create({ input: baliTrip(), clientSessionId: 'sess-1' })).json();
