@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCatalogue } from '../../src/catalogue/import.js';
 import { rateTableAt } from '../../src/catalogue/service.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 
 let database: TestDatabase;
 const edited = mkdtempSync(join(tmpdir(), 'catalogue-edit-'));
@@ -34,11 +34,20 @@ describe('catalogue import', () => {
   });
 
   it('is all or nothing: a failure mid-import leaves no version behind', async () => {
-    await sql`alter table catalogue_pds rename to catalogue_pds_away`.execute(database.db);
+    // A trigger that refuses PDS rows, not a renamed table: PostgreSQL suites run files in
+    // parallel schemas, and Kysely's migrator introspects every schema's tables, so a rename
+    // elsewhere could fail another file's migration mid-introspection.
+    if (DIALECT === 'postgres') {
+      await sql`create function refuse_pds() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`.execute(database.db);
+      await sql`create trigger refuse_pds before insert on catalogue_pds for each row execute function refuse_pds()`.execute(database.db);
+    } else {
+      await sql`create trigger refuse_pds before insert on catalogue_pds begin select raise(abort, 'injected failure'); end`.execute(database.db);
+    }
     try {
-      await expect(importCatalogue(database.db, 'catalogue')).rejects.toThrow();
+      await expect(importCatalogue(database.db, 'catalogue')).rejects.toThrow(/injected failure/);
     } finally {
-      await sql`alter table catalogue_pds_away rename to catalogue_pds`.execute(database.db);
+      await sql`drop trigger refuse_pds${DIALECT === 'postgres' ? sql` on catalogue_pds` : sql``}`.execute(database.db);
+      if (DIALECT === 'postgres') await sql`drop function refuse_pds()`.execute(database.db);
     }
     expect(await count('catalogue_version')).toBe(0);
     expect(await count('catalogue_document')).toBe(0);
