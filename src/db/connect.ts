@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config.js';
 import type { Database, Db } from './database.js';
 import { WalCheckpointer } from './checkpointer.js';
+import { SharedDatabasePostgresDialect } from './postgres-dialect.js';
 import { DurableSqliteDialect } from './sqlite-dialect.js';
 import { WalSync, walFileFlusher } from './wal-sync.js';
 
@@ -27,7 +28,7 @@ export function connectDatabase(database: AppConfig['database'], options: Databa
       max: database.poolSize,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: new SharedDatabasePostgresDialect({ pool }) });
   }
   if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
   const sqlite = new SqliteDatabase(database.path);
