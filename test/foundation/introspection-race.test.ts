@@ -9,10 +9,10 @@ describe.skipIf(DIALECT !== 'postgres')('introspection beside another schema’s
     const migrating = await createTestDatabase();
     try {
       await sql`create table churn (id integer primary key, note text)`.execute(busy.db);
-      let renaming = true;
+      const state = { renaming: true };
       const renames = (async () => {
         let n = 0;
-        while (renaming) {
+        while (state.renaming) {
           await sql.raw(n++ % 2 === 0 ? 'alter table churn rename to churn_away' : 'alter table churn_away rename to churn').execute(busy.db);
           // DDL as tests and migrations do it: a statement now and then, not a tight loop.
           await new Promise((resolve) => setTimeout(resolve, 100));
@@ -24,7 +24,7 @@ describe.skipIf(DIALECT !== 'postgres')('introspection beside another schema’s
         await migrateToLatest(migrating.db);
         for (let i = 0; i < 60; i++) await migrating.db.introspection.getTables({ withInternalKyselyTables: true });
       } finally {
-        renaming = false;
+        state.renaming = false;
       }
       expect(await renames).toBeGreaterThan(10);
     } finally {
