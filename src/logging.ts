@@ -50,7 +50,7 @@ export function withoutSecrets(value: Record<string, unknown>, depth = 1): Recor
   return copy ?? value;
 }
 
-interface LoggableRequest {
+export interface LoggableRequest {
   id: string;
   method: string;
   url: string;
@@ -76,6 +76,11 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): FastifyLogge
   };
 }
 
+/** The fields of the one line logged per answered request (also by the front cache, which answers outside Fastify). */
+export function requestCompletedLine(req: LoggableRequest, statusCode: number, route: string | undefined, elapsedMs: number) {
+  return { req, statusCode, route, responseTimeMs: Math.round(elapsedMs * 100) / 100 };
+}
+
 /**
  * One line per request, written when it is answered (method, path without query, route,
  * status, duration), instead of Fastify's two lines (incoming and completed).
@@ -86,12 +91,7 @@ export class OneLineRequestLog extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const entry = {
-      req: request,
-      statusCode: reply.statusCode,
-      route: request.routeOptions.url,
-      responseTimeMs: Math.round(reply.elapsedTime * 100) / 100,
-    };
+    const entry = requestCompletedLine(request, reply.statusCode, request.routeOptions.url, reply.elapsedTime);
     if (error) request.log.error({ ...entry, err: error }, 'request errored');
     else request.log.info(entry, 'request completed');
   }

@@ -122,7 +122,13 @@ export class KeyStore {
     return this.signer;
   }
 
-  /** The public key for `kid`, if it may still verify now. */
+  /** The key's public half while it is inside its verification window at `now`. */
+  private stillVerifying(key: LoadedKey | undefined, now: Date): CryptoKey | undefined {
+    if (!key) return undefined;
+    const until = key.stored.verifyUntil;
+    return until !== null && until <= now.toISOString() ? undefined : key.publicKey;
+  }
+
   /**
    * `verificationKey` from memory alone, for callers that cannot wait: the key when the loaded
    * set is fresh and holds `kid` in its verification window, else undefined (ask the async one).
@@ -130,13 +136,10 @@ export class KeyStore {
   loadedVerificationKey(kid: string): CryptoKey | undefined {
     const now = this.context.clock();
     if (now.getTime() - this.loadedAt >= this.context.config.auth.signingKeyCacheSeconds * 1000) return undefined;
-    const found = this.keys.find((k) => k.stored.kid === kid);
-    if (!found) return undefined;
-    const until = found.stored.verifyUntil;
-    if (until !== null && until <= now.toISOString()) return undefined;
-    return found.publicKey;
+    return this.stillVerifying(this.keys.find((k) => k.stored.kid === kid), now);
   }
 
+  /** The public key for `kid`, if it may still verify now. */
   async verificationKey(kid: string): Promise<CryptoKey | undefined> {
     await this.fresh();
     let found = this.keys.find((k) => k.stored.kid === kid);
@@ -148,9 +151,6 @@ export class KeyStore {
         this.keys = [found, ...this.keys.filter((k) => k.stored.kid !== kid)];
       }
     }
-    if (!found) return undefined;
-    const until = found.stored.verifyUntil;
-    if (until !== null && until <= this.context.clock().toISOString()) return undefined;
-    return found.publicKey;
+    return this.stillVerifying(found, this.context.clock());
   }
 }

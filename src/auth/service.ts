@@ -24,19 +24,26 @@ export class UserStatusCache {
 
   constructor(private readonly context: AppContext) {}
 
+  private get ttlMs(): number {
+    return this.context.config.auth.userStatusCacheSeconds * 1000;
+  }
+
+  /** The remembered answer while it is fresh; undefined when the database must be asked. */
+  private remembered(userId: number): boolean | undefined {
+    const hit = this.entries.get(userId);
+    return hit && this.context.clock().getTime() - hit.at < this.ttlMs ? hit.allowed : undefined;
+  }
+
   /** True only when a fresh entry says the user may act; false means "ask `allowed`". */
   knownAllowed(userId: number): boolean {
-    const hit = this.entries.get(userId);
-    const ttlMs = this.context.config.auth.userStatusCacheSeconds * 1000;
-    return hit !== undefined && hit.allowed && this.context.clock().getTime() - hit.at < ttlMs;
+    return this.remembered(userId) === true;
   }
 
   async allowed(userId: number): Promise<boolean> {
-    const ttlMs = this.context.config.auth.userStatusCacheSeconds * 1000;
-    const hit = this.entries.get(userId);
-    if (hit && this.context.clock().getTime() - hit.at < ttlMs) return hit.allowed;
+    const hit = this.remembered(userId);
+    if (hit !== undefined) return hit;
     const allowed = await isUserInGoodStanding(this.context.db, userId);
-    if (ttlMs > 0) this.entries.set(userId, { allowed, at: this.context.clock().getTime() });
+    if (this.ttlMs > 0) this.entries.set(userId, { allowed, at: this.context.clock().getTime() });
     return allowed;
   }
 }

@@ -1,3 +1,4 @@
+import { setBounded } from '../bounded-map.js';
 import type { AccessClaims } from './access-tokens.js';
 
 /** What a successful verification established about one token string. */
@@ -41,12 +42,7 @@ export class VerifiedTokenCache {
   }
 
   set(token: string, verified: VerifiedToken): void {
-    if (this.capacity <= 0) return;
     // Oldest first out: partners renew hourly, so the oldest entry is the likeliest to be dead.
-    if (this.#entries.size >= this.capacity && !this.#entries.has(token)) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
-    this.#entries.set(token, verified);
+    setBounded(this.#entries, token, verified, this.capacity);
   }
 }

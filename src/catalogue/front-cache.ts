@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
+import { setBounded } from '../bounded-map.js';
 import type { HttpMetrics } from '../http/metrics.js';
 import { REQUEST_ID_HEADER, requestIdFor } from '../http/request-id.js';
-import { namesEtag } from './http-cache.js';
+import { requestCompletedLine } from '../logging.js';
+import { cacheControlOf, namesEtag } from './http-cache.js';
 import type { CachedResponse } from './reader.js';
 
 /** A product read Fastify has answered, as it may be answered again without routing. */
@@ -60,12 +62,7 @@ export class FrontCache {
 
   /** Remembers how Fastify answered `url` (the raw request target, query included). */
   remember(url: string, read: RememberedRead): void {
-    if (this.capacity <= 0) return;
-    if (this.#reads.size >= this.capacity && !this.#reads.has(url)) {
-      const oldest = this.#reads.keys().next();
-      if (!oldest.done) this.#reads.delete(oldest.value);
-    }
-    this.#reads.set(url, read);
+    setBounded(this.#reads, url, read, this.capacity);
   }
 
   /** Answers `req` and returns true, or returns false having touched nothing. */
@@ -75,7 +72,7 @@ export class FrontCache {
     const read = this.#reads.get(req.url);
     if (read === undefined) return false;
     try {
-      return this.#answer(req, res, deps, read);
+      return this.#answer(req, res, deps, read, req.url);
     } catch (error) {
       // A fault here must not take the process down (this runs outside Fastify's error handling):
       // Fastify answers if nothing was sent yet; a half-sent answer has its connection cut.
@@ -89,7 +86,7 @@ export class FrontCache {
     }
   }
 
-  #answer(req: IncomingMessage, res: ServerResponse, deps: FrontCacheDeps, read: RememberedRead): boolean {
+  #answer(req: IncomingMessage, res: ServerResponse, deps: FrontCacheDeps, read: RememberedRead, url: string): boolean {
     const startedAt = performance.now();
     // A GET with a body is odd enough to leave to Fastify.
     if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return false;
@@ -102,7 +99,7 @@ export class FrontCache {
     const statusCode = notModified ? 304 : 200;
     // The headers sendCached sets, in Fastify's order, so both paths answer byte for byte alike;
     // one writeHead instead of a setHeader each (Node validates every header once either way).
-    const cacheControl = `private, max-age=${response.maxAgeSeconds}`;
+    const cacheControl = cacheControlOf(response);
     if (notModified) {
       res.writeHead(304, { [REQUEST_ID_HEADER]: id, etag: response.etag, 'cache-control': cacheControl }).end();
     } else {
@@ -119,18 +116,10 @@ export class FrontCache {
     this.answered++;
     const elapsedMs = performance.now() - startedAt;
     deps.metrics.record('GET', read.route, statusCode, elapsedMs);
-    deps.log.info(
-      {
-        reqId: id,
-        // Only what the req serializer reads: the logger's redaction walks plain objects, and
-        // the raw headers (authorization included) would make it copy them on every line.
-        req: { id, method: 'GET', url: req.url, ip: req.socket.remoteAddress, headers: { 'user-agent': req.headers['user-agent'] } },
-        statusCode,
-        route: read.route,
-        responseTimeMs: Math.round(elapsedMs * 100) / 100,
-      },
-      'request completed',
-    );
+    // Only what the req serializer reads: the logger's redaction walks plain objects, and the
+    // raw headers (authorization included) would make it copy them on every line.
+    const loggable = { id, method: 'GET', url, ip: req.socket.remoteAddress, headers: { 'user-agent': req.headers['user-agent'] } };
+    deps.log.info({ reqId: id, ...requestCompletedLine(loggable, statusCode, read.route, elapsedMs) }, 'request completed');
     return true;
   }
 }

@@ -29,10 +29,14 @@ export function namesEtag(ifNoneMatch: string | undefined, etag: string): boolea
   });
 }
 
+/** `Cache-Control` of a stored answer; private: every product response is behind a partner's bearer token. */
+export function cacheControlOf(entry: CachedResponse): string {
+  return `private, max-age=${entry.maxAgeSeconds}`;
+}
+
 /** Sends a cached response: 304 when If-None-Match names its ETag, else the stored bytes. */
 export function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): FastifyReply {
-  // private: every product response is behind a partner's bearer token.
-  reply.header('etag', entry.etag).header('cache-control', `private, max-age=${entry.maxAgeSeconds}`);
+  reply.header('etag', entry.etag).header('cache-control', cacheControlOf(entry));
   if (namesEtag(request.headers['if-none-match'], entry.etag)) return reply.status(304).send();
   return reply.type(entry.contentType).send(entry.payload);
 }

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { setBounded } from '../bounded-map.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { RateTable } from '../pricing/rate-tables.js';
@@ -43,9 +44,18 @@ function dateFormatIn(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
+// luxon's zone arithmetic costs more than a cached plan read; the answer changes once a day per zone.
+const nextMidnights = new Map<string, number>();
+
 /** The instant the calendar date in `timeZone` next changes after `instant` (epoch ms). */
 export function nextMidnightIn(instant: Date, timeZone: string): number {
-  return DateTime.fromJSDate(instant, { zone: timeZone }).startOf('day').plus({ days: 1 }).toMillis();
+  const key = `${timeZone} ${dateIn(instant, timeZone)}`;
+  let midnight = nextMidnights.get(key);
+  if (midnight === undefined) {
+    midnight = DateTime.fromJSDate(instant, { zone: timeZone }).startOf('day').plus({ days: 1 }).toMillis();
+    setBounded(nextMidnights, key, midnight, 1000);
+  }
+  return midnight;
 }
 
 /** The brand's own time zone: that of its first home country (plan dates are local dates there). */

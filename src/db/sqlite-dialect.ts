@@ -13,6 +13,7 @@ import {
   type SqliteStatement,
 } from 'kysely';
 import type { WalCheckpointer } from './checkpointer.js';
+import { setBounded } from '../bounded-map.js';
 import type { WalSync } from './wal-sync.js';
 
 type SqliteConfig = ConstructorParameters<typeof SqliteDialect>[0];
@@ -103,10 +104,7 @@ export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SI
       const hit = cache.get(sqlText);
       if (hit && !hit.busy) return hit;
       const statement = db.prepare(sqlText);
-      if (!hit) {
-        if (cache.size >= size) cache.delete(cache.keys().next().value ?? '');
-        cache.set(sqlText, statement);
-      }
+      if (!hit) setBounded(cache, sqlText, statement, size);
       return statement;
     },
   };
