@@ -6,16 +6,17 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { apiFor, drive, freshDatabase, measured, type MeasuredLoad } from './harness.js';
-import { flagsOf, judge, toMarkdown, type BenchReport, type ScenarioReport } from './report.js';
+import { flagsOf, judge, measureOf, medianRound, summaryOf, toMarkdown, type BenchReport, type RoundResult, type ScenarioReport } from './report.js';
 import { runScale } from './scale.js';
-import { SCENARIOS, type BenchRun } from './scenarios.js';
-import { prepareBenchDatabase } from './seed/database.js';
-import { startApiServer, startCeilingServer } from './server.js';
+import { SCENARIOS, type BenchApi, type BenchRun, type Scenario } from './scenarios.js';
+import { prepareBenchDatabase, type BenchFixtures } from './seed/database.js';
+import { startApiServer, startCeilingServer, type ServerProcess } from './server.js';
 
 interface Options {
   duration: string;
   warmUp: string;
   connections: string;
+  rounds: string;
   postgres?: boolean;
   only?: string;
   out: string;
@@ -30,6 +31,7 @@ const program = new Command()
   .option('--duration <seconds>', 'seconds of load per server', '10')
   .option('--warm-up <seconds>', 'seconds of unmeasured load on each server first (a cold server answers its first requests slowly)', '0')
   .option('--connections <n>', 'concurrent connections', '50')
+  .option('--rounds <n>', 'measure each scenario and its ceilings this many times, alternating, and report the median round', '1')
   .option('--postgres', 'use PostgreSQL (DATABASE_URL, default the local test database)')
   .option('--only <names>', 'comma-separated scenario names')
   .option('--out <dir>', 'where to write the reports', 'bench/results')
@@ -39,6 +41,11 @@ const program = new Command()
 const options = program.parse().opts<Options>();
 const settings = { durationSeconds: Number(options.duration), connections: Number(options.connections) };
 const warmUp = { ...settings, durationSeconds: Number(options.warmUp) };
+const rounds = Number(options.rounds);
+if (!Number.isSafeInteger(rounds) || rounds < 1) {
+  process.stderr.write(`--rounds must be a whole number of at least 1, got ${options.rounds}\n`);
+  process.exit(2);
+}
 const usePostgres = Boolean(options.postgres ?? process.env.DATABASE_URL);
 const nodeArgs = options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] : [];
 
@@ -63,43 +70,26 @@ async function main(): Promise<void> {
       const api = apiFor(server.url);
       const run: BenchRun = { engine: usePostgres ? 'postgres' : 'sqlite', ...settings, warmUpSeconds: warmUp.durationSeconds, env, progress: (line) => process.stderr.write(`${line}\n`) };
       for (const scenario of scenarios) {
-        const request = await scenario.prepare(api, fixtures, run);
-        const sample = await api.call(request);
-        if (sample.status >= 300) throw new Error(`${scenario.name}: ${request.method} ${request.path} answered ${sample.status}: ${sample.body}`);
-        process.stderr.write(`${scenario.name}: endpoint…`);
-        if (warmUp.durationSeconds > 0) await drive(server.url, request, warmUp);
-        const endpoint = await measured(server, () => drive(server.url, request, settings));
-        const bytesFile = join(work, `${scenario.name}.body`);
-        writeFileSync(bytesFile, sample.body);
-        const ceilings: MeasuredLoad[] = [];
-        for (const kind of ['fastify', 'node'] as const) {
-          process.stderr.write(` ${kind}…`);
-          const ceiling = await startCeilingServer(kind, bytesFile, sample.contentType);
-          try {
-            // The sample request every time: a ceiling answers the same bytes whatever it is sent.
-            const { supply: _supply, ...fixedRequest } = request;
-            if (warmUp.durationSeconds > 0) await drive(ceiling.url, fixedRequest, warmUp);
-            ceilings.push(await measured(ceiling, () => drive(ceiling.url, fixedRequest, settings)));
-          } finally {
-            await ceiling.stop();
-          }
+        const measuredRounds: RoundResult[] = [];
+        for (let round = 1; round <= rounds; round++) {
+          process.stderr.write(`${scenario.name}${rounds > 1 ? ` (round ${round} of ${rounds})` : ''}: endpoint…`);
+          measuredRounds.push(await measureRound(scenario, { api, server, fixtures, run, work }));
+          process.stderr.write(` ${measuredRounds.at(-1)!.endpoint.requestsPerSecond.toFixed(0)} req/s\n`);
         }
-        const [fastifyCeiling, nodeCeiling] = ceilings as [MeasuredLoad, MeasuredLoad];
-        const ratioToFastify = endpoint.requestsPerSecond / fastifyCeiling.requestsPerSecond;
-        const ratioToNode = endpoint.requestsPerSecond / nodeCeiling.requestsPerSecond;
-        const flags = flagsOf(endpoint);
+        const reported = medianRound(measuredRounds, measureOf(scenario.target));
+        const { endpoint } = reported;
+        const flags = [...new Set(measuredRounds.flatMap((r) => flagsOf(r.endpoint)))];
+        const judged = scenario.target && judge(scenario.target, run.engine, endpoint, { fastify: reported.ratioToFastify, node: reported.ratioToNode });
         reports.push({
           name: scenario.name,
           description: scenario.description,
-          endpoint,
-          fastifyCeiling,
-          nodeCeiling,
-          ratioToFastify,
-          ratioToNode,
-          ...(scenario.target ? judge(scenario.target, run.engine, endpoint, { fastify: ratioToFastify, node: ratioToNode }) : {}),
+          ...reported,
+          // A flag in any round fails the target: the median must not hide a round's failed answers.
+          ...(judged ? { target: judged.target, met: judged.met && flags.length === 0 } : {}),
           ...(flags.length > 0 ? { flags } : {}),
+          ...(rounds > 1 ? { rounds: measuredRounds.map(summaryOf) } : {}),
         });
-        process.stderr.write(` ${endpoint.requestsPerSecond.toFixed(0)} req/s${flags.length > 0 ? ` (⚠ ${flags.join('; ')})` : ''}\n`);
+        if (flags.length > 0) process.stderr.write(`  ⚠ ${flags.join('; ')}\n`);
       }
     } finally {
       await server.stop();
@@ -111,13 +101,57 @@ async function main(): Promise<void> {
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
     machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, database: database.label },
-    settings: { ...settings, ...(warmUp.durationSeconds > 0 ? { warmUpSeconds: warmUp.durationSeconds } : {}) },
+    settings: { ...settings, ...(warmUp.durationSeconds > 0 ? { warmUpSeconds: warmUp.durationSeconds } : {}), ...(rounds > 1 ? { rounds } : {}) },
     scenarios: reports,
   };
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(options.out, 'latest.md'), toMarkdown(report));
   process.stdout.write(toMarkdown(report));
+}
+
+interface RoundContext {
+  readonly api: BenchApi;
+  readonly server: ServerProcess;
+  readonly fixtures: BenchFixtures;
+  readonly run: BenchRun;
+  /** A directory for the sample's bytes, which the ceilings answer with. */
+  readonly work: string;
+}
+
+/**
+ * One round: the scenario prepared afresh (a purchase round gets its own quotes), the endpoint
+ * driven, then a bare Fastify and a bare node:http server answering the same bytes, back to back.
+ */
+async function measureRound(scenario: Scenario, { api, server, fixtures, run, work }: RoundContext): Promise<RoundResult> {
+  const request = await scenario.prepare(api, fixtures, run);
+  const sample = await api.call(request);
+  if (sample.status >= 300) throw new Error(`${scenario.name}: ${request.method} ${request.path} answered ${sample.status}: ${sample.body}`);
+  if (warmUp.durationSeconds > 0) await drive(server.url, request, warmUp);
+  const endpoint = await measured(server, () => drive(server.url, request, settings));
+  const bytesFile = join(work, `${scenario.name}.body`);
+  writeFileSync(bytesFile, sample.body);
+  const ceilings: MeasuredLoad[] = [];
+  for (const kind of ['fastify', 'node'] as const) {
+    process.stderr.write(` ${kind}…`);
+    const ceiling = await startCeilingServer(kind, bytesFile, sample.contentType);
+    try {
+      // The sample request every time: a ceiling answers the same bytes whatever it is sent.
+      const { supply: _supply, ...fixedRequest } = request;
+      if (warmUp.durationSeconds > 0) await drive(ceiling.url, fixedRequest, warmUp);
+      ceilings.push(await measured(ceiling, () => drive(ceiling.url, fixedRequest, settings)));
+    } finally {
+      await ceiling.stop();
+    }
+  }
+  const [fastifyCeiling, nodeCeiling] = ceilings as [MeasuredLoad, MeasuredLoad];
+  return {
+    endpoint,
+    fastifyCeiling,
+    nodeCeiling,
+    ratioToFastify: endpoint.requestsPerSecond / fastifyCeiling.requestsPerSecond,
+    ratioToNode: endpoint.requestsPerSecond / nodeCeiling.requestsPerSecond,
+  };
 }
 
 main().catch((error: unknown) => {

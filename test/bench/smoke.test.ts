@@ -14,7 +14,7 @@ describe('benchmark script', () => {
   it('produces a JSON and Markdown report on a tiny run', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
     try {
-      await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--duration', '1', '--connections', '2', '--only', 'health,purchase', '--out', out], {
+      await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--duration', '1', '--connections', '2', '--rounds', '2', '--only', 'health,purchase', '--out', out], {
         env: { ...process.env },
         timeout: 90_000,
       });
@@ -24,6 +24,10 @@ describe('benchmark script', () => {
       expect(health!.endpoint.total).toBeGreaterThan(0);
       expect(health!.nodeCeiling.total).toBeGreaterThan(0);
       expect(health!.fastifyCeiling.total).toBeGreaterThan(0);
+      // Two rounds each, the reported one among them.
+      expect(health!.rounds).toHaveLength(2);
+      expect(health!.rounds!.map((r) => r.ratioToNode)).toContain(health!.ratioToNode);
+      expect(purchase!.rounds).toHaveLength(2);
       // Each purchase bought its own quote: none answered non-2xx, the supply did not run out.
       expect(purchase!.endpoint.total).toBeGreaterThan(0);
       expect(purchase!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
