@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { amountFormat } from '../currency.js';
 import type { HomeAddress } from './issue-request.js';
 import { coverDays, endOfDayIn, instantIn, localDateOf, startOfDayIn } from './local-time.js';
 import { ACTION_TYPE_IDS, TRANSACTION_TYPE, type DetailRecord, type PersonRecord, type PolicyRecord } from './model.js';
@@ -18,21 +19,10 @@ import type {
 
 type Money = (minor: number) => number;
 
-// Building an Intl.NumberFormat costs more than the rest of a summary; one per digit count.
-const numberFormats = new Map<number, Intl.NumberFormat>();
-function numberFormat(digits: number): Intl.NumberFormat {
-  let format = numberFormats.get(digits);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    numberFormats.set(digits, format);
-  }
-  return format;
-}
-
 function moneyOf(policy: PolicyRecord): { major: Money; display: (minor: number) => string } {
   const digits = policy.currency.minorUnits;
   const major: Money = (minor) => minor / 10 ** digits;
-  const number = numberFormat(digits);
+  const number = amountFormat(digits);
   return { major, display: (minor) => `${policy.currency.symbol}${number.format(major(minor))}` };
 }
 

@@ -4,6 +4,7 @@ import type { BrandCatalogue, PlanVersion } from '../catalogue/model.js';
 import type { CatalogueSnapshot } from '../catalogue/reader.js';
 import type { InsuredPerson, PolicyIssueRequest } from '../policies/issue-request.js';
 import { daysInMonth, plainDateParts } from '../policies/local-time.js';
+import { currencyFacts } from '../currency.js';
 import { minorDigits, toMinor } from '../quotes/money.js';
 import type { PolicyHolderInput, QuoteInput, QuotePriceSummary } from '../quotes/schemas.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
@@ -29,18 +30,9 @@ export interface PolicyRequestFacts {
   readonly today: string;
 }
 
-// Building the Intl formatters was a few per cent of a purchase's CPU; a plan's currency is one
-// of the catalogue's few, so each is described once (frozen: callers spread it into the request).
-const currencies = new Map<string, Readonly<PolicyIssueRequest['plan']['currency']>>();
-
 function currencyOf(code: string): PolicyIssueRequest['plan']['currency'] {
-  let currency = currencies.get(code);
-  if (!currency) {
-    const symbol = new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? code;
-    currency = Object.freeze({ code, symbol, description: new Intl.DisplayNames(['en'], { type: 'currency' }).of(code) ?? code, minorUnits: minorDigits(code) });
-    currencies.set(code, currency);
-  }
-  return { ...currency };
+  const { symbol, description, minorDigits } = currencyFacts(code);
+  return { code, symbol, description, minorUnits: minorDigits };
 }
 
 /**

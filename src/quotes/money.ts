@@ -1,3 +1,5 @@
+import { currencyFacts } from '../currency.js';
+
 /**
  * Money crosses the HTTP boundary here: the engine and the database hold integer minor units,
  * the contract's doubles are major units. One conversion, one place.
@@ -11,22 +13,9 @@ const MONEY_FIELDS = new Set([
   'partnerDiscount', 'price',
 ]);
 
-const digitsByCurrency = new Map<string, number>();
-
 /** Decimal places of a currency's minor unit (AUD 2, JPY 0), from the runtime's ISO 4217 data. */
 export function minorDigits(currencyCode: string): number {
-  // Building a currency formatter costs more than the rest of a price conversion: once per code.
-  let digits = digitsByCurrency.get(currencyCode);
-  if (digits === undefined) {
-    try {
-      digits = new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      digits = 2;
-    }
-    // Bounded: codes come from the catalogue, but a malformed one must not grow the map for ever.
-    if (digitsByCurrency.size < 1000) digitsByCurrency.set(currencyCode, digits);
-  }
-  return digits;
+  return currencyFacts(currencyCode).minorDigits;
 }
 
 /** Whole minor units up to this size divide to the double nearest their decimal value. */
