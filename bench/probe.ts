@@ -54,6 +54,7 @@ function timed(sqlite: SqliteDatabase.Database) {
         };
       return {
         reader: statement.reader,
+        readonly: statement.readonly,
         all: timedCall((...args: unknown[]) => statement.all(...args)),
         run: timedCall((...args: unknown[]) => statement.run(...args)),
         iterate: timedCall((...args: unknown[]) => statement.iterate(...args)),

@@ -28,18 +28,13 @@ type SqliteConfig = ConstructorParameters<typeof SqliteDialect>[0];
  * the next caller first, so other requests commit while the flush runs and share the next one.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  readonly #changes: SqliteStatement | undefined;
-  #changesSeen = 0;
-
   constructor(
     config: SqliteConfig,
     private readonly walSync: WalSync | undefined,
     private readonly checkpointer: WalCheckpointer | undefined,
+    private readonly writes: WriteTracker | undefined,
   ) {
     super(config);
-    // total_changes() counts rows written on this connection since it opened, commits or not.
-    const { database } = config;
-    if (walSync && typeof database !== 'function') this.#changes = database.prepare('select total_changes() as n');
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -53,19 +48,30 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 
   override async releaseConnection(): Promise<void> {
-    const wrote = this.#wroteSinceLastLease();
+    const wrote = this.writes?.take() ?? false;
     await super.releaseConnection();
     if (!this.walSync) return;
     if (wrote) this.walSync.noteCommit();
     if (this.walSync.pending) await this.walSync.durable();
   }
+}
 
-  #wroteSinceLastLease(): boolean {
-    if (!this.#changes) return false;
-    const [row] = this.#changes.all([]) as { n: number }[];
-    const total = row?.n ?? 0;
-    const wrote = total !== this.#changesSeen;
-    this.#changesSeen = total;
+/**
+ * Whether a statement that may write ran since the last lease ended: told by the statement cache,
+ * which sees every statement Kysely runs (it prepares each one just before running it). SQLite
+ * says which statements cannot write (`readonly`: reads, BEGIN, COMMIT); a write that changed no
+ * row, or was rolled back, still counts, which at worst waits for one flush more than needed.
+ */
+class WriteTracker {
+  #wrote = false;
+
+  saw(statement: { readonly readonly?: boolean }): void {
+    if (statement.readonly !== true) this.#wrote = true;
+  }
+
+  take(): boolean {
+    const wrote = this.#wrote;
+    this.#wrote = false;
     return wrote;
   }
 }
@@ -93,8 +99,10 @@ const STATEMENT_CACHE_SIZE = 500;
  * in the benchmarks (docs/performance.md). Statements are reusable, so they are kept by SQL
  * text; one still iterating (a streamed query) is never handed out twice.
  */
-export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
-  const cache = new Map<string, SqliteStatement & { readonly busy?: boolean }>();
+export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SIZE, writes?: WriteTracker): SqliteDatabase {
+  // better-sqlite3's statements say whether they are still iterating and whether they can write.
+  type CachedStatement = SqliteStatement & { readonly busy?: boolean; readonly readonly?: boolean };
+  const cache = new Map<string, CachedStatement>();
   return {
     close: () => {
       cache.clear();
@@ -102,8 +110,12 @@ export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SI
     },
     prepare(sqlText: string) {
       const hit = cache.get(sqlText);
-      if (hit && !hit.busy) return hit;
-      const statement = db.prepare(sqlText);
+      if (hit && !hit.busy) {
+        writes?.saw(hit);
+        return hit;
+      }
+      const statement: CachedStatement = db.prepare(sqlText);
+      writes?.saw(statement);
       if (!hit) setBounded(cache, sqlText, statement, size);
       return statement;
     },
@@ -117,18 +129,22 @@ export class DurableSqliteDialect extends SqliteDialect {
    * `walSync`: group commit (src/db/wal-sync.ts); without it every commit is as durable as the
    * connection's pragmas make it. `checkpointer`: closed when the database is destroyed.
    */
+  readonly #writes: WriteTracker | undefined;
+
   constructor(
     config: SqliteConfig,
     private readonly walSync?: WalSync,
     private readonly checkpointer?: WalCheckpointer,
   ) {
-    const database = typeof config.database === 'function' ? config.database : withStatementCache(config.database);
+    const writes = walSync && typeof config.database !== 'function' ? new WriteTracker() : undefined;
+    const database = typeof config.database === 'function' ? config.database : withStatementCache(config.database, STATEMENT_CACHE_SIZE, writes);
     super({ ...config, database });
     this.#config = { ...config, database };
+    this.#writes = writes;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config, this.walSync, this.checkpointer);
+    return new ImmediateSqliteDriver(this.#config, this.walSync, this.checkpointer, this.#writes);
   }
 
   override createAdapter(): DialectAdapter {

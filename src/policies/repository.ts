@@ -2,10 +2,11 @@ import { sql, type Insertable } from 'kysely';
 import type { Tx } from '../db/database.js';
 import { castSelection } from '../db/cast-selection.js';
 import { dialectOf } from '../db/dialect.js';
+import { reusableInsert, reusableQuery } from '../db/reusable-query.js';
 import type { InsuredPerson, PolicyIssueRequest } from './issue-request.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision } from './model.js';
 import type { CounterKey } from './number-format.js';
-import type { PolicyDetailTable, PolicyFinancialValueTable, PolicyHeaderTable, PolicyTravellerTable } from './tables.js';
+import type { PolicyDetailTable, PolicyFinancialValueTable, PolicyHeaderTable, PolicyOptionTable, PolicyTravellerTable } from './tables.js';
 
 export { findPolicy } from './repository-read.js';
 
@@ -17,23 +18,30 @@ const json = (value: unknown) => JSON.stringify(value);
  * transaction ends, so concurrent issuers (any process, either engine) queue and never share a value.
  */
 export async function nextPolicySequence(tx: Tx, key: CounterKey): Promise<number> {
-  const row = await tx
+  const { rows } = await takeCounterValue(tx, key);
+  const [row] = rows;
+  if (!row) throw new Error('policy number counter: no value returned');
+  return row.last_value;
+}
+
+// The statements of an issue are built and compiled once per engine (db/reusable-query.ts):
+// building and compiling them was ~10–25 µs each, per purchase.
+const takeCounterValue = reusableQuery(['prefix', 'country', 'year'], (db, key: CounterKey) =>
+  db
     .insertInto('policy_number_counter')
     .values({ prefix: key.prefix, country: key.country, year: key.year, last_value: 1 })
     .onConflict((oc) =>
       oc.columns(['prefix', 'country', 'year']).doUpdateSet({ last_value: sql<number>`${sql.ref('policy_number_counter.last_value')} + 1` }),
     )
-    .returning('last_value')
-    .executeTakeFirstOrThrow();
-  return row.last_value;
-}
+    .returning('last_value'),
+);
 
 function personRow(
   person: InsuredPerson,
   role: 'traveller' | 'dependent',
   index: number,
   ids: { headerId: number; detailId: number },
-): Insertable<PolicyTravellerTable> {
+): PersonRow {
   return {
     policy_header_id: ids.headerId,
     policy_detail_id: ids.detailId,
@@ -53,8 +61,8 @@ function personRow(
   };
 }
 
-function financialRows(request: PolicyIssueRequest, ids: { headerId: number; detailId: number }): Insertable<PolicyFinancialValueTable>[] {
-  const row = (transactionTypeId: number, amountMinor: number, name: string | null = null) => ({
+function financialRows(request: PolicyIssueRequest, ids: { headerId: number; detailId: number }): MoneyRow[] {
+  const row = (transactionTypeId: number, amountMinor: number, name: string | null = null): MoneyRow => ({
     policy_header_id: ids.headerId,
     policy_detail_id: ids.detailId,
     transaction_type_id: transactionTypeId,
@@ -70,21 +78,54 @@ function financialRows(request: PolicyIssueRequest, ids: { headerId: number; det
   ];
 }
 
-type HeaderRow = Insertable<PolicyHeaderTable>;
-type DetailRow = Omit<Insertable<PolicyDetailTable>, 'policy_header_id'>;
+/** Every column is written (none left to its default), so each insert has one shape. */
+type HeaderRow = Required<Omit<Insertable<PolicyHeaderTable>, 'id'>>;
+type DetailRow = Required<Omit<Insertable<PolicyDetailTable>, 'id' | 'policy_header_id'>>;
+type PersonRow = Required<Omit<Insertable<PolicyTravellerTable>, 'id'>>;
+type OptionRow = Required<Omit<Insertable<PolicyOptionTable>, 'id'>>;
+type MoneyRow = Pick<Required<Insertable<PolicyFinancialValueTable>>, 'policy_header_id' | 'policy_detail_id' | 'transaction_type_id' | 'name' | 'amount_minor'>;
+
+const HEADER_COLUMNS = [
+  'policy_number', 'brand_code', 'partner_id', 'customer_user_id', 'quote_id', 'plan_json', 'currency_json', 'status_id', 'status',
+  'sequence_number', 'presentation_time_zone_code', 'destination_region', 'destination_codes_json', 'destination_names_json',
+  'display_destination_description', 'reference_policy_wording_id', 'regulatory_wording_translation_name', 'binder_id', 'excess_minor',
+  'external_memberships_json', 'policy_document_access_guid', 'created_at', 'created_by_user_id', 'updated_at', 'updated_by_user_id',
+] as const satisfies readonly (keyof HeaderRow)[];
+const DETAIL_COLUMNS = [
+  'sequence_number', 'policy_detail_number', 'action_type_id', 'action_type', 'status_id', 'status', 'ip_address', 'ip_address_country',
+  'user_agent', 'departure_date', 'cover_end_date', 'address_json', 'specified_items_json', 'adventure_level', 'adventure_activities_json',
+  'payment_reference', 'created_at', 'created_by_user_id', 'updated_at', 'updated_by_user_id',
+] as const satisfies readonly (keyof DetailRow)[];
+const PERSON_COLUMNS = [
+  'policy_header_id', 'policy_detail_id', 'role', 'guid', 'display_order', 'is_primary', 'title', 'first_name', 'surname', 'age',
+  'email_address', 'land_line_phone_number', 'mobile_number', 'date_of_birth', 'travel_clear_json',
+] as const satisfies readonly (keyof PersonRow)[];
+const OPTION_COLUMNS = [
+  'policy_header_id', 'policy_detail_id', 'plan_id', 'option_type_id', 'name', 'description', 'display_order',
+] as const satisfies readonly (keyof OptionRow)[];
+const MONEY_COLUMNS = ['policy_header_id', 'policy_detail_id', 'transaction_type_id', 'name', 'amount_minor'] as const satisfies readonly (keyof MoneyRow)[];
+
+// The child rows of a policy, one multi-row insert per table, compiled once per row count (SQLite).
+const insertPeople = reusableInsert(PERSON_COLUMNS, (db, rows: PersonRow[]) => db.insertInto('policy_traveller').values(rows));
+const insertOptions = reusableInsert(OPTION_COLUMNS, (db, rows: OptionRow[]) => db.insertInto('policy_option').values(rows));
+const insertMoney = reusableInsert(MONEY_COLUMNS, (db, rows: MoneyRow[]) => db.insertInto('policy_financial_value').values(rows));
 type PolicyIds = { headerId: number; detailId: number };
 
 /** Header then detail #1; undefined when the quote already has a policy (the header's quote id is unique). */
 async function insertHeaderAndDetail(tx: Tx, header: HeaderRow, detail: DetailRow): Promise<PolicyIds | undefined> {
-  const inserted = await tx.insertInto('policy_header').values(header).onConflict((oc) => oc.column('quote_id').doNothing()).returning('id').executeTakeFirst();
+  const [inserted] = (await insertHeader(tx, header)).rows;
   if (!inserted) return undefined;
-  const row = await tx
-    .insertInto('policy_detail')
-    .values(Object.assign({ policy_header_id: inserted.id }, detail))
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const [row] = (await insertDetail(tx, Object.assign({ policy_header_id: inserted.id }, detail))).rows;
+  if (!row) throw new Error('policy detail: no id returned');
   return { headerId: inserted.id, detailId: row.id };
 }
+
+const insertHeader = reusableQuery(HEADER_COLUMNS, (db, header: HeaderRow) =>
+  db.insertInto('policy_header').values(header).onConflict((oc) => oc.column('quote_id').doNothing()).returning('id'),
+);
+const insertDetail = reusableQuery(['policy_header_id', ...DETAIL_COLUMNS], (db, detail: DetailRow & { policy_header_id: number }) =>
+  db.insertInto('policy_detail').values(detail).returning('id'),
+);
 
 /** The same in one PostgreSQL statement: the detail is inserted from the header's RETURNING (none on a conflict). */
 async function insertHeaderAndDetailInOne(tx: Tx, header: HeaderRow, detail: DetailRow): Promise<PolicyIds | undefined> {
@@ -137,7 +178,7 @@ export async function insertPurchasedPolicy(
     created_by_user_id: user,
     updated_at: at,
     updated_by_user_id: user,
-  } satisfies Insertable<PolicyHeaderTable>;
+  } satisfies HeaderRow;
   const detail = {
     sequence_number: 1,
     policy_detail_number: decision.policyDetailNumber,
@@ -159,7 +200,7 @@ export async function insertPurchasedPolicy(
     created_by_user_id: user,
     updated_at: at,
     updated_by_user_id: user,
-  } satisfies Omit<Insertable<PolicyDetailTable>, 'policy_header_id'>;
+  } satisfies DetailRow;
   const ids = dialectOf(tx) === 'postgres' ? await insertHeaderAndDetailInOne(tx, header, detail) : await insertHeaderAndDetail(tx, header, detail);
   if (!ids) return undefined;
 
@@ -167,7 +208,7 @@ export async function insertPurchasedPolicy(
     ...request.travellers.map((p, i) => personRow(p, 'traveller', i, ids)),
     ...request.dependents.map((p, i) => personRow(p, 'dependent', i, ids)),
   ];
-  const options = request.options.map((option, i) => ({
+  const options = request.options.map((option, i): OptionRow => ({
     policy_header_id: ids.headerId,
     policy_detail_id: ids.detailId,
     plan_id: request.plan.planId,
@@ -191,8 +232,8 @@ export async function insertPurchasedPolicy(
     }
     return ids;
   }
-  await tx.insertInto('policy_traveller').values(people).execute();
-  if (options.length > 0) await tx.insertInto('policy_option').values(options).execute();
-  await tx.insertInto('policy_financial_value').values(money).execute();
+  await insertPeople(tx, people);
+  if (options.length > 0) await insertOptions(tx, options);
+  await insertMoney(tx, money);
   return ids;
 }

@@ -31,7 +31,15 @@ describe('SQLite group commit through Kysely', () => {
   it('a write is acknowledged only after a flush; concurrent writes share it; reads wait for what they can see', async () => {
     const disk = gate();
     const { db } = open(disk.flush);
-    await sql`create table item (id integer primary key, label text not null)`.execute(db);
+    // DDL commits too: acknowledged only after a flush, like any write.
+    const created = sql`create table item (id integer primary key, label text not null)`.execute(db);
+    let tableReady = false;
+    void created.then(() => (tableReady = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(tableReady).toBe(false);
+    expect(disk.calls.length).toBe(1);
+    disk.release();
+    await created;
     const writes = Array.from({ length: 10 }, (_, i) => db.insertInto('item').values({ label: `n${i}` }).execute());
     const tx = db.transaction().execute((trx) => trx.insertInto('item').values({ label: 'in a transaction' }).execute());
     let acknowledged = 0;
@@ -50,6 +58,7 @@ describe('SQLite group commit through Kysely', () => {
     }
     await Promise.all([...writes, tx, read]);
     expect(acknowledged).toBe(11);
+    expect(disk.calls).toHaveLength(0);
     expect(await read).toHaveLength(11);
     await db.destroy();
   });

@@ -13,7 +13,7 @@ import type {
   VoidRequest,
 } from '../gateway.js';
 import { behaviourOf, CHALLENGE_TTL_MS } from './cards.js';
-import { findPayment, insertPayment, updatePayment, type SandboxPaymentRow } from './repository.js';
+import { captureAuthorised, findPayment, insertPayment, updatePayment, type SandboxPaymentRow } from './repository.js';
 
 /**
  * What the sandbox "card processor and issuer" does for each call, inside the transaction that
@@ -149,6 +149,11 @@ function rejected(paymentId: string, code: string, message: string): Step<Settle
 }
 
 export async function capture(tx: Tx, request: CaptureRequest, now: Date): Promise<Step<SettlementOutcome>> {
+  // One statement when the capture is allowed (nearly always): the update checks what the reads below would.
+  const { amountMinor, currency } = request.amount;
+  if (await captureAuthorised(tx, { paymentId: request.paymentId, currency, amountMinor, at: now.toISOString() })) {
+    return stored({ outcome: 'captured', paymentId: request.paymentId, amount: request.amount });
+  }
   const row = await findPayment(tx, request.paymentId);
   if (!row) return rejected(request.paymentId, 'PAYMENT_NOT_FOUND', 'No such payment.');
   if (row.status !== 'authorised') return rejected(row.payment_id, 'NOT_AUTHORISED', `The payment is ${row.status}, not authorised.`);
