@@ -1,15 +1,23 @@
-import { sql, type Insertable } from 'kysely';
-import type { Tx } from '../db/database.js';
-import { castSelection } from '../db/cast-selection.js';
-import { dialectOf } from '../db/dialect.js';
+import { sql, type Insertable, type QueryCreator } from 'kysely';
+import type { Database, Tx } from '../db/database.js';
 import type { InsuredPerson, PolicyIssueRequest } from './issue-request.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision } from './model.js';
-import type { CounterKey } from './number-format.js';
-import type { PolicyDetailTable, PolicyFinancialValueTable, PolicyHeaderTable, PolicyTravellerTable } from './tables.js';
+import type { CounterKey, NumberTemplate } from './number-format.js';
+import type { PolicyDetailTable, PolicyFinancialValueTable, PolicyHeaderTable, PolicyOptionTable, PolicyTravellerTable } from './tables.js';
 
 export { findPolicy } from './repository-read.js';
 
 const json = (value: unknown) => JSON.stringify(value);
+
+function counterUpsert(db: QueryCreator<Database>, key: CounterKey) {
+  return db
+    .insertInto('policy_number_counter')
+    .values({ prefix: key.prefix, country: key.country, year: key.year, last_value: 1 })
+    .onConflict((oc) =>
+      oc.columns(['prefix', 'country', 'year']).doUpdateSet({ last_value: sql<number>`${sql.ref('policy_number_counter.last_value')} + 1` }),
+    )
+    .returning('last_value');
+}
 
 /**
  * Takes the next counter value of `key` in one statement: the first policy of a key inserts 1,
@@ -17,14 +25,7 @@ const json = (value: unknown) => JSON.stringify(value);
  * transaction ends, so concurrent issuers (any process, either engine) queue and never share a value.
  */
 export async function nextPolicySequence(tx: Tx, key: CounterKey): Promise<number> {
-  const row = await tx
-    .insertInto('policy_number_counter')
-    .values({ prefix: key.prefix, country: key.country, year: key.year, last_value: 1 })
-    .onConflict((oc) =>
-      oc.columns(['prefix', 'country', 'year']).doUpdateSet({ last_value: sql<number>`${sql.ref('policy_number_counter.last_value')} + 1` }),
-    )
-    .returning('last_value')
-    .executeTakeFirstOrThrow();
+  const row = await counterUpsert(tx, key).executeTakeFirstOrThrow();
   return row.last_value;
 }
 
@@ -86,18 +87,6 @@ async function insertHeaderAndDetail(tx: Tx, header: HeaderRow, detail: DetailRo
   return { headerId: inserted.id, detailId: row.id };
 }
 
-/** The same in one PostgreSQL statement: the detail is inserted from the header's RETURNING (none on a conflict). */
-async function insertHeaderAndDetailInOne(tx: Tx, header: HeaderRow, detail: DetailRow): Promise<PolicyIds | undefined> {
-  const row = await tx
-    .with('header', (db) => db.insertInto('policy_header').values(header).onConflict((oc) => oc.column('quote_id').doNothing()).returning('id'))
-    .insertInto('policy_detail')
-    .columns(['policy_header_id', ...(Object.keys(detail) as (keyof DetailRow)[])])
-    .expression((eb) => eb.selectFrom('header').select((sb) => [sb.ref('header.id').as('policy_header_id'), ...castSelection(detail)]))
-    .returning(['id', 'policy_header_id'])
-    .executeTakeFirst();
-  return row ? { headerId: row.policy_header_id, detailId: row.id } : undefined;
-}
-
 /**
  * Writes the header, detail #1 (a purchase) and everything the purchase bought. Undefined when
  * the quote already has a policy (its header is unique per quote: no separate look-up first);
@@ -108,6 +97,17 @@ export async function insertPurchasedPolicy(
   request: PolicyIssueRequest,
   decision: IssueDecision,
 ): Promise<{ headerId: number; detailId: number } | undefined> {
+  const { header, detail } = headerAndDetailRows(request, decision);
+  const ids = await insertHeaderAndDetail(tx, header, detail);
+  if (!ids) return undefined;
+  const { people, options, money } = childRows(request, ids);
+  await tx.insertInto('policy_traveller').values(people).execute();
+  if (options.length > 0) await tx.insertInto('policy_option').values(options).execute();
+  await tx.insertInto('policy_financial_value').values(money).execute();
+  return ids;
+}
+
+function headerAndDetailRows(request: PolicyIssueRequest, decision: IssueDecision): { header: HeaderRow; detail: DetailRow } {
   const { currency, ...plan } = request.plan;
   const at = decision.issuedAt;
   const user = request.createdByUserId;
@@ -160,9 +160,10 @@ export async function insertPurchasedPolicy(
     updated_at: at,
     updated_by_user_id: user,
   } satisfies Omit<Insertable<PolicyDetailTable>, 'policy_header_id'>;
-  const ids = dialectOf(tx) === 'postgres' ? await insertHeaderAndDetailInOne(tx, header, detail) : await insertHeaderAndDetail(tx, header, detail);
-  if (!ids) return undefined;
+  return { header, detail };
+}
 
+function childRows(request: PolicyIssueRequest, ids: PolicyIds) {
   const people = [
     ...request.travellers.map((p, i) => personRow(p, 'traveller', i, ids)),
     ...request.dependents.map((p, i) => personRow(p, 'dependent', i, ids)),
@@ -177,22 +178,98 @@ export async function insertPurchasedPolicy(
     display_order: option.displayOrder ?? i + 1,
   }));
   const money = financialRows(request, ids);
-  if (dialectOf(tx) === 'postgres') {
-    // One round trip for the three child tables (each is a round trip on PostgreSQL).
-    const withPeople = tx.with('people', (db) => db.insertInto('policy_traveller').values(people));
-    if (options.length > 0) {
-      await withPeople
-        .with('options', (db) => db.insertInto('policy_option').values(options))
-        .insertInto('policy_financial_value')
-        .values(money)
-        .execute();
-    } else {
-      await withPeople.insertInto('policy_financial_value').values(money).execute();
-    }
-    return ids;
-  }
-  await tx.insertInto('policy_traveller').values(people).execute();
-  if (options.length > 0) await tx.insertInto('policy_option').values(options).execute();
-  await tx.insertInto('policy_financial_value').values(money).execute();
-  return ids;
+  return { people, options, money };
+}
+
+/** What PostgreSQL needs to number a policy inside the statement that writes it. */
+export interface NumberedIssue {
+  readonly counter: CounterKey;
+  readonly number: NumberTemplate;
+  /** What follows the policy number in detail #1's number. */
+  readonly detailSuffix: string;
+  readonly policyDocumentAccessGuid: string;
+  readonly issuedAt: string;
+}
+
+// The columns each row brings from its JSON (ids and numbers come from the statement itself).
+const HEADER_COLUMNS = [
+  'brand_code', 'partner_id', 'customer_user_id', 'quote_id', 'plan_json', 'currency_json', 'status_id', 'status', 'sequence_number',
+  'presentation_time_zone_code', 'destination_region', 'destination_codes_json', 'destination_names_json', 'display_destination_description',
+  'reference_policy_wording_id', 'regulatory_wording_translation_name', 'binder_id', 'excess_minor', 'external_memberships_json',
+  'policy_document_access_guid', 'created_at', 'created_by_user_id', 'updated_at', 'updated_by_user_id',
+] as const satisfies readonly Exclude<keyof PolicyHeaderTable, 'id' | 'policy_number'>[];
+const DETAIL_COLUMNS = [
+  'sequence_number', 'action_type_id', 'action_type', 'status_id', 'status', 'ip_address', 'ip_address_country', 'user_agent', 'departure_date',
+  'cover_end_date', 'address_json', 'specified_items_json', 'adventure_level', 'adventure_activities_json', 'payment_reference', 'created_at',
+  'created_by_user_id', 'updated_at', 'updated_by_user_id',
+] as const satisfies readonly Exclude<keyof PolicyDetailTable, 'id' | 'policy_header_id' | 'policy_detail_number'>[];
+const TRAVELLER_COLUMNS = [
+  'role', 'guid', 'display_order', 'is_primary', 'title', 'first_name', 'surname', 'age', 'email_address', 'land_line_phone_number', 'mobile_number',
+  'date_of_birth', 'travel_clear_json',
+] as const satisfies readonly Exclude<keyof PolicyTravellerTable, 'id' | 'policy_header_id' | 'policy_detail_id'>[];
+const OPTION_COLUMNS = ['plan_id', 'option_type_id', 'name', 'description', 'display_order'] as const satisfies readonly Exclude<
+  keyof PolicyOptionTable,
+  'id' | 'policy_header_id' | 'policy_detail_id'
+>[];
+const MONEY_COLUMNS = ['transaction_type_id', 'name', 'amount_minor'] as const satisfies readonly Exclude<
+  keyof PolicyFinancialValueTable,
+  'id' | 'policy_header_id' | 'policy_detail_id' | 'option_type_id'
+>[];
+
+/** `r.a, r.b, …`: the listed columns of a row read from JSON as the table's own row type. */
+const fromJson = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(`r.${column}`)));
+
+/**
+ * PostgreSQL: takes the counter and writes the whole policy in one statement, so the counter's
+ * row lock (held to the commit, for gapless numbers) is taken by the last statement but one of
+ * the issuing transaction instead of four round trips before its end. The number is rendered in
+ * SQL from `number` (the digits zero-padded, never cut). Rows travel as JSON read with the
+ * tables' own row types (`json_populate_record[set]`), which keeps the SQL text the same for
+ * any number of travellers and options: one prepared statement. Undefined when the quote already
+ * has a policy: the counter was taken regardless, so the caller must throw to roll it back.
+ */
+export async function insertNumberedPolicy(tx: Tx, request: PolicyIssueRequest, issue: NumberedIssue): Promise<(PolicyIds & { policyNumber: string }) | undefined> {
+  const { header, detail } = headerAndDetailRows(request, { policyNumber: '', policyDetailNumber: '', policyDocumentAccessGuid: issue.policyDocumentAccessGuid, issuedAt: issue.issuedAt });
+  const { people, options, money } = childRows(request, { headerId: 0, detailId: 0 });
+  const { before, width, after } = issue.number;
+  const digits = sql`cast(counter.last_value as text)`;
+  const children = (table: string, columns: readonly string[], rows: readonly object[]) =>
+    sql`select detail.policy_header_id, detail.id, ${fromJson(columns)} from detail, json_populate_recordset(null::${sql.table(table)}, ${json(rows)}) as r`;
+  const row = await tx
+    .with('counter', (db) => counterUpsert(db, issue.counter))
+    .with('header', (db) =>
+      db
+        .insertInto('policy_header')
+        .columns(['policy_number', ...HEADER_COLUMNS])
+        .expression(
+          sql`select ${before} || lpad(${digits}, greatest(${width}, length(${digits})), '0') || ${after}, ${fromJson(HEADER_COLUMNS)}
+            from counter, json_populate_record(null::policy_header, ${json(header)}) as r`,
+        )
+        .onConflict((oc) => oc.column('quote_id').doNothing())
+        .returning(['id', 'policy_number']),
+    )
+    .with('detail', (db) =>
+      db
+        .insertInto('policy_detail')
+        .columns(['policy_header_id', 'policy_detail_number', ...DETAIL_COLUMNS])
+        .expression(
+          sql`select header.id, header.policy_number || ${issue.detailSuffix}, ${fromJson(DETAIL_COLUMNS)}
+            from header, json_populate_record(null::policy_detail, ${json(detail)}) as r`,
+        )
+        .returning(['id', 'policy_header_id']),
+    )
+    .with('people', (db) =>
+      db.insertInto('policy_traveller').columns(['policy_header_id', 'policy_detail_id', ...TRAVELLER_COLUMNS]).expression(children('policy_traveller', TRAVELLER_COLUMNS, people)),
+    )
+    .with('options', (db) =>
+      db.insertInto('policy_option').columns(['policy_header_id', 'policy_detail_id', ...OPTION_COLUMNS]).expression(children('policy_option', OPTION_COLUMNS, options)),
+    )
+    .with('money', (db) =>
+      db.insertInto('policy_financial_value').columns(['policy_header_id', 'policy_detail_id', ...MONEY_COLUMNS]).expression(children('policy_financial_value', MONEY_COLUMNS, money)),
+    )
+    .selectFrom('detail')
+    .innerJoin('header', 'header.id', 'detail.policy_header_id')
+    .select(['detail.policy_header_id as headerId', 'detail.id as detailId', 'header.policy_number as policyNumber'])
+    .executeTakeFirst();
+  return row;
 }
