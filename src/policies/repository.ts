@@ -1,5 +1,6 @@
 import { sql, type Insertable, type QueryCreator } from 'kysely';
 import type { Database, Tx } from '../db/database.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { InsuredPerson, PolicyIssueRequest } from './issue-request.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision } from './model.js';
 import type { CounterKey, NumberTemplate } from './number-format.js';
@@ -216,8 +217,73 @@ const MONEY_COLUMNS = ['transaction_type_id', 'name', 'amount_minor'] as const s
   'id' | 'policy_header_id' | 'policy_detail_id' | 'option_type_id'
 >[];
 
+
+/** The values of the PostgreSQL issue statement: the counter's key, the number's text around it, rows as JSON. */
+type NumberedPolicyValues = {
+  prefix: string;
+  country: string;
+  year: number;
+  before: string;
+  width: number;
+  after: string;
+  detailSuffix: string;
+  header: string;
+  detail: string;
+  people: string;
+  options: string;
+  money: string;
+};
+
 /** `r.a, r.b, …`: the listed columns of a row read from JSON as the table's own row type. */
 const fromJson = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(`r.${column}`)));
+const childrenFrom = (table: string, columns: readonly string[], rows: string) =>
+  sql`select detail.policy_header_id, detail.id, ${fromJson(columns)} from detail, json_populate_recordset(null::${sql.table(table)}, ${rows}::json) as r`;
+
+// Built and compiled once (the statement is fixed; building it per call cost ~140 µs of CPU).
+const numberedPolicyStatement = reusableQuery(
+  ['prefix', 'country', 'year', 'before', 'width', 'after', 'detailSuffix', 'header', 'detail', 'people', 'options', 'money'],
+  (db, v: NumberedPolicyValues) => {
+    const digits = sql`cast(counter.last_value as text)`;
+    return db
+      .with('counter', (qc) => counterUpsert(qc, { prefix: v.prefix, country: v.country, year: v.year }))
+      .with('header', (qc) =>
+        qc
+          .insertInto('policy_header')
+          .columns(['policy_number', ...HEADER_COLUMNS])
+          .expression(
+            sql`select ${v.before} || lpad(${digits}, greatest(${v.width}::int, length(${digits})), '0') || ${v.after}, ${fromJson(HEADER_COLUMNS)}
+              from counter, json_populate_record(null::policy_header, ${v.header}::json) as r`,
+          )
+          .onConflict((oc) => oc.column('quote_id').doNothing())
+          .returning(['id', 'policy_number']),
+      )
+      .with('detail', (qc) =>
+        qc
+          .insertInto('policy_detail')
+          .columns(['policy_header_id', 'policy_detail_number', ...DETAIL_COLUMNS])
+          .expression(
+            sql`select header.id, header.policy_number || ${v.detailSuffix}, ${fromJson(DETAIL_COLUMNS)}
+              from header, json_populate_record(null::policy_detail, ${v.detail}::json) as r`,
+          )
+          .returning(['id', 'policy_header_id']),
+      )
+      .with('people', (qc) =>
+        qc.insertInto('policy_traveller').columns(['policy_header_id', 'policy_detail_id', ...TRAVELLER_COLUMNS]).expression(childrenFrom('policy_traveller', TRAVELLER_COLUMNS, v.people)),
+      )
+      .with('options', (qc) =>
+        qc.insertInto('policy_option').columns(['policy_header_id', 'policy_detail_id', ...OPTION_COLUMNS]).expression(childrenFrom('policy_option', OPTION_COLUMNS, v.options)),
+      )
+      .with('money', (qc) =>
+        qc
+          .insertInto('policy_financial_value')
+          .columns(['policy_header_id', 'policy_detail_id', ...MONEY_COLUMNS])
+          .expression(childrenFrom('policy_financial_value', MONEY_COLUMNS, v.money)),
+      )
+      .selectFrom('detail')
+      .innerJoin('header', 'header.id', 'detail.policy_header_id')
+      .select(['detail.policy_header_id as headerId', 'detail.id as detailId', 'header.policy_number as policyNumber']);
+  },
+);
 
 /**
  * PostgreSQL: takes the counter and writes the whole policy in one statement, so the counter's
@@ -231,45 +297,15 @@ const fromJson = (columns: readonly string[]) => sql.join(columns.map((column) =
 export async function insertNumberedPolicy(tx: Tx, request: PolicyIssueRequest, issue: NumberedIssue): Promise<(PolicyIds & { policyNumber: string }) | undefined> {
   const { header, detail } = headerAndDetailRows(request, { policyNumber: '', policyDetailNumber: '', policyDocumentAccessGuid: issue.policyDocumentAccessGuid, issuedAt: issue.issuedAt });
   const { people, options, money } = childRows(request, { headerId: 0, detailId: 0 });
-  const { before, width, after } = issue.number;
-  const digits = sql`cast(counter.last_value as text)`;
-  const children = (table: string, columns: readonly string[], rows: readonly object[]) =>
-    sql`select detail.policy_header_id, detail.id, ${fromJson(columns)} from detail, json_populate_recordset(null::${sql.table(table)}, ${json(rows)}) as r`;
-  const row = await tx
-    .with('counter', (db) => counterUpsert(db, issue.counter))
-    .with('header', (db) =>
-      db
-        .insertInto('policy_header')
-        .columns(['policy_number', ...HEADER_COLUMNS])
-        .expression(
-          sql`select ${before} || lpad(${digits}, greatest(${width}, length(${digits})), '0') || ${after}, ${fromJson(HEADER_COLUMNS)}
-            from counter, json_populate_record(null::policy_header, ${json(header)}) as r`,
-        )
-        .onConflict((oc) => oc.column('quote_id').doNothing())
-        .returning(['id', 'policy_number']),
-    )
-    .with('detail', (db) =>
-      db
-        .insertInto('policy_detail')
-        .columns(['policy_header_id', 'policy_detail_number', ...DETAIL_COLUMNS])
-        .expression(
-          sql`select header.id, header.policy_number || ${issue.detailSuffix}, ${fromJson(DETAIL_COLUMNS)}
-            from header, json_populate_record(null::policy_detail, ${json(detail)}) as r`,
-        )
-        .returning(['id', 'policy_header_id']),
-    )
-    .with('people', (db) =>
-      db.insertInto('policy_traveller').columns(['policy_header_id', 'policy_detail_id', ...TRAVELLER_COLUMNS]).expression(children('policy_traveller', TRAVELLER_COLUMNS, people)),
-    )
-    .with('options', (db) =>
-      db.insertInto('policy_option').columns(['policy_header_id', 'policy_detail_id', ...OPTION_COLUMNS]).expression(children('policy_option', OPTION_COLUMNS, options)),
-    )
-    .with('money', (db) =>
-      db.insertInto('policy_financial_value').columns(['policy_header_id', 'policy_detail_id', ...MONEY_COLUMNS]).expression(children('policy_financial_value', MONEY_COLUMNS, money)),
-    )
-    .selectFrom('detail')
-    .innerJoin('header', 'header.id', 'detail.policy_header_id')
-    .select(['detail.policy_header_id as headerId', 'detail.id as detailId', 'header.policy_number as policyNumber'])
-    .executeTakeFirst();
-  return row;
+  const { rows } = await numberedPolicyStatement(tx, {
+    ...issue.counter,
+    ...issue.number,
+    detailSuffix: issue.detailSuffix,
+    header: json(header),
+    detail: json(detail),
+    people: json(people),
+    options: json(options),
+    money: json(money),
+  });
+  return rows[0];
 }
