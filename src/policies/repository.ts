@@ -214,9 +214,18 @@ const OPTION_COLUMNS = ['plan_id', 'option_type_id', 'name', 'description', 'dis
 >[];
 const MONEY_COLUMNS = ['transaction_type_id', 'name', 'amount_minor'] as const satisfies readonly Exclude<
   keyof PolicyFinancialValueTable,
-  'id' | 'policy_header_id' | 'policy_detail_id' | 'option_type_id'
+  // Per-option and per-person amounts come with amendments, never with a purchase.
+  'id' | 'policy_header_id' | 'policy_detail_id' | 'option_type_id' | 'traveller_guid' | 'dependent_guid'
 >[];
-
+/** `true` only when `Listed` names every column of `Table` but `Unlisted`: a column added to a table must be added above. */
+type Lists<Table, Unlisted extends keyof Table, Listed> = [Exclude<keyof Table, Unlisted | Listed>] extends [never] ? true : false;
+export const COLUMN_LISTS_COMPLETE: [
+  Lists<PolicyHeaderTable, 'id' | 'policy_number', (typeof HEADER_COLUMNS)[number]>,
+  Lists<PolicyDetailTable, 'id' | 'policy_header_id' | 'policy_detail_number', (typeof DETAIL_COLUMNS)[number]>,
+  Lists<PolicyTravellerTable, 'id' | 'policy_header_id' | 'policy_detail_id', (typeof TRAVELLER_COLUMNS)[number]>,
+  Lists<PolicyOptionTable, 'id' | 'policy_header_id' | 'policy_detail_id', (typeof OPTION_COLUMNS)[number]>,
+  Lists<PolicyFinancialValueTable, 'id' | 'policy_header_id' | 'policy_detail_id' | 'option_type_id' | 'traveller_guid' | 'dependent_guid', (typeof MONEY_COLUMNS)[number]>,
+] = [true, true, true, true, true];
 
 /** The values of the PostgreSQL issue statement: the counter's key, the number's text around it, rows as JSON. */
 type NumberedPolicyValues = {
