@@ -5,10 +5,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../src/config.js';
 import { connectDatabase } from '../src/db/connect.js';
+import { SharedDatabasePostgresDialect } from '../src/db/postgres-dialect.js';
 import type { Database } from '../src/db/database.js';
 import type { BenchApi, BenchRequest } from './scenarios.js';
 
@@ -67,7 +68,7 @@ function timed(sqlite: SqliteDatabase.Database) {
 export function timedDatabase(config: AppConfig, applicationName: string): Kysely<Database> {
   if (config.database.kind === 'sqlite') return connectDatabase(config.database, { wrapSqlite: timed });
   const pool = new pg.Pool({ connectionString: config.database.url, max: config.database.poolSize, application_name: applicationName });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: (event) => record(event.query.sql, event.queryDurationMillis) });
+  return new Kysely<Database>({ dialect: new SharedDatabasePostgresDialect({ pool }), log: (event) => record(event.query.sql, event.queryDurationMillis) });
 }
 
 /** The bench's API seen through app.inject. */

@@ -4,6 +4,7 @@ import {
   counterKeyOf,
   formatPolicyNumber,
   InvalidPolicyNumberFormat,
+  numberTemplateOf,
   parsePolicyNumberFormat,
   policyDetailNumber,
 } from './number-format.js';
@@ -61,5 +62,20 @@ describe('policy number format', () => {
     const format = parsePolicyNumberFormat('{prefix}{jurisdiction}{yy}{increment:7}');
     expect(formatPolicyNumber(format, { prefix: 'BAC', country: 'au', year: 2026 }, 42)).toBe('BACAU260000042');
     expect(formatPolicyNumber(parsePolicyNumberFormat('{prefix}-{yyyy}-{increment:8}'), { prefix: 'DAC', country: 'AU', year: 2026 }, 7)).toBe('DAC-2026-00000007');
+  });
+
+  it('splits into the text before the counter, its width and the text after, as formatPolicyNumber renders it', () => {
+    expect(numberTemplateOf(parsePolicyNumberFormat('{prefix}{country}{yy}{seq:7}'), parts)).toEqual({ before: 'TIAU26', width: 7, after: '' });
+    expect(numberTemplateOf(parsePolicyNumberFormat('P-{seq:3}/{yyyy}-{jurisdiction}'), parts)).toEqual({ before: 'P-', width: 3, after: '/2026-AU' });
+    const piece = fc.constantFrom('{prefix}', '{country}', '{yy}', '{yyyy}', '-', '/', 'X9');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 4 }), fc.integer({ min: 1, max: 12 }), fc.array(piece, { maxLength: 4 }), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (head, width, tail, n) => {
+        const format = parsePolicyNumberFormat(`${head.join('')}{seq:${width}}${tail.join('')}`);
+        const template = numberTemplateOf(format, parts);
+        // What the SQL does: lpad to the greater of the width and the digits (lpad alone would cut).
+        const digits = String(n);
+        expect(template.before + '0'.repeat(Math.max(0, template.width - digits.length)) + digits + template.after).toBe(formatPolicyNumber(format, parts, n));
+      }),
+    );
   });
 });

@@ -94,24 +94,41 @@ export function counterKeyOf(format: PolicyNumberFormat, parts: PolicyNumberPart
 /** Renders the number for counter value `sequence` (≥ 1). */
 export function formatPolicyNumber(format: PolicyNumberFormat, parts: PolicyNumberParts, sequence: number): string {
   if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError(`sequence must be a positive integer, got ${sequence}`);
-  return format.pieces
-    .map((piece) => {
-      switch (piece.kind) {
-        case 'literal':
-          return piece.text;
-        case 'prefix':
-          return parts.prefix;
-        case 'country':
-          return parts.country.toUpperCase();
-        case 'yy':
-          return String(parts.year % 100).padStart(2, '0');
-        case 'yyyy':
-          return String(parts.year).padStart(4, '0');
-        case 'seq':
-          return String(sequence).padStart(piece.width, '0');
-      }
-    })
-    .join('');
+  return format.pieces.map((piece) => (piece.kind === 'seq' ? String(sequence).padStart(piece.width, '0') : partText(piece, parts))).join('');
+}
+
+function partText(piece: Exclude<Piece, { kind: 'seq' }>, parts: PolicyNumberParts): string {
+  switch (piece.kind) {
+    case 'literal':
+      return piece.text;
+    case 'prefix':
+      return parts.prefix;
+    case 'country':
+      return parts.country.toUpperCase();
+    case 'yy':
+      return String(parts.year % 100).padStart(2, '0');
+    case 'yyyy':
+      return String(parts.year).padStart(4, '0');
+  }
+}
+
+/**
+ * The number around its counter: `formatPolicyNumber(format, parts, n)` is `before`, then `n`
+ * zero-padded to `width` digits (written in full when wider), then `after`. PostgreSQL renders
+ * the number inside the statement that takes the counter (policies/repository.ts).
+ */
+export interface NumberTemplate {
+  readonly before: string;
+  readonly width: number;
+  readonly after: string;
+}
+
+export function numberTemplateOf(format: PolicyNumberFormat, parts: PolicyNumberParts): NumberTemplate {
+  const at = format.pieces.findIndex((piece) => piece.kind === 'seq');
+  const seq = format.pieces[at];
+  if (seq?.kind !== 'seq') throw new InvalidPolicyNumberFormat(format.source, 'it needs exactly one {seq:N} token');
+  const text = (pieces: readonly Piece[]) => pieces.map((piece) => (piece.kind === 'seq' ? '' : partText(piece, parts))).join('');
+  return { before: text(format.pieces.slice(0, at)), width: seq.width, after: text(format.pieces.slice(at + 1)) };
 }
 
 /** Detail numbers are the policy number, a hyphen and the transaction's sequence number. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Compile } from 'typebox/compile';
 import Value from 'typebox/value';
 import type { Executor, Tx } from '../db/database.js';
+import { dialectOf } from '../db/dialect.js';
 import { jsonPointerToPath } from '../http/notifications.js';
 import { InvalidPolicyIssue, PolicyAlreadyIssued, PolicyNotFound } from './errors.js';
 import { PolicyIssueRequest } from './issue-request.js';
@@ -11,12 +12,13 @@ import {
   counterKeyOf,
   formatPolicyNumber,
   InvalidPolicyNumberFormat,
+  numberTemplateOf,
   parsePolicyNumberFormat,
   policyDetailNumber,
   type PolicyNumberFormat,
 } from './number-format.js';
 import { presentDetail, presentSummary } from './present.js';
-import { findPolicy, insertPurchasedPolicy, nextPolicySequence } from './repository.js';
+import { findPolicy, insertNumberedPolicy, insertPurchasedPolicy, nextPolicySequence } from './repository.js';
 import type { PolicyLookup } from './repository-read.js';
 import type { PolicyDetailLongSummary, PolicySummary } from './schemas.js';
 
@@ -78,7 +80,16 @@ export async function issuePolicy(tx: Tx, request: PolicyIssueRequest, now: Date
     country: request.plan.jurisdictionCountryCode,
     year: yearIn(now, request.presentationTimeZoneCode),
   };
-  const sequence = await nextPolicySequence(tx, counterKeyOf(format, parts));
+  const counter = counterKeyOf(format, parts);
+  if (dialectOf(tx) === 'postgres') {
+    // One statement takes the counter and writes the policy (the counter's lock is held for less).
+    const issue = { counter, number: numberTemplateOf(format, parts), detailSuffix: policyDetailNumber('', 1), policyDocumentAccessGuid: randomUUID(), issuedAt: now.toISOString() };
+    const issued = await insertNumberedPolicy(tx, request, issue);
+    if (!issued) throw new PolicyAlreadyIssued(request.quoteId);
+    const { policyNumber, headerId, detailId } = issued;
+    return { policyNumber, policyDetailNumber: policyDetailNumber(policyNumber, 1), policyDocumentAccessGuid: issue.policyDocumentAccessGuid, issuedAt: issue.issuedAt, policyHeaderId: headerId, policyDetailId: detailId };
+  }
+  const sequence = await nextPolicySequence(tx, counter);
   const policyNumber = formatPolicyNumber(format, parts, sequence);
   const decision = {
     policyNumber,

@@ -103,10 +103,23 @@ describe(`policy issuance (${DIALECT})`, () => {
     expect(await db().selectFrom('policy_header').select('id').where('policy_number', 'like', 'RB%').execute()).toHaveLength(1);
   });
 
-  it('issues a quote once', async () => {
-    const request = issueRequest();
+  it('issues a quote once, and the refused attempt takes no number', async () => {
+    const plan = { ...issueRequest().plan, policyNumberPrefix: 'IO' };
+    const request = issueRequest({ plan });
     await issue(db(), request);
     await expect(issue(db(), { ...request })).rejects.toThrow(PolicyAlreadyIssued);
+    expect((await issue(db(), issueRequest({ plan }))).policyNumber).toBe('IOAU260000002');
+  });
+
+  it('writes a counter wider than its format in full', async () => {
+    const plan = { ...issueRequest().plan, policyNumberPrefix: 'WD', policyNumberFormat: '{prefix}-{seq:2}-{yy}' };
+    expect((await issue(db(), issueRequest({ plan }))).policyNumber).toBe('WD-01-26');
+    await db().updateTable('policy_number_counter').set({ last_value: 99 }).where('prefix', '=', 'WD').execute();
+    const wide = await issue(db(), issueRequest({ plan }));
+    expect(wide.policyNumber).toBe('WD-100-26');
+    expect(wide.policyDetailNumber).toBe('WD-100-26-1');
+    const stored = await db().selectFrom('policy_detail').select('policy_detail_number').where('id', '=', wide.policyDetailId).executeTakeFirstOrThrow();
+    expect(stored.policy_detail_number).toBe('WD-100-26-1');
   });
 
   it('refuses an invalid request before writing anything', async () => {

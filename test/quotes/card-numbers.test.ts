@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../src/logging.js';
 import { useTestApp } from '../helpers/app.js';
+import { DIALECT } from '../helpers/database.js';
 import { baliTrip, fixturePorts, NOW } from './fixtures.js';
 import { asPartner } from './partners.js';
 
@@ -25,7 +27,9 @@ const digitsOf = (pan: string) => pan.replace(/\D/g, '');
 /** Every value of every table, as one text. */
 async function everything(): Promise<string> {
   const { db } = getApp().context;
-  const tables = await db.introspection.getTables();
+  // PostgreSQL introspection lists every schema's tables: other test files' are not ours to read.
+  const own = DIALECT === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const tables = (await db.introspection.getTables()).filter((t) => own === undefined || t.schema === own);
   const dumps = await Promise.all(tables.map(async (t) => JSON.stringify(await db.selectFrom(t.name as 'quote').selectAll().execute())));
   return dumps.join('\n');
 }
