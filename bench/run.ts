@@ -50,6 +50,7 @@ const usePostgres = Boolean(options.postgres ?? process.env.DATABASE_URL);
 const nodeArgs = options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] : [];
 
 async function main(): Promise<void> {
+  const startedAt = new Date().toISOString();
   if (options.scale) {
     const sizes = options.sizes.split(',').map((s) => Number(s.trim()));
     if (sizes.some((n) => !Number.isSafeInteger(n) || n < 0)) throw new Error(`--sizes must list whole numbers, got ${options.sizes}`);
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   const report: BenchReport = {
-    startedAt: new Date().toISOString(),
+    startedAt,
     machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, database: database.label },
     settings: { ...settings, ...(warmUp.durationSeconds > 0 ? { warmUpSeconds: warmUp.durationSeconds } : {}), ...(rounds > 1 ? { rounds } : {}) },
     scenarios: reports,

@@ -67,6 +67,7 @@ async function measure(env: Record<string, string>, fixtures: BenchFixtures, opt
 }
 
 export async function runScale(options: ScaleOptions): Promise<void> {
+  const startedAt = new Date().toISOString();
   const sizes = [...options.sizes].sort((a, b) => a - b);
   const database = await freshDatabase(options.usePostgres);
   const env = { ...database.env, LOG_LEVEL: 'info', DEMO_DATA: 'true' };
@@ -98,7 +99,7 @@ export async function runScale(options: ScaleOptions): Promise<void> {
   const ratio = (name: (typeof MEASURED)[number]) => last.results[name].p99Ms / first.results[name].p99Ms;
   const p99Ratio = { policySummary: ratio('policySummary'), quoteRetrieve: ratio('quoteRetrieve') };
   const report: ScaleReport = {
-    startedAt: new Date().toISOString(),
+    startedAt,
     machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, database: database.label },
     settings: options.settings,
     steps,
