@@ -48,7 +48,7 @@ type MoneyPart = Picked<MoneyRow, typeof MONEY_COLUMNS>;
 const byDisplayOrder = (a: { display_order: number; id: number }, b: { display_order: number; id: number }) => a.display_order - b.display_order || a.id - b.id;
 
 /** The query of `findPolicy`, built once per engine (`reusableQuery`). */
-export const policyQuery = reusableQuery(['policyNumber', 'partnerId', 'brandCode'], (db, values: { policyNumber: string; partnerId: number; brandCode: string }) => {
+export const policyQuery = reusableQuery(['policyNumber'], (db, values: { policyNumber: string }) => {
   const dialect = dialectOf(db);
   return db
     .selectFrom('policy_header as h')
@@ -60,9 +60,8 @@ export const policyQuery = reusableQuery(['policyNumber', 'partnerId', 'brandCod
       jsonRows(dialect, 'policy_option', OPTION_COLUMNS, { column: 'policy_detail_id', equals: 'd.id' }).as('d_options'),
       jsonRows(dialect, 'policy_financial_value', MONEY_COLUMNS, { column: 'policy_detail_id', equals: 'd.id' }).as('d_money'),
     ])
+    // By the unique number alone; the owner is checked on the answer (see findPolicy).
     .where('h.policy_number', '=', values.policyNumber)
-    .where('h.partner_id', '=', values.partnerId)
-    .where('h.brand_code', '=', values.brandCode)
     .orderBy('d.sequence_number');
 });
 
@@ -74,9 +73,12 @@ export const policyQuery = reusableQuery(['policyNumber', 'partnerId', 'brandCod
  * and a socket write on both sides: five queries per read cost more CPU than the rest of it.
  */
 export async function findPolicy(db: Executor, lookup: PolicyLookup): Promise<PolicyRecord | undefined> {
-  const { rows } = await policyQuery(db, { policyNumber: lookup.policyNumber, partnerId: lookup.partnerId, brandCode: lookup.brandCode });
+  const { rows } = await policyQuery(db, { policyNumber: lookup.policyNumber });
   const [first] = rows;
-  if (!first) return undefined;
+  // Only the partner that sold it, on its brand. Checked here, not in the query: with the owner in
+  // the where clause PostgreSQL can plan a fresh table's read on the partner index instead of the
+  // unique number (docs/performance.md, "Index choice").
+  if (!first || first.partner_id !== lookup.partnerId || first.brand_code !== lookup.brandCode) return undefined;
   return toPolicy(
     first,
     rows.map((joined) => {

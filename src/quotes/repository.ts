@@ -109,15 +109,15 @@ const INSERTED_COLUMNS = [
 // Both statements are built and compiled once per engine (db/reusable-query.ts): Kysely would
 // otherwise rebuild and recompile the 25-column insert on every quote.
 const insertRow = reusableQuery(INSERTED_COLUMNS, (db, row: InsertedRow) => db.insertInto('quote').values(row));
-const selectQuote = reusableQuery(['id', 'brandCode', 'partnerId'], (db, v: { id: string; brandCode: string; partnerId: number }) =>
-  db.selectFrom('quote').selectAll().where('public_id', '=', v.id).where('brand_code', '=', v.brandCode).where('partner_id', '=', v.partnerId),
-);
+// By the unique id alone: with brand and partner in the where clause too, PostgreSQL planned a
+// fresh table's read on the partner index (both looked like one row without statistics) and
+// walked every quote of the partner on each read (docs/performance.md, "Index choice").
+const selectQuote = reusableQuery(['id'], (db, v: { id: string }) => db.selectFrom('quote').selectAll().where('public_id', '=', v.id));
 
 /** The quote with this id if it belongs to this brand and partner; anything else is "not found". */
 export async function findQuote(db: Executor, id: string, brandCode: string, partnerId: number): Promise<StoredQuote | undefined> {
-  const { rows } = await selectQuote(db, { id, brandCode, partnerId });
-  const [row] = rows;
-  return row ? toStored(row) : undefined;
+  const [row] = (await selectQuote(db, { id })).rows;
+  return row && row.brand_code === brandCode && row.partner_id === partnerId ? toStored(row) : undefined;
 }
 
 /** Writes a re-evaluation if nobody changed the quote since `revision` was read; false otherwise. */
