@@ -7,7 +7,7 @@
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { freshDatabase } from './harness.js';
-import { injectedApi, msInStatements, profiled, serverCpuMs, statements, timedDatabase } from './probe.js';
+import { inFlight, injectedApi, msInStatements, profiled, serverCpuMs, statements, timedDatabase } from './probe.js';
 import { SCENARIOS } from './scenarios.js';
 import { prepareBenchDatabase } from './seed/database.js';
 
@@ -38,24 +38,13 @@ try {
       if (res.status !== 200) throw new Error(`${res.status} ${res.body}`);
       bytes = res.body.length;
     };
-    const run = async (count: number) => {
-      let left = count;
-      await Promise.all(
-        Array.from({ length: C }, async () => {
-          while (left > 0) {
-            left -= 1;
-            await once();
-          }
-        }),
-      );
-    };
-    await run(WARM_UP);
+    await inFlight(WARM_UP, C, once);
     statements.clear();
     const serverCpuBefore = usePostgres ? await serverCpuMs(db, APPLICATION_NAME) : 0;
     const { wall, used } = await profiled(profileFile, async () => {
       const started = performance.now();
       const cpu = process.cpuUsage();
-      await run(N);
+      await inFlight(N, C, once);
       return { wall: performance.now() - started, used: process.cpuUsage(cpu) };
     });
     const serverCpu = usePostgres ? (await serverCpuMs(db, APPLICATION_NAME)) - serverCpuBefore : 0;

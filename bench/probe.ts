@@ -106,3 +106,16 @@ export async function profiled<T>(profileFile: string | undefined, measure: () =
     session.disconnect();
   }
 }
+
+/** Calls `once` `count` times, `concurrency` calls in flight at a time (as many connections would). */
+export async function inFlight(count: number, concurrency: number, once: () => Promise<void>): Promise<void> {
+  let left = count;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (left > 0) {
+        left -= 1;
+        await once();
+      }
+    }),
+  );
+}

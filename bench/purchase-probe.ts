@@ -9,7 +9,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { QuoteRequest } from '../src/quotes/schemas.js';
 import { freshDatabase } from './harness.js';
-import { injectedApi, msInStatements, profiled, serverCpuMs, statements, timedDatabase } from './probe.js';
+import { inFlight, injectedApi, msInStatements, profiled, serverCpuMs, statements, timedDatabase } from './probe.js';
 import { purchaseSupply } from './quote-supply.js';
 import { bearer, LOGIN } from './scenarios.js';
 import { prepareBenchDatabase } from './seed/database.js';
@@ -51,15 +51,7 @@ try {
       const started = performance.now();
       const cpu = process.cpuUsage();
       const loop = performance.eventLoopUtilization();
-      let left = N;
-      await Promise.all(
-        Array.from({ length: C }, async () => {
-          while (left > 0) {
-            left -= 1;
-            await buy();
-          }
-        }),
-      );
+      await inFlight(N, C, buy);
       return { wall: performance.now() - started, used: process.cpuUsage(cpu), loopUsed: performance.eventLoopUtilization(loop) };
     });
     const serverCpu = usePostgres ? (await serverCpuMs(db, APPLICATION_NAME)) - serverCpuBefore : 0;

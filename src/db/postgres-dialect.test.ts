@@ -4,32 +4,35 @@ import { NamingConnection, retryWhileVanishing, StatementNames, type NamingClien
 
 const vanished = (code: string) => Object.assign(new Error('relation "s.t" does not exist'), { code });
 
+/** A scan that fails with the codes given, one per call, then answers; `calls` counts them. */
+function scanFailing(...codes: string[]) {
+  const scan = Object.assign(
+    () => {
+      const code = codes[scan.calls++];
+      return code === undefined ? Promise.resolve('tables') : Promise.reject(vanished(code));
+    },
+    { calls: 0 },
+  );
+  return scan;
+}
+
 describe('retryWhileVanishing', () => {
   it('scans again while a looked-up table or column vanished, then answers', async () => {
-    let calls = 0;
-    const scan = () => (++calls < 3 ? Promise.reject(vanished(calls === 1 ? '42P01' : '42703')) : Promise.resolve('tables'));
+    const scan = scanFailing('42P01', '42703');
     await expect(retryWhileVanishing(scan, 0)).resolves.toBe('tables');
-    expect(calls).toBe(3);
+    expect(scan.calls).toBe(3);
   });
 
   it('throws any other failure at once', async () => {
-    let calls = 0;
-    const scan = () => {
-      calls++;
-      return Promise.reject(vanished('42501'));
-    };
+    const scan = scanFailing('42501');
     await expect(retryWhileVanishing(scan, 0)).rejects.toMatchObject({ code: '42501' });
-    expect(calls).toBe(1);
+    expect(scan.calls).toBe(1);
   });
 
   it('gives up after five attempts', async () => {
-    let calls = 0;
-    const scan = () => {
-      calls++;
-      return Promise.reject(vanished('42P01'));
-    };
+    const scan = scanFailing(...Array<string>(9).fill('42P01'));
     await expect(retryWhileVanishing(scan, 0)).rejects.toMatchObject({ code: '42P01' });
-    expect(calls).toBe(5);
+    expect(scan.calls).toBe(5);
   });
 });
 

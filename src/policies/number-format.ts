@@ -93,8 +93,13 @@ export function counterKeyOf(format: PolicyNumberFormat, parts: PolicyNumberPart
 
 /** Renders the number for counter value `sequence` (≥ 1). */
 export function formatPolicyNumber(format: PolicyNumberFormat, parts: PolicyNumberParts, sequence: number): string {
+  return numberFrom(numberTemplateOf(format, parts), sequence);
+}
+
+/** The number of counter value `sequence` (≥ 1): zero-padded to the template's width, never cut. */
+export function numberFrom(template: NumberTemplate, sequence: number): string {
   if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError(`sequence must be a positive integer, got ${sequence}`);
-  return format.pieces.map((piece) => (piece.kind === 'seq' ? String(sequence).padStart(piece.width, '0') : partText(piece, parts))).join('');
+  return template.before + String(sequence).padStart(template.width, '0') + template.after;
 }
 
 function partText(piece: Exclude<Piece, { kind: 'seq' }>, parts: PolicyNumberParts): string {
@@ -127,6 +132,7 @@ export function numberTemplateOf(format: PolicyNumberFormat, parts: PolicyNumber
   const at = format.pieces.findIndex((piece) => piece.kind === 'seq');
   const seq = format.pieces[at];
   if (seq?.kind !== 'seq') throw new InvalidPolicyNumberFormat(format.source, 'it needs exactly one {seq:N} token');
+  // parsePolicyNumberFormat admits exactly one {seq}: every other piece is a part.
   const text = (pieces: readonly Piece[]) => pieces.map((piece) => (piece.kind === 'seq' ? '' : partText(piece, parts))).join('');
   return { before: text(format.pieces.slice(0, at)), width: seq.width, after: text(format.pieces.slice(at + 1)) };
 }

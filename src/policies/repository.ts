@@ -1,9 +1,10 @@
 import { sql, type Insertable, type QueryCreator } from 'kysely';
 import type { Database, Tx } from '../db/database.js';
+import { dialectOf } from '../db/dialect.js';
 import { reusableInsert, reusableQuery } from '../db/reusable-query.js';
 import type { InsuredPerson, PolicyIssueRequest } from './issue-request.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision } from './model.js';
-import type { CounterKey, NumberTemplate } from './number-format.js';
+import { numberFrom, type CounterKey, type NumberTemplate } from './number-format.js';
 import type { PolicyDetailTable, PolicyFinancialValueTable, PolicyHeaderTable, PolicyOptionTable, PolicyTravellerTable } from './tables.js';
 
 export { findPolicy } from './repository-read.js';
@@ -25,7 +26,7 @@ function counterUpsert(db: QueryCreator<Database>, key: CounterKey) {
  * every later one increments the row it conflicts with. The row stays locked until the caller's
  * transaction ends, so concurrent issuers (any process, either engine) queue and never share a value.
  */
-export async function nextPolicySequence(tx: Tx, key: CounterKey): Promise<number> {
+async function nextPolicySequence(tx: Tx, key: CounterKey): Promise<number> {
   const [row] = (await takeCounterValue(tx, key)).rows;
   if (!row) throw new Error('policy number counter: no value returned');
   return row.last_value;
@@ -148,7 +149,7 @@ const insertMoney = reusableInsert([...ID_COLUMNS, ...MONEY_COLUMNS], (db, rows:
  * the quote already has a policy (its header is unique per quote: no separate look-up first);
  * the caller throws, which rolls the transaction back.
  */
-export async function insertPurchasedPolicy(
+async function insertPurchasedPolicy(
   tx: Tx,
   request: PolicyIssueRequest,
   decision: IssueDecision,
@@ -237,7 +238,7 @@ function childRows(request: PolicyIssueRequest, ids: PolicyIds) {
   return { people, options, money };
 }
 
-/** What PostgreSQL needs to number a policy inside the statement that writes it. */
+/** What numbering and writing a purchased policy needs beyond the request. */
 export interface NumberedIssue {
   readonly counter: CounterKey;
   readonly number: NumberTemplate;
@@ -324,7 +325,7 @@ const numberedPolicyStatement = reusableQuery(
  * any number of travellers and options: one prepared statement. Undefined when the quote already
  * has a policy: the counter was taken regardless, so the caller must throw to roll it back.
  */
-export async function insertNumberedPolicy(tx: Tx, request: PolicyIssueRequest, issue: NumberedIssue): Promise<(PolicyIds & { policyNumber: string }) | undefined> {
+async function insertNumberedPolicy(tx: Tx, request: PolicyIssueRequest, issue: NumberedIssue): Promise<NumberedPolicy | undefined> {
   const { header, detail } = headerAndDetailRows(request, { policyNumber: '', policyDetailNumber: '', policyDocumentAccessGuid: issue.policyDocumentAccessGuid, issuedAt: issue.issuedAt });
   const { people, options, money } = childRows(request, { headerId: 0, detailId: 0 });
   const { rows } = await numberedPolicyStatement(tx, {
@@ -338,4 +339,21 @@ export async function insertNumberedPolicy(tx: Tx, request: PolicyIssueRequest, 
     money: json(money),
   });
   return rows[0];
+}
+
+type NumberedPolicy = PolicyIds & { policyNumber: string };
+
+/**
+ * Takes the next number of `issue.counter` and writes the policy under it: header, detail #1
+ * and everything the purchase bought. Undefined when the quote already has a policy; the caller
+ * must throw, which rolls the counter back with it (numbering stays gapless). PostgreSQL does it
+ * in one statement (a round trip each, and the counter's lock held for less); SQLite, where a
+ * statement costs no round trip, in separate ones.
+ */
+export async function issueNumberedPolicy(tx: Tx, request: PolicyIssueRequest, issue: NumberedIssue): Promise<NumberedPolicy | undefined> {
+  if (dialectOf(tx) === 'postgres') return insertNumberedPolicy(tx, request, issue);
+  const policyNumber = numberFrom(issue.number, await nextPolicySequence(tx, issue.counter));
+  const { policyDocumentAccessGuid, issuedAt } = issue;
+  const ids = await insertPurchasedPolicy(tx, request, { policyNumber, policyDetailNumber: policyNumber + issue.detailSuffix, policyDocumentAccessGuid, issuedAt });
+  return ids && { ...ids, policyNumber };
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Compile } from 'typebox/compile';
 import Value from 'typebox/value';
 import type { Executor, Tx } from '../db/database.js';
-import { dialectOf } from '../db/dialect.js';
 import { jsonPointerToPath } from '../http/notifications.js';
 import { InvalidPolicyIssue, PolicyAlreadyIssued, PolicyNotFound } from './errors.js';
 import { PolicyIssueRequest } from './issue-request.js';
@@ -10,7 +9,6 @@ import { isIsoDate, isTimeZone, yearIn } from './local-time.js';
 import type { IssuedPolicy } from './model.js';
 import {
   counterKeyOf,
-  formatPolicyNumber,
   InvalidPolicyNumberFormat,
   numberTemplateOf,
   parsePolicyNumberFormat,
@@ -18,7 +16,7 @@ import {
   type PolicyNumberFormat,
 } from './number-format.js';
 import { presentDetail, presentSummary } from './present.js';
-import { findPolicy, insertNumberedPolicy, insertPurchasedPolicy, nextPolicySequence } from './repository.js';
+import { findPolicy, issueNumberedPolicy } from './repository.js';
 import type { PolicyLookup } from './repository-read.js';
 import type { PolicyDetailLongSummary, PolicySummary } from './schemas.js';
 
@@ -80,28 +78,20 @@ export async function issuePolicy(tx: Tx, request: PolicyIssueRequest, now: Date
     country: request.plan.jurisdictionCountryCode,
     year: yearIn(now, request.presentationTimeZoneCode),
   };
-  const counter = counterKeyOf(format, parts);
-  if (dialectOf(tx) === 'postgres') {
-    // One statement takes the counter and writes the policy (the counter's lock is held for less).
-    const issue = { counter, number: numberTemplateOf(format, parts), detailSuffix: policyDetailNumber('', 1), policyDocumentAccessGuid: randomUUID(), issuedAt: now.toISOString() };
-    const issued = await insertNumberedPolicy(tx, request, issue);
-    if (!issued) throw new PolicyAlreadyIssued(request.quoteId);
-    const { policyNumber, headerId, detailId } = issued;
-    return { policyNumber, policyDetailNumber: policyDetailNumber(policyNumber, 1), policyDocumentAccessGuid: issue.policyDocumentAccessGuid, issuedAt: issue.issuedAt, policyHeaderId: headerId, policyDetailId: detailId };
-  }
-  const sequence = await nextPolicySequence(tx, counter);
-  const policyNumber = formatPolicyNumber(format, parts, sequence);
-  const decision = {
-    policyNumber,
-    policyDetailNumber: policyDetailNumber(policyNumber, 1),
+  const issue = {
+    counter: counterKeyOf(format, parts),
+    number: numberTemplateOf(format, parts),
+    detailSuffix: policyDetailNumber('', 1),
     policyDocumentAccessGuid: randomUUID(),
     issuedAt: now.toISOString(),
   };
   // A second policy of one quote is refused by the header's unique quote id; throwing rolls the
   // counter back with it, so numbering stays gapless.
-  const ids = await insertPurchasedPolicy(tx, request, decision);
-  if (!ids) throw new PolicyAlreadyIssued(request.quoteId);
-  return { ...decision, policyHeaderId: ids.headerId, policyDetailId: ids.detailId };
+  const issued = await issueNumberedPolicy(tx, request, issue);
+  if (!issued) throw new PolicyAlreadyIssued(request.quoteId);
+  const { policyNumber, headerId, detailId } = issued;
+  const { policyDocumentAccessGuid, issuedAt } = issue;
+  return { policyNumber, policyDetailNumber: policyDetailNumber(policyNumber, 1), policyDocumentAccessGuid, issuedAt, policyHeaderId: headerId, policyDetailId: detailId };
 }
 
 /** The policy as it stands (spec §4.10); 404 unless `lookup.partnerId` sold it under `lookup.brandCode`. */
