@@ -1,4 +1,4 @@
-import { sql, type Insertable, type QueryCreator } from 'kysely';
+import { sql, type Insertable, type OnConflictBuilder, type QueryCreator } from 'kysely';
 import type { Database, Tx } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
 import { reusableInsert, reusableQuery } from '../db/reusable-query.js';
@@ -11,15 +11,9 @@ export { findPolicy } from './repository-read.js';
 
 const json = (value: unknown) => JSON.stringify(value);
 
-function counterUpsert(db: QueryCreator<Database>, key: CounterKey) {
-  return db
-    .insertInto('policy_number_counter')
-    .values({ prefix: key.prefix, country: key.country, year: key.year, last_value: 1 })
-    .onConflict((oc) =>
-      oc.columns(['prefix', 'country', 'year']).doUpdateSet({ last_value: sql<number>`${sql.ref('policy_number_counter.last_value')} + 1` }),
-    )
-    .returning('last_value');
-}
+/** The first policy of a counter key inserts 1; every later one increments the row it conflicts with. */
+const nextOnConflict = (oc: OnConflictBuilder<Database, 'policy_number_counter'>) =>
+  oc.columns(['prefix', 'country', 'year']).doUpdateSet({ last_value: sql<number>`${sql.ref('policy_number_counter.last_value')} + 1` });
 
 /**
  * Takes the next counter value of `key` in one statement: the first policy of a key inserts 1,
@@ -34,7 +28,9 @@ async function nextPolicySequence(tx: Tx, key: CounterKey): Promise<number> {
 
 // The statements of an issue are built and compiled once per engine (db/reusable-query.ts):
 // building and compiling them was ~10–25 µs each, per purchase.
-const takeCounterValue = reusableQuery(['prefix', 'country', 'year'], (db, key: CounterKey) => counterUpsert(db, key));
+const takeCounterValue = reusableQuery(['prefix', 'country', 'year'], (db, key: CounterKey) =>
+  db.insertInto('policy_number_counter').values({ prefix: key.prefix, country: key.country, year: key.year, last_value: 1 }).onConflict(nextOnConflict).returning('last_value'),
+);
 
 function personRow(
   person: InsuredPerson,
@@ -249,8 +245,8 @@ export interface NumberedIssue {
 }
 
 
-/** The values of the PostgreSQL issue statement: the counter's key, the number's text around it, rows as JSON. */
-type NumberedPolicyValues = {
+/** The values of the PostgreSQL policy writes: the counter's key, the number's text around it, rows as JSON. */
+export type PolicyWriteValues = {
   prefix: string;
   country: string;
   year: number;
@@ -264,71 +260,13 @@ type NumberedPolicyValues = {
   options: string;
   money: string;
 };
+export const POLICY_WRITE_NAMES = ['prefix', 'country', 'year', 'before', 'width', 'after', 'detailSuffix', 'header', 'detail', 'people', 'options', 'money'] as const satisfies readonly (keyof PolicyWriteValues)[];
 
-/** `r.a, r.b, …`: the listed columns of a row read from JSON as the table's own row type. */
-const fromJson = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(`r.${column}`)));
-const childrenFrom = (table: string, columns: readonly string[], rows: string) =>
-  sql`select detail.policy_header_id, detail.id, ${fromJson(columns)} from detail, json_populate_recordset(null::${sql.table(table)}, ${rows}::json) as r`;
-
-// Built and compiled once (the statement is fixed; building it per call cost ~140 µs of CPU).
-const numberedPolicyStatement = reusableQuery(
-  ['prefix', 'country', 'year', 'before', 'width', 'after', 'detailSuffix', 'header', 'detail', 'people', 'options', 'money'],
-  (db, v: NumberedPolicyValues) => {
-    const digits = sql`cast(counter.last_value as text)`;
-    return db
-      .with('counter', (qc) => counterUpsert(qc, { prefix: v.prefix, country: v.country, year: v.year }))
-      .with('header', (qc) =>
-        qc
-          .insertInto('policy_header')
-          .columns(['policy_number', ...HEADER_COLUMNS])
-          .expression(
-            sql`select ${v.before} || lpad(${digits}, greatest(${v.width}::int, length(${digits})), '0') || ${v.after}, ${fromJson(HEADER_COLUMNS)}
-              from counter, json_populate_record(null::policy_header, ${v.header}::json) as r`,
-          )
-          .onConflict((oc) => oc.column('quote_id').doNothing())
-          .returning(['id', 'policy_number']),
-      )
-      .with('detail', (qc) =>
-        qc
-          .insertInto('policy_detail')
-          .columns(['policy_header_id', 'policy_detail_number', ...DETAIL_COLUMNS])
-          .expression(
-            sql`select header.id, header.policy_number || ${v.detailSuffix}, ${fromJson(DETAIL_COLUMNS)}
-              from header, json_populate_record(null::policy_detail, ${v.detail}::json) as r`,
-          )
-          .returning(['id', 'policy_header_id']),
-      )
-      .with('people', (qc) =>
-        qc.insertInto('policy_traveller').columns(['policy_header_id', 'policy_detail_id', ...TRAVELLER_COLUMNS]).expression(childrenFrom('policy_traveller', TRAVELLER_COLUMNS, v.people)),
-      )
-      .with('options', (qc) =>
-        qc.insertInto('policy_option').columns(['policy_header_id', 'policy_detail_id', ...OPTION_COLUMNS]).expression(childrenFrom('policy_option', OPTION_COLUMNS, v.options)),
-      )
-      .with('money', (qc) =>
-        qc
-          .insertInto('policy_financial_value')
-          .columns(['policy_header_id', 'policy_detail_id', ...MONEY_COLUMNS])
-          .expression(childrenFrom('policy_financial_value', MONEY_COLUMNS, v.money)),
-      )
-      .selectFrom('detail')
-      .innerJoin('header', 'header.id', 'detail.policy_header_id')
-      .select(['detail.policy_header_id as headerId', 'detail.id as detailId', 'header.policy_number as policyNumber']);
-  },
-);
-
-/**
- * PostgreSQL: takes the counter and writes the whole policy in one statement, so the counter's
- * row lock (held to the commit, for gapless numbers) is taken by the last statement but one of
- * the issuing transaction instead of four round trips before its end. The number is rendered in
- * SQL from `number` (the digits zero-padded, never cut). Rows travel as JSON read with the
- * tables' own row types (`json_populate_record[set]`), which keeps the SQL text the same for
- * any number of travellers and options: one prepared statement. Undefined when the quote already
- * has a policy: the counter was taken regardless, so the caller must throw to roll it back.
- */
-async function insertNumberedPolicy(tx: Tx, request: PolicyIssueRequest, issue: NumberedIssue): Promise<NumberedPolicy | undefined> {
+/** The values `withPolicyWrites` binds for `request` under `issue` (ids and numbers come from the statement). */
+export function policyWriteValues(request: PolicyIssueRequest, issue: NumberedIssue): PolicyWriteValues {
   const { header, detail } = headerAndDetailRows(request, { policyNumber: '', policyDetailNumber: '', policyDocumentAccessGuid: issue.policyDocumentAccessGuid, issuedAt: issue.issuedAt });
   const { people, options, money } = childRows(request, { headerId: 0, detailId: 0 });
-  const { rows } = await numberedPolicyStatement(tx, {
+  return {
     ...issue.counter,
     ...issue.number,
     detailSuffix: issue.detailSuffix,
@@ -337,11 +275,94 @@ async function insertNumberedPolicy(tx: Tx, request: PolicyIssueRequest, issue: 
     people: json(people),
     options: json(options),
     money: json(money),
-  });
+  };
+}
+
+/** `r.a, r.b, …`: the listed columns of a row read from JSON as the table's own row type. */
+const fromJson = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(`r.${column}`)));
+const childrenFrom = (table: string, columns: readonly string[], rows: string) =>
+  sql`select detail.policy_header_id, detail.id, ${fromJson(columns)} from detail, json_populate_recordset(null::${sql.table(table)}, ${rows}::json) as r`;
+
+/** A statement whose `gate` CTE has one row when the policy may be written, none when it may not. */
+export type GatedQueryCreator = QueryCreator<Database & { gate: { open: number } }>;
+
+/**
+ * PostgreSQL: the CTEs that take the counter and write the whole policy (header, detail #1,
+ * travellers, options, money), for each row of `gate` (one, or none: then nothing is written and
+ * no number is taken). The number is rendered in SQL from the template (the digits zero-padded,
+ * never cut). Rows travel as JSON read with the tables' own row types
+ * (`json_populate_record[set]`), which keeps the SQL text the same for any number of travellers
+ * and options: one prepared statement. A header whose quote has a policy already is skipped
+ * (`header`, `detail` and what follows come back empty).
+ */
+export function withPolicyWrites(qc: GatedQueryCreator, v: PolicyWriteValues) {
+  const digits = sql`cast(counter.last_value as text)`;
+  return qc
+    .with('counter', (q) =>
+      q
+        .insertInto('policy_number_counter')
+        .columns(['prefix', 'country', 'year', 'last_value'])
+        // A SELECT's parameters have no column to take their type from: cast each.
+        .expression(sql`select cast(${v.prefix} as text), cast(${v.country} as text), cast(${v.year} as integer), 1 from gate`)
+        .onConflict(nextOnConflict)
+        .returning('last_value'),
+    )
+    .with('header', (q) =>
+      q
+        .insertInto('policy_header')
+        .columns(['policy_number', ...HEADER_COLUMNS])
+        .expression(
+          sql`select ${v.before} || lpad(${digits}, greatest(${v.width}::int, length(${digits})), '0') || ${v.after}, ${fromJson(HEADER_COLUMNS)}
+            from counter, json_populate_record(null::policy_header, ${v.header}::json) as r`,
+        )
+        .onConflict((oc) => oc.column('quote_id').doNothing())
+        .returning(['id', 'policy_number']),
+    )
+    .with('detail', (q) =>
+      q
+        .insertInto('policy_detail')
+        .columns(['policy_header_id', 'policy_detail_number', ...DETAIL_COLUMNS])
+        .expression(
+          sql`select header.id, header.policy_number || ${v.detailSuffix}, ${fromJson(DETAIL_COLUMNS)}
+            from header, json_populate_record(null::policy_detail, ${v.detail}::json) as r`,
+        )
+        .returning(['id', 'policy_header_id']),
+    )
+    .with('people', (q) =>
+      q.insertInto('policy_traveller').columns(['policy_header_id', 'policy_detail_id', ...TRAVELLER_COLUMNS]).expression(childrenFrom('policy_traveller', TRAVELLER_COLUMNS, v.people)),
+    )
+    .with('options', (q) =>
+      q.insertInto('policy_option').columns(['policy_header_id', 'policy_detail_id', ...OPTION_COLUMNS]).expression(childrenFrom('policy_option', OPTION_COLUMNS, v.options)),
+    )
+    .with('money', (q) =>
+      q.insertInto('policy_financial_value').columns(['policy_header_id', 'policy_detail_id', ...MONEY_COLUMNS]).expression(childrenFrom('policy_financial_value', MONEY_COLUMNS, v.money)),
+    );
+}
+
+// Built and compiled once (the statement is fixed; building it per call cost ~140 µs of CPU).
+// Always open: the caller's transaction decides (a second policy of a quote rolls it back).
+const numberedPolicyStatement = reusableQuery(POLICY_WRITE_NAMES, (db, v: PolicyWriteValues) =>
+  withPolicyWrites(
+    db.with('gate', (qc) => qc.selectNoFrom(sql<number>`1`.as('open'))),
+    v,
+  )
+    .selectFrom('detail')
+    .innerJoin('header', 'header.id', 'detail.policy_header_id')
+    .select(['detail.policy_header_id as headerId', 'detail.id as detailId', 'header.policy_number as policyNumber']),
+);
+
+/**
+ * PostgreSQL: takes the counter and writes the whole policy in one statement, so the counter's
+ * row lock (held to the commit, for gapless numbers) is taken by one round trip instead of four.
+ * Undefined when the quote already has a policy: the counter was taken regardless, so the
+ * caller must throw to roll it back.
+ */
+async function insertNumberedPolicy(tx: Tx, request: PolicyIssueRequest, issue: NumberedIssue): Promise<NumberedPolicy | undefined> {
+  const { rows } = await numberedPolicyStatement(tx, policyWriteValues(request, issue));
   return rows[0];
 }
 
-type NumberedPolicy = PolicyIds & { policyNumber: string };
+export type NumberedPolicy = PolicyIds & { policyNumber: string };
 
 /**
  * Takes the next number of `issue.counter` and writes the policy under it: header, detail #1

@@ -16,7 +16,7 @@ import {
   type PolicyNumberFormat,
 } from './number-format.js';
 import { presentDetail, presentSummary } from './present.js';
-import { findPolicy, issueNumberedPolicy } from './repository.js';
+import { findPolicy, issueNumberedPolicy, type NumberedIssue } from './repository.js';
 import type { PolicyLookup } from './repository-read.js';
 import type { PolicyDetailLongSummary, PolicySummary } from './schemas.js';
 
@@ -67,24 +67,32 @@ export function validateIssueRequest(request: PolicyIssueRequest): PolicyNumberF
 }
 
 /**
- * Issues the policy a purchase paid for: header, detail #1 (`Purchase`, `Active`), travellers,
- * dependents, options and money, under a fresh policy number. Runs in the caller's transaction
- * so that the purchase commits the policy together with its own records, or neither.
+ * Everything about issuing `request` at `now` but the number's counter value: checks the request
+ * (throws InvalidPolicyIssue), the counter and the number's text around it, the document guid.
  */
-export async function issuePolicy(tx: Tx, request: PolicyIssueRequest, now: Date): Promise<IssuedPolicy> {
+export function prepareIssue(request: PolicyIssueRequest, now: Date): NumberedIssue {
   const format = validateIssueRequest(request);
   const parts = {
     prefix: request.plan.policyNumberPrefix,
     country: request.plan.jurisdictionCountryCode,
     year: yearIn(now, request.presentationTimeZoneCode),
   };
-  const issue = {
+  return {
     counter: counterKeyOf(format, parts),
     number: numberTemplateOf(format, parts),
     detailSuffix: policyDetailNumber('', 1),
     policyDocumentAccessGuid: randomUUID(),
     issuedAt: now.toISOString(),
   };
+}
+
+/**
+ * Issues the policy a purchase paid for: header, detail #1 (`Purchase`, `Active`), travellers,
+ * dependents, options and money, under a fresh policy number. Runs in the caller's transaction
+ * so that the purchase commits the policy together with its own records, or neither.
+ */
+export async function issuePolicy(tx: Tx, request: PolicyIssueRequest, now: Date): Promise<IssuedPolicy> {
+  const issue = prepareIssue(request, now);
   // A second policy of one quote is refused by the header's unique quote id; throwing rolls the
   // counter back with it, so numbering stays gapless.
   const issued = await issueNumberedPolicy(tx, request, issue);

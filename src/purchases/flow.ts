@@ -2,10 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
 import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from '../payments/gateway.js';
-import { InvalidPolicyIssue } from '../policies/errors.js';
-import { issuePolicy } from '../policies/service.js';
+import { InvalidPolicyIssue, PolicyAlreadyIssued } from '../policies/errors.js';
+import { prepareIssue } from '../policies/service.js';
+import { issuePurchase, type IssueOutcome } from './issue-repository.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
-import { findPurchase, move, recordIssue, releaseQuote, transition, type PurchasePatch } from './repository.js';
+import { findPurchase, move, releaseQuote, type PurchasePatch } from './repository.js';
 
 /**
  * The money steps of a purchase, shared by the request and by recovery. Every step is a compare
@@ -27,9 +28,6 @@ export interface FlowDeps {
    */
   readonly onIssued?: (issued: Purchase, quoteRevision: number) => void;
 }
-
-/** Thrown inside the issuing transaction to roll it back when another process moved the purchase first. */
-class Overtaken extends Error {}
 
 const now = (deps: FlowDeps) => deps.clock().toISOString();
 
@@ -86,39 +84,36 @@ export interface Approval {
 }
 
 /**
- * AUTHORISED → ISSUED in one transaction (purchase state first, so racing processes queue on its
- * row; then the policy; then the quote), then capture. With `approval` (the gateway has just
+ * AUTHORISED → ISSUED in one commit (the purchase's state, the policy and the quote: issue-repository.ts,
+ * where racing processes queue on the purchase's row), then capture. With `approval` (the gateway has just
  * approved) the same transaction also records the authorisation, moving STARTED or
  * CHALLENGE_PENDING straight to ISSUED: one commit instead of two, and a crash before it leaves
  * the purchase STARTED, which recovery finishes by asking the gateway again with the same key
  * (it replays its approval). A policy that cannot be issued voids the hold.
  */
 export async function finishApproved(deps: FlowDeps, purchase: Purchase, approval?: Approval): Promise<Purchase> {
-  let issued: Purchase;
-  let quoteRevision: number | undefined;
+  const from = approval?.from ?? ['AUTHORISED'];
+  const patch = approval?.patch ?? {};
+  let outcome: IssueOutcome;
   try {
-    issued = await deps.db.transaction().execute(async (tx) => {
-      const at = deps.clock();
-      // Answers the whole row: the policy is issued from the issue request as stored.
-      const claimed = await transition(tx, purchase.id, approval?.from ?? ['AUTHORISED'], 'ISSUED', approval?.patch ?? {}, at.toISOString());
-      if (!claimed) throw new Overtaken();
-      const policy = await issuePolicy(tx, { ...claimed.issueRequest, paymentReference: claimed.paymentId }, at);
-      quoteRevision = await recordIssue(tx, claimed, policy.policyNumber, at.toISOString());
-      if (quoteRevision === undefined) throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
-      return { ...claimed, policyNumber: policy.policyNumber };
-    });
+    const at = deps.clock();
+    // The policy is issued from the issue request stored when the purchase started.
+    const request = { ...purchase.issueRequest, paymentReference: patch.paymentId ?? purchase.paymentId };
+    outcome = await issuePurchase(deps.db, { purchase, from, patch, request, issue: prepareIssue(request, at), at: at.toISOString() });
+    if (outcome.refused === 'quote-bought') throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
+    if (outcome.refused === 'policy-exists') throw new PolicyAlreadyIssued(purchase.quoteId);
   } catch (error) {
-    if (error instanceof Overtaken) return advance(deps, await current(deps, purchase.id));
     if (!(error instanceof InvalidPolicyIssue)) throw error;
     deps.log?.error({ err: error, purchaseId: purchase.id }, 'purchase: the policy could not be issued; voiding the authorisation');
-    // The issuing transaction rolled back: record the approval on its own, then release the hold.
+    // Nothing of the issue was written: record the approval on its own, then release the hold.
     const authorised = approval ? await move(deps.db, purchase, approval.from, 'AUTHORISED', approval.patch, now(deps)) : purchase;
     if (!authorised) return advance(deps, await current(deps, purchase.id));
     return voidAuthorisation(deps, authorised);
   }
-  if (quoteRevision !== undefined) deps.onIssued?.(issued, quoteRevision);
+  if (outcome.issued === undefined) return advance(deps, await current(deps, purchase.id));
+  deps.onIssued?.(outcome.issued, outcome.quoteRevision);
   crashPoint(deps, 'issue');
-  return capturePayment(deps, issued);
+  return capturePayment(deps, outcome.issued);
 }
 
 /** ISSUED → CAPTURED. A failed capture leaves ISSUED for recovery to retry (the policy stands; nothing is charged twice). */

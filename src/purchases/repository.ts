@@ -1,5 +1,5 @@
 import { castSelection } from '../db/cast-selection.js';
-import type { Db, Executor, Tx } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
 import { reusableQuery, type ReusableQuery } from '../db/reusable-query.js';
 import type { ChallengeInfo, Purchase, PurchaseState } from './model.js';
@@ -10,16 +10,16 @@ import type { NewPurchaseRow, PurchaseRow, PurchaseRowUpdate } from './tables.js
 type IssueRequest = Purchase['issueRequest'];
 
 /** Every column but the internal id and the issue request (the largest, never changed after insert). */
-const STATE_COLUMNS = [
+export const STATE_COLUMNS = [
   'public_id', 'quote_id', 'brand_code', 'partner_id', 'user_id', 'state', 'amount_minor', 'currency', 'card_token', 'card_source',
   'payment_id', 'payment_result', 'decline_reason', 'three_ds_status', 'challenge_json', 'challenge_expires_at', 'policy_number',
   'created_at', 'updated_at',
 ] as const satisfies readonly (keyof PurchaseRow)[];
 
 /** A row as read back: everything, or everything but the issue request when the caller holds it already. */
-type ReadRow = Omit<PurchaseRow, 'id' | 'issue_request_json'> & ({ issue_request_json: string } | { issue_request_json?: undefined });
+export type ReadRow = Omit<PurchaseRow, 'id' | 'issue_request_json'> & ({ issue_request_json: string } | { issue_request_json?: undefined });
 
-function toPurchase(row: ReadRow, known?: Purchase): Purchase {
+export function toPurchase(row: ReadRow, known?: Purchase): Purchase {
   // The issue request is the largest column and only issuing reads it: parsed on first use
   // (every state change answers the row, and parsing it each time was a visible share of CPU).
   // It never changes after the insert, so a purchase in hand lends it to its next state.
@@ -67,7 +67,7 @@ export interface PurchasePatch {
   policyNumber?: string;
 }
 
-function patchColumns(patch: PurchasePatch): PurchaseRowUpdate {
+export function patchColumns(patch: PurchasePatch): PurchaseRowUpdate {
   const columns: PurchaseRowUpdate = {};
   if (patch.paymentId !== undefined) columns.payment_id = patch.paymentId;
   if (patch.paymentResult !== undefined) columns.payment_result = patch.paymentResult;
@@ -140,49 +140,6 @@ export async function releaseQuote(db: Executor, quoteId: string, at: string): P
     .execute();
 }
 
-function markBoughtQuery(tx: Tx, quoteId: string, policyNumber: string, at: string) {
-  return tx
-    .updateTable('quote')
-    .set((eb) => ({ is_purchased: 1, is_purchase_initiated: 1, policy_number: policyNumber, stage: 'PAYMENT', revision: eb('revision', '+', 1), updated_at: at }))
-    .where('public_id', '=', quoteId)
-    .where('is_purchased', '=', 0)
-    .returning('revision');
-}
-
-/**
- * The end of the issuing transaction: the quote is bought (flags, policy number) and the purchase
- * carries the policy number. Answers the quote's new revision; undefined if the quote was bought
- * already (the caller rolls back). One statement on PostgreSQL, two on SQLite.
- */
-export async function recordIssue(tx: Tx, purchase: Purchase, policyNumber: string, at: string): Promise<number | undefined> {
-  if (dialectOf(tx) === 'postgres') {
-    const row = await tx
-      .with('bought', () => markBoughtQuery(tx, purchase.quoteId, policyNumber, at))
-      .with('numbered', (db) =>
-        db
-          .updateTable('purchase')
-          .set({ policy_number: policyNumber })
-          .where('public_id', '=', purchase.id)
-          .where((eb) => eb.exists(db.selectFrom('bought').select('revision'))),
-      )
-      .selectFrom('bought')
-      .select('revision')
-      .executeTakeFirst();
-    return row?.revision;
-  }
-  const { rows } = await markBought(tx, { quoteId: purchase.quoteId, policyNumber, at });
-  const [row] = rows;
-  if (row) await numberPurchase(tx, { id: purchase.id, policyNumber });
-  return row?.revision;
-}
-
-const markBought = reusableQuery(['quoteId', 'policyNumber', 'at'], (db, v: { quoteId: string; policyNumber: string; at: string }) =>
-  markBoughtQuery(db as Tx, v.quoteId, v.policyNumber, v.at),
-);
-const numberPurchase = reusableQuery(['id', 'policyNumber'], (db, v: { id: string; policyNumber: string }) =>
-  db.updateTable('purchase').set({ policy_number: v.policyNumber }).where('public_id', '=', v.id),
-);
-
 export async function findPurchase(db: Executor, id: string): Promise<Purchase | undefined> {
   const row = await db.selectFrom('purchase').selectAll().where('public_id', '=', id).executeTakeFirst();
   return row ? toPurchase(row) : undefined;
@@ -227,7 +184,7 @@ type StateChange = ReusableQuery<Record<string, unknown>, Partial<PurchaseRow>>;
  */
 const stateChanges = new Map<string, StateChange>();
 
-async function changeState(db: Executor, answer: 'all' | 'state', id: string, from: readonly PurchaseState[], to: PurchaseState, patch: PurchasePatch, at: string) {
+export async function changeState(db: Executor, answer: 'all' | 'state', id: string, from: readonly PurchaseState[], to: PurchaseState, patch: PurchasePatch, at: string) {
   const values: Record<string, unknown> = patchColumns(patch);
   values.state = to;
   values.updated_at = at;

@@ -139,6 +139,17 @@ describe(`sandbox gateway: capture, void, refund (${DIALECT})`, () => {
     expect(row).toMatchObject({ captured_minor: 10_000, refunded_minor: 10_000 });
   });
 
+  it('replays a retried partial capture (the payment could still be captured again) without charging twice', async () => {
+    const paymentId = await approvedPaymentId();
+    const g = gateway();
+    const captureKey = key('cap');
+    const first = await g.capture({ idempotencyKey: captureKey, paymentId, amount: AUD(4000) });
+    expect(first).toMatchObject({ outcome: 'captured', amount: AUD(4000) });
+    expect(await g.capture({ idempotencyKey: captureKey, paymentId, amount: AUD(4000) })).toEqual(first);
+    expect(await g.capture({ idempotencyKey: captureKey, paymentId, amount: AUD(3000) })).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect((await payments()).find((p) => p.payment_id === paymentId)).toMatchObject({ captured_minor: 4000 });
+  });
+
   it('voids an uncaptured hold, after which nothing can be captured', async () => {
     const paymentId = await approvedPaymentId(2500);
     const g = gateway();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueOf } from '../../src/catalogue/service.js';
 import type { PaymentGateway } from '../../src/payments/gateway.js';
-import type { Purchase } from '../../src/purchases/model.js';
+import { applyAuthorisation } from '../../src/purchases/flow.js';
+import { gatewayKey, type Purchase } from '../../src/purchases/model.js';
 import { recoverPurchases } from '../../src/purchases/recovery.js';
 import { findPurchaseOfQuote, transition } from '../../src/purchases/repository.js';
 import { purchaseQuote, type PurchaseDeps } from '../../src/purchases/service.js';
@@ -107,25 +108,22 @@ describe(`purchase recovery (${DIALECT})`, () => {
     expect(await books(t, quoteId)).toMatchObject({ policies: 0, captures: 0 });
   });
 
-  it('approved, but the policy cannot be issued (request path): the issuing transaction rolls back, the approval is recorded, the hold voided, the quote released', async () => {
+  it('approved, but the policy cannot be issued (request path): nothing of the issue is written, the approval is recorded, the hold voided, the quote released', async () => {
     const t = getApp();
-    const real = t.app.paymentGateway;
-    // The gateway approves; meanwhile the recorded issue request became unissuable.
-    const breaking: PaymentGateway = {
-      continueThreeDs: (r) => real.continueThreeDs(r),
-      capture: (r) => real.capture(r),
-      void: (r) => real.void(r),
-      refund: (r) => real.refund(r),
-      authorise: async (r) => {
-        const outcome = await real.authorise(r);
-        const started = await t.context.db.selectFrom('purchase').select('issue_request_json').where('public_id', '=', r.reference).executeTakeFirstOrThrow();
-        const broken = { ...(JSON.parse(started.issue_request_json) as Record<string, unknown>), presentationTimeZoneCode: 'Not/AZone' };
-        await t.context.db.updateTable('purchase').set({ issue_request_json: JSON.stringify(broken) }).where('public_id', '=', r.reference).execute();
-        return outcome;
-      },
-    };
     const before = await counters(t);
-    const { quoteId } = await buyDirectly(t, breaking);
+    // A purchase the gateway has just approved (as purchaseQuote hands it on), whose issue request
+    // cannot become a policy: the request path issues from the request it holds.
+    const { quoteId } = await buyDirectly(t, dyingAfter(t, 'authorise'));
+    const started = await purchaseOf(t, quoteId);
+    const approved = await t.app.paymentGateway.authorise({
+      idempotencyKey: gatewayKey(started, 'authorise'),
+      amount: { amountMinor: started.amountMinor, currency: started.currency },
+      cardToken: started.cardToken,
+      reference: started.id,
+    });
+    expect(approved.outcome).toBe('approved');
+    const unissuable = { ...started, issueRequest: { ...started.issueRequest, presentationTimeZoneCode: 'Not/AZone' } };
+    await applyAuthorisation(deps(t), unissuable, approved);
     const purchase = await purchaseOf(t, quoteId);
     expect(purchase).toMatchObject({ state: 'VOIDED', paymentResult: 'APPROVED' });
     expect(purchase.paymentId).toMatch(/^sbx_pay_/);
@@ -134,7 +132,7 @@ describe(`purchase recovery (${DIALECT})`, () => {
     const quote = await t.context.db.selectFrom('quote').select(['is_purchased', 'is_purchase_initiated', 'policy_number']).where('public_id', '=', quoteId).executeTakeFirstOrThrow();
     expect(quote).toEqual({ is_purchased: 0, is_purchase_initiated: 0, policy_number: null });
     expect(await books(t, quoteId)).toMatchObject({ policies: 0, captures: 0 });
-    // Nothing of the rolled-back issue stays: no policy, no number taken from the series.
+    // Nothing of the issue stays: no policy, no number taken from the series.
     expect(await counters(t)).toEqual(before);
   });
 

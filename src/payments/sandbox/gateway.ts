@@ -13,7 +13,7 @@ import type {
   VoidRequest,
 } from '../gateway.js';
 import * as issuer from './issuer.js';
-import { findOperation, insertOperation } from './repository.js';
+import { captureRecorded, findOperation, insertOperation, insertPaymentRecorded, type NewOperationRow, type RecordedWrite } from './repository.js';
 
 export interface SandboxGatewayOptions {
   readonly db: Db;
@@ -24,6 +24,22 @@ export interface SandboxGatewayOptions {
 
 /** Thrown inside a transaction to roll it back when an earlier or concurrent call recorded the same key. */
 class LostRace extends Error {}
+
+const UNAVAILABLE: GatewayError = { outcome: 'gateway_error', code: 'GATEWAY_UNAVAILABLE', message: 'The payment gateway could not be reached.', retryable: true };
+
+/** Tells a replay of the same call from another call under the same key. */
+function fingerprintOf(operation: string, request: { idempotencyKey: string }): string {
+  const { idempotencyKey: _key, ...call } = request;
+  return createHash('sha256').update(JSON.stringify({ operation, call })).digest('hex');
+}
+
+type CallRecord = NewOperationRow;
+
+/** The record of a call that answered `outcome`, as a replay will find it. */
+function callRecord(operation: string, request: { idempotencyKey: string }, outcome: unknown, now: Date): CallRecord {
+  const paymentId = (outcome as { paymentId?: string }).paymentId ?? null;
+  return { idempotency_key: request.idempotencyKey, operation, fingerprint: fingerprintOf(operation, request), payment_id: paymentId, outcome_json: JSON.stringify(outcome), created_at: now.toISOString() };
+}
 
 function invalid(message: string): GatewayError {
   return { outcome: 'gateway_error', code: 'INVALID_REQUEST', message, retryable: false };
@@ -47,8 +63,16 @@ function requestProblem(request: { idempotencyKey: string; amount?: { amountMino
 export class SandboxGateway implements PaymentGateway {
   constructor(private readonly options: SandboxGatewayOptions) {}
 
-  authorise(request: AuthoriseRequest): Promise<AuthorisationOutcome> {
-    return this.once('authorise', request, (tx, now) => issuer.authorise(tx, request, { now, challengeBaseUrl: this.options.challengeBaseUrl }));
+  /** The new payment is decided without reading anything, then written with the call's record as one unit. */
+  async authorise(request: AuthoriseRequest): Promise<AuthorisationOutcome> {
+    const problem = requestProblem(request);
+    if (problem) return problem;
+    const now = this.options.clock();
+    const { payment, step } = issuer.authorisationOf(request, { now, challengeBaseUrl: this.options.challengeBaseUrl });
+    const call = callRecord('authorise', request, step.outcome, now);
+    // A simulated outage is never recorded (retrying the same key asks again), unless the key holds another call's outcome.
+    if (!payment) return this.replayOf<AuthorisationOutcome>(call).then((replayed) => replayed ?? step.outcome, () => UNAVAILABLE);
+    return (await this.recorded(call, step.outcome, () => insertPaymentRecorded(this.options.db, payment, call))) ?? UNAVAILABLE;
   }
 
   continueThreeDs(request: ContinueThreeDsRequest): Promise<AuthorisationOutcome> {
@@ -57,8 +81,19 @@ export class SandboxGateway implements PaymentGateway {
     );
   }
 
-  capture(request: CaptureRequest): Promise<SettlementOutcome> {
-    return this.once('capture', request, (tx, now) => issuer.capture(tx, request, now));
+  /**
+   * Nearly always allowed: one conditional update written with the call's record as one unit.
+   * When the payment cannot be captured so, the general path reads it, says why and records that.
+   */
+  async capture(request: CaptureRequest): Promise<SettlementOutcome> {
+    const problem = requestProblem(request);
+    if (problem) return problem;
+    const now = this.options.clock();
+    const captured: SettlementOutcome = { outcome: 'captured', paymentId: request.paymentId, amount: request.amount };
+    const call = callRecord('capture', request, captured, now);
+    const check = { paymentId: request.paymentId, currency: request.amount.currency, amountMinor: request.amount.amountMinor, at: now.toISOString() };
+    const outcome = await this.recorded(call, captured, () => captureRecorded(this.options.db, check, call));
+    return outcome ?? this.once('capture', request, (tx, at) => issuer.capture(tx, request, at));
   }
 
   void(request: VoidRequest): Promise<SettlementOutcome> {
@@ -69,6 +104,29 @@ export class SandboxGateway implements PaymentGateway {
     return this.once('refund', request, (tx, now) => issuer.refund(tx, request, now));
   }
 
+  /**
+   * Writes a call's effect with its record: answers `outcome` when written, the recorded outcome
+   * when the key was held already, undefined when the effect did not apply (nothing written).
+   */
+  private async recorded<T>(call: CallRecord, outcome: T, write: () => Promise<RecordedWrite>): Promise<T | GatewayError | undefined> {
+    try {
+      const written = await write();
+      if (written === 'done') return outcome;
+      if (written === 'not-applied') return undefined;
+      const replayed = await this.replayOf<T>(call);
+      if (replayed) return replayed;
+    } catch {
+      // As in `once`: the store is the sandbox's "network".
+    }
+    return UNAVAILABLE;
+  }
+
+  /** The outcome recorded under the call's key, for this call (or a refusal when another call holds it). */
+  private async replayOf<T>(call: CallRecord): Promise<T | GatewayError | undefined> {
+    const recorded = await findOperation(this.options.db, call.idempotency_key);
+    return recorded && replay<T>(recorded, call.fingerprint);
+  }
+
   private async once<T>(
     operation: string,
     request: { idempotencyKey: string; amount?: { amountMinor: number; currency: string } },
@@ -76,8 +134,8 @@ export class SandboxGateway implements PaymentGateway {
   ): Promise<T | GatewayError> {
     const problem = requestProblem(request);
     if (problem) return problem;
-    const { idempotencyKey, ...call } = request;
-    const fingerprint = createHash('sha256').update(JSON.stringify({ operation, call })).digest('hex');
+    const { idempotencyKey } = request;
+    const fingerprint = fingerprintOf(operation, request);
     const { db, clock } = this.options;
     try {
       // Optimistic: a key is nearly always new, so the step runs first and recording the key
@@ -90,15 +148,7 @@ export class SandboxGateway implements PaymentGateway {
           if (await findOperation(tx, idempotencyKey)) throw new LostRace();
           return outcome;
         }
-        const paymentId = (outcome as { paymentId?: string }).paymentId ?? null;
-        const recorded = await insertOperation(tx, {
-          idempotency_key: idempotencyKey,
-          operation,
-          fingerprint,
-          payment_id: paymentId,
-          outcome_json: JSON.stringify(outcome),
-          created_at: now.toISOString(),
-        });
+        const recorded = await insertOperation(tx, callRecord(operation, request, outcome, now));
         if (!recorded) throw new LostRace();
         return outcome;
       });
@@ -108,7 +158,7 @@ export class SandboxGateway implements PaymentGateway {
         if (winner) return replay<T>(winner, fingerprint);
       }
       // The sandbox's store is its "network": failing to reach it is an outage, and nothing happened.
-      return { outcome: 'gateway_error', code: 'GATEWAY_UNAVAILABLE', message: 'The payment gateway could not be reached.', retryable: true };
+      return UNAVAILABLE;
     }
   }
 }

@@ -13,7 +13,7 @@ import type {
   VoidRequest,
 } from '../gateway.js';
 import { behaviourOf, CHALLENGE_TTL_MS } from './cards.js';
-import { captureAuthorised, findPayment, insertPayment, updatePayment, type SandboxPaymentRow } from './repository.js';
+import { captureAuthorised, findPayment, updatePayment, type PaymentValues, type SandboxPaymentRow } from './repository.js';
 
 /**
  * What the sandbox "card processor and issuer" does for each call, inside the transaction that
@@ -60,10 +60,14 @@ export function outcomeOfPayment(row: SandboxPaymentRow, challengeBaseUrl: strin
   return { outcome: 'declined', paymentId: row.payment_id, reason, threeDSStatus };
 }
 
-export async function authorise(tx: Tx, request: AuthoriseRequest, ctx: IssuerContext): Promise<Step<AuthorisationOutcome>> {
+/**
+ * What the issuer decides for an authorisation, without reading anything: the new payment (none
+ * for a simulated outage) and the outcome. The gateway writes the payment with the call's record.
+ */
+export function authorisationOf(request: AuthoriseRequest, ctx: IssuerContext): { payment?: PaymentValues; step: Step<AuthorisationOutcome> } {
   const behaviour = behaviourOf(request.cardToken);
   if (behaviour === 'gateway_error') {
-    return { outcome: { outcome: 'gateway_error', code: 'SANDBOX_GATEWAY_ERROR', message: 'The sandbox gateway simulated an outage.', retryable: true }, store: false };
+    return { step: { outcome: { outcome: 'gateway_error', code: 'SANDBOX_GATEWAY_ERROR', message: 'The sandbox gateway simulated an outage.', retryable: true }, store: false } };
   }
   const now = ctx.now.toISOString();
   const row: SandboxPaymentRow = {
@@ -100,9 +104,8 @@ export async function authorise(tx: Tx, request: AuthoriseRequest, ctx: IssuerCo
     row.challenge_id = newId('sbx_3ds_');
     row.challenge_expires_at = new Date(ctx.now.getTime() + CHALLENGE_TTL_MS).toISOString();
   }
-  const { id: _id, ...values } = row;
-  await insertPayment(tx, values);
-  return stored(outcomeOfPayment(row, ctx.challengeBaseUrl));
+  const { id: _id, ...payment } = row;
+  return { payment, step: stored(outcomeOfPayment(row, ctx.challengeBaseUrl)) };
 }
 
 const CONTINUATION_STATUSES = new Set(['CHALLENGE_COMPLETED', 'CHALLENGE_FAILED']);

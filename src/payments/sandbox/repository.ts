@@ -1,5 +1,6 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import { sql, type Insertable, type QueryCreator, type Selectable, type Updateable } from 'kysely';
+import type { Database, Db, Executor } from '../../db/database.js';
+import { dialectOf } from '../../db/dialect.js';
 import { reusableQuery } from '../../db/reusable-query.js';
 import type { SandboxOperationTable, SandboxPaymentTable } from '../tables.js';
 
@@ -15,7 +16,7 @@ export async function findOperation(db: Executor, idempotencyKey: string): Promi
   return (await selectOperation(db, { key: idempotencyKey })).rows[0];
 }
 
-type NewOperationRow = Required<Omit<Insertable<SandboxOperationTable>, 'id'>>;
+export type NewOperationRow = Required<Omit<Insertable<SandboxOperationTable>, 'id'>>;
 const OPERATION_COLUMNS = ['idempotency_key', 'operation', 'fingerprint', 'payment_id', 'outcome_json', 'created_at'] as const satisfies readonly (keyof NewOperationRow)[];
 const insertOperationRow = reusableQuery(OPERATION_COLUMNS, (db, row: NewOperationRow) =>
   db.insertInto('sandbox_operation').values(row).onConflict((oc) => oc.column('idempotency_key').doNothing()),
@@ -27,7 +28,7 @@ export async function insertOperation(db: Executor, row: NewOperationRow): Promi
   return Number(result.numAffectedRows ?? 0n) === 1;
 }
 
-type PaymentValues = Omit<SandboxPaymentRow, 'id'>;
+export type PaymentValues = Omit<SandboxPaymentRow, 'id'>;
 const PAYMENT_COLUMNS = [
   'payment_id', 'reference', 'card_token', 'amount_minor', 'currency', 'status', 'three_ds_status', 'decline_reason', 'captured_minor',
   'refunded_minor', 'challenge_id', 'challenge_answer', 'challenge_expires_at', 'created_at', 'updated_at',
@@ -53,15 +54,16 @@ export interface CaptureCheck {
   readonly at: string;
 }
 
-const captureIfAllowed = reusableQuery(['paymentId', 'currency', 'amountMinor', 'at'], (db, v: CaptureCheck) =>
-  db
+function captureUpdate(db: QueryCreator<Database>, v: CaptureCheck) {
+  return db
     .updateTable('sandbox_payment')
     .set((eb) => ({ captured_minor: eb('captured_minor', '+', v.amountMinor), updated_at: v.at }))
     .where('payment_id', '=', v.paymentId)
     .where('status', '=', 'authorised')
     .where('currency', '=', v.currency)
-    .where((eb) => eb(eb('amount_minor', '-', eb.ref('captured_minor')), '>=', v.amountMinor)),
-);
+    .where((eb) => eb(eb('amount_minor', '-', eb.ref('captured_minor')), '>=', v.amountMinor));
+}
+const captureIfAllowed = reusableQuery(['paymentId', 'currency', 'amountMinor', 'at'], captureUpdate);
 
 /**
  * Adds `amountMinor` to what is captured of an authorised payment in its currency with at least
@@ -91,4 +93,84 @@ export async function answerChallenge(db: Executor, challengeId: string, answer:
     .where('challenge_expires_at', '>', now)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * A call's effect written together with its record, as one unit: `done`; `key-held` when another
+ * call holds the key already (nothing written: the caller replays it); `not-applied` when the
+ * effect's conditions did not hold (nothing written).
+ */
+export type RecordedWrite = 'done' | 'key-held' | 'not-applied';
+
+/** Rolls a SQLite transaction back when the key turns out to be held. */
+class KeyHeld extends Error {}
+
+/**
+ * PostgreSQL: one statement, which is its own transaction (a unit of two statements cost four
+ * round trips with BEGIN and COMMIT): the record is inserted from the effect's RETURNING, and a
+ * held key fails the statement with a unique violation, which undoes the effect with it.
+ * SQLite: a transaction of the two statements (no round trips there).
+ */
+async function writeRecorded(db: Db, oneStatement: () => Promise<bigint | undefined>, effect: (tx: Executor) => Promise<boolean>, call: NewOperationRow): Promise<RecordedWrite> {
+  if (dialectOf(db) === 'postgres') {
+    try {
+      return Number((await oneStatement()) ?? 0n) === 1 ? 'done' : 'not-applied';
+    } catch (error) {
+      if ((error as { code?: unknown }).code === '23505') return 'key-held';
+      throw error;
+    }
+  }
+  try {
+    return await db.transaction().execute(async (tx) => {
+      if (!(await effect(tx))) return 'not-applied';
+      if (!(await insertOperation(tx, call))) throw new KeyHeld();
+      return 'done';
+    });
+  } catch (error) {
+    if (error instanceof KeyHeld) return 'key-held';
+    throw error;
+  }
+}
+
+/** The call's record as the SELECT list of an `insert … select` from the effect's CTE (its payment id from there). */
+const CALL_COLUMNS = ['idempotency_key', 'operation', 'fingerprint', 'outcome_json', 'created_at'] as const;
+type CallValues = { [K in (typeof CALL_COLUMNS)[number] as `call_${K}`]: string };
+const CALL_NAMES = CALL_COLUMNS.map((column) => `call_${column}` as const);
+const callValues = (call: NewOperationRow): CallValues =>
+  Object.fromEntries(CALL_COLUMNS.map((column) => [`call_${column}`, call[column]])) as CallValues;
+// Every column is text: a SELECT's parameters have no column to take their type from.
+const callSelection = (v: CallValues) => sql.join([...CALL_NAMES.map((name) => sql`cast(${v[name]} as text)`), sql.ref('effect.payment_id')]);
+
+const insertPaymentWithCall = reusableQuery([...PAYMENT_COLUMNS, ...CALL_NAMES], (db, v: PaymentValues & CallValues) =>
+  db
+    .with('effect', (qc) => qc.insertInto('sandbox_payment').values(Object.fromEntries(PAYMENT_COLUMNS.map((c) => [c, v[c]])) as PaymentValues).returning('payment_id'))
+    .insertInto('sandbox_operation')
+    .columns([...CALL_COLUMNS, 'payment_id'])
+    .expression(sql`select ${callSelection(v)} from effect`),
+);
+
+/** A new payment and the record of the call that made it (the call's payment id is the payment's). */
+export function insertPaymentRecorded(db: Db, payment: PaymentValues, call: NewOperationRow): Promise<RecordedWrite> {
+  return writeRecorded(
+    db,
+    async () => (await insertPaymentWithCall(db, { ...payment, ...callValues(call) })).numAffectedRows,
+    async (tx) => {
+      await insertPayment(tx, payment);
+      return true;
+    },
+    call,
+  );
+}
+
+const captureWithCall = reusableQuery(['paymentId', 'currency', 'amountMinor', 'at', ...CALL_NAMES], (db, v: CaptureCheck & CallValues) =>
+  db
+    .with('effect', (qc) => captureUpdate(qc, v).returning('payment_id'))
+    .insertInto('sandbox_operation')
+    .columns([...CALL_COLUMNS, 'payment_id'])
+    .expression(sql`select ${callSelection(v)} from effect`),
+);
+
+/** `captureAuthorised` and the record of the call, together; `not-applied` when the payment cannot be captured so. */
+export function captureRecorded(db: Db, check: CaptureCheck, call: NewOperationRow): Promise<RecordedWrite> {
+  return writeRecorded(db, async () => (await captureWithCall(db, { ...check, ...callValues(call) })).numAffectedRows, (tx) => captureAuthorised(tx, check), call);
 }
