@@ -1,6 +1,7 @@
 import { sql, type Insertable, type OnConflictBuilder, type QueryCreator } from 'kysely';
 import type { Database, Tx } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
+import { jsonRowColumns } from '../db/json-row.js';
 import { reusableInsert, reusableQuery } from '../db/reusable-query.js';
 import type { InsuredPerson, PolicyIssueRequest } from './issue-request.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision } from './model.js';
@@ -278,10 +279,8 @@ export function policyWriteValues(request: PolicyIssueRequest, issue: NumberedIs
   };
 }
 
-/** `r.a, r.b, …`: the listed columns of a row read from JSON as the table's own row type. */
-const fromJson = (columns: readonly string[]) => sql.join(columns.map((column) => sql.ref(`r.${column}`)));
 const childrenFrom = (table: string, columns: readonly string[], rows: string) =>
-  sql`select detail.policy_header_id, detail.id, ${fromJson(columns)} from detail, json_populate_recordset(null::${sql.table(table)}, ${rows}::json) as r`;
+  sql`select detail.policy_header_id, detail.id, ${jsonRowColumns(columns)} from detail, json_populate_recordset(null::${sql.table(table)}, ${rows}::json) as r`;
 
 /** A statement whose `gate` CTE has one row when the policy may be written, none when it may not. */
 export type GatedQueryCreator = QueryCreator<Database & { gate: { open: number } }>;
@@ -312,7 +311,7 @@ export function withPolicyWrites(qc: GatedQueryCreator, v: PolicyWriteValues) {
         .insertInto('policy_header')
         .columns(['policy_number', ...HEADER_COLUMNS])
         .expression(
-          sql`select ${v.before} || lpad(${digits}, greatest(${v.width}::int, length(${digits})), '0') || ${v.after}, ${fromJson(HEADER_COLUMNS)}
+          sql`select ${v.before} || lpad(${digits}, greatest(${v.width}::int, length(${digits})), '0') || ${v.after}, ${jsonRowColumns(HEADER_COLUMNS)}
             from counter, json_populate_record(null::policy_header, ${v.header}::json) as r`,
         )
         .onConflict((oc) => oc.column('quote_id').doNothing())
@@ -323,7 +322,7 @@ export function withPolicyWrites(qc: GatedQueryCreator, v: PolicyWriteValues) {
         .insertInto('policy_detail')
         .columns(['policy_header_id', 'policy_detail_number', ...DETAIL_COLUMNS])
         .expression(
-          sql`select header.id, header.policy_number || ${v.detailSuffix}, ${fromJson(DETAIL_COLUMNS)}
+          sql`select header.id, header.policy_number || ${v.detailSuffix}, ${jsonRowColumns(DETAIL_COLUMNS)}
             from header, json_populate_record(null::policy_detail, ${v.detail}::json) as r`,
         )
         .returning(['id', 'policy_header_id']),

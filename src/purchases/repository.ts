@@ -1,5 +1,6 @@
-import { castSelection } from '../db/cast-selection.js';
-import type { Db, Executor } from '../db/database.js';
+import { sql, type QueryCreator } from 'kysely';
+import type { Database, Db, Executor } from '../db/database.js';
+import { jsonRowColumns } from '../db/json-row.js';
 import { dialectOf } from '../db/dialect.js';
 import { reusableQuery, type ReusableQuery } from '../db/reusable-query.js';
 import type { ChallengeInfo, Purchase, PurchaseState } from './model.js';
@@ -88,7 +89,7 @@ export interface QuoteClaim {
   readonly at: string;
 }
 
-function claimQuery(db: Executor, claim: QuoteClaim) {
+function claimQuery(db: QueryCreator<Database>, claim: QuoteClaim) {
   return db
     .updateTable('quote')
     // revision + 1 is claim.revision + 1 (the where below); written so the query compiles once.
@@ -106,13 +107,8 @@ function claimQuery(db: Executor, claim: QuoteClaim) {
  */
 export async function startPurchase(db: Db, claim: QuoteClaim, row: NewPurchaseRow & ReadRow): Promise<Purchase | undefined> {
   if (dialectOf(db) === 'postgres') {
-    const result = await db
-      .with('claimed', () => claimQuery(db, claim).returning('public_id'))
-      .insertInto('purchase')
-      .columns(Object.keys(row) as (keyof NewPurchaseRow)[])
-      .expression((eb) => eb.selectFrom('claimed').select(castSelection(row)))
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? toPurchase(row) : undefined;
+    const result = await claimAndInsert(db, { ...claim, row: JSON.stringify(row) });
+    return Number(result.numAffectedRows ?? 0) === 1 ? toPurchase(row) : undefined;
   }
   return db.transaction().execute(async (tx) => {
     const claimed = await claimQuote(tx, claim);
@@ -129,6 +125,14 @@ const claimQuote = reusableQuery(['quoteId', 'revision', 'inputJson', 'at'], (db
 type InsertedRow = Omit<PurchaseRow, 'id'>;
 const INSERTED_COLUMNS = [...STATE_COLUMNS, 'issue_request_json'] as const satisfies readonly (keyof InsertedRow)[];
 const insertPurchase = reusableQuery(INSERTED_COLUMNS, (db, row: InsertedRow) => db.insertInto('purchase').values(row));
+// PostgreSQL: the insert reads the claim's RETURNING, the row as JSON read with the table's row type.
+const claimAndInsert = reusableQuery(['quoteId', 'revision', 'inputJson', 'at', 'row'], (db, v: QuoteClaim & { row: string }) =>
+  db
+    .with('claimed', (qc) => claimQuery(qc, v).returning('public_id'))
+    .insertInto('purchase')
+    .columns(INSERTED_COLUMNS)
+    .expression(sql`select ${jsonRowColumns(INSERTED_COLUMNS)} from claimed, json_populate_record(null::purchase, ${v.row}::json) as r`),
+);
 
 /** Frees a quote whose purchase ended without a policy, so another card may be tried. */
 export async function releaseQuote(db: Executor, quoteId: string, at: string): Promise<void> {
