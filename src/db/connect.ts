@@ -40,7 +40,8 @@ export function connectDatabase(database: AppConfig['database'], options: Databa
   sqlite.pragma(inMemory ? 'synchronous = FULL' : 'synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const walSync = inMemory ? undefined : new WalSync(walFileFlusher(database.path));
+  const walFile = inMemory ? undefined : walFileFlusher(database.path);
+  const walSync = walFile && new WalSync(() => walFile.flush(), () => walFile.close());
   const wrapped = options.wrapSqlite ? options.wrapSqlite(sqlite) : sqlite;
   return new Kysely<Database>({ dialect: new DurableSqliteDialect({ database: wrapped }, walSync, inMemory ? undefined : checkpointerFor(sqlite, database.path)) });
 }

@@ -45,6 +45,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
     await super.destroy();
     // After the serving connection: the worker's final checkpoint sees every commit.
     await this.checkpointer?.close();
+    await this.walSync?.close();
   }
 
   override async releaseConnection(): Promise<void> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -81,11 +81,38 @@ describe('SQLite group commit through Kysely', () => {
       const sqlite = new SqliteDatabase(path);
       sqlite.pragma('journal_mode = WAL');
       sqlite.pragma('synchronous = NORMAL');
-      return { db: new Kysely<{ item: { id: number } }>({ dialect: new DurableSqliteDialect({ database: sqlite }, new WalSync(() => real().then(() => void (flushes += 1)))) }) };
+      return { db: new Kysely<{ item: { id: number } }>({ dialect: new DurableSqliteDialect({ database: sqlite }, new WalSync(() => real.flush().then(() => void (flushes += 1)), () => real.close())) }) };
     })();
     await sql`create table item (id integer primary key)`.execute(db);
     await db.insertInto('item').values({ id: 1 }).execute();
     expect(flushes).toBeGreaterThan(0);
     await db.destroy();
+  });
+
+  it('the real flusher keeps one handle on the WAL file, follows the path when the file is replaced, and lets go on close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
+    dirs.push(dir);
+    const wal = join(dir, 'db.sqlite-wal');
+    // Which of this process's descriptors name the WAL file (Linux: /proc/self/fd).
+    const handles = () =>
+      readdirSync('/proc/self/fd').flatMap((fd) => {
+        try {
+          const target = readlinkSync(`/proc/self/fd/${fd}`);
+          return target.startsWith(wal) ? [target] : [];
+        } catch {
+          return [];
+        }
+      });
+    writeFileSync(wal, 'first');
+    const flusher = walFileFlusher(join(dir, 'db.sqlite'));
+    for (let i = 0; i < 5; i++) await flusher.flush();
+    expect(handles()).toEqual([wal]);
+    rmSync(wal);
+    writeFileSync(wal, 'second');
+    await flusher.flush();
+    // The deleted file's handle was closed: none reads "(deleted)".
+    expect(handles()).toEqual([wal]);
+    await flusher.close();
+    expect(handles()).toEqual([]);
   });
 });
