@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, Tx } from '../db/database.js';
+import { runPlannedPerRun } from '../db/per-run-plan.js';
 import type { RefreshTokenRow, SigningKeyRow } from './tables.js';
 
 /** Signing keys, refresh tokens and failed-login counters: every query, row types stay here. */
@@ -124,10 +125,10 @@ export async function clearFailures(db: Executor, key: string): Promise<void> {
 
 /** Housekeeping: counters whose window closed before `windowStart` no longer matter. */
 export async function purgeClosedWindows(db: Executor, windowStart: string): Promise<void> {
-  await db.deleteFrom('login_failure').where('window_started_at', '<=', windowStart).execute();
+  await runPlannedPerRun(db, db.deleteFrom('login_failure').where('window_started_at', '<=', windowStart));
 }
 
 /** Housekeeping: once a family's absolute lifetime is over, none of its tokens can be used or replayed usefully. */
 export async function purgeExpiredFamilies(db: Executor, now: string): Promise<void> {
-  await db.deleteFrom('refresh_token').where('family_expires_at', '<=', now).execute();
+  await runPlannedPerRun(db, db.deleteFrom('refresh_token').where('family_expires_at', '<=', now));
 }

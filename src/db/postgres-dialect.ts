@@ -88,8 +88,6 @@ function isStaleStatement(error: unknown): boolean {
   const { code, routine } = error as { code?: unknown; routine?: unknown };
   return code === '26000' || (code === '0A000' && routine === 'RevalidateCachedQuery');
 }
-/** Run once on each new connection (see `acquireConnection`). */
-export const CUSTOM_PLANS = 'set plan_cache_mode = force_custom_plan';
 /** Distinct SQL texts named per process; texts beyond it run unnamed. */
 export const STATEMENT_NAME_LIMIT = 1000;
 
@@ -199,10 +197,6 @@ export class NamedStatementPostgresDriver extends PostgresDriver {
     }
     let connection = this.#connections.get(client);
     if (!connection) {
-      // Plans are made per run with the run's values: a generic plan cached while a table was
-      // small (a fresh database) can pick the wrong index for good, e.g. a partner's whole range
-      // instead of the unique quote id (docs/decisions.md). Parsing and analysis stay saved.
-      await client.query(CUSTOM_PLANS);
       connection = new NamingConnection(client, this.#names);
       this.#connections.set(client, connection);
     }

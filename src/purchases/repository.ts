@@ -213,12 +213,16 @@ export async function changeState(db: Executor, answer: 'all' | 'state', id: str
   return rows[0];
 }
 
-/** Purchases in `states` last changed before `before` (recovery's work list), oldest first. */
+/**
+ * Purchases in `states` (open ones) last changed before `before` (recovery's work list), oldest
+ * first. The states are literals in the SQL text, so the partial index over open purchases
+ * (`purchase_open_idx`) is provably usable for this statement.
+ */
 export async function listPurchases(db: Executor, states: readonly PurchaseState[], before: string, limit = 500): Promise<Purchase[]> {
   const rows = await db
     .selectFrom('purchase')
     .selectAll()
-    .where('state', 'in', [...states])
+    .where('state', 'in', states.map((state) => sql.lit(state)))
     .where('updated_at', '<', before)
     .orderBy('id')
     .limit(limit)

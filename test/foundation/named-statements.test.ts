@@ -35,32 +35,35 @@ afterEach(async () => {
 });
 
 describe.skipIf(!POSTGRES_URL)('named prepared statements (postgres)', () => {
-  it('prepares a builder query once per connection and plans every run with its own values', async () => {
+  it('prepares a builder query once per connection', async () => {
     const db = await scratch();
     const byId = (id: number) => db.selectFrom('t').select('v').where('id', '=', id).executeTakeFirst();
     for (let i = 0; i < 8; i++) expect(await byId(1)).toEqual({ v: 'one' });
     expect(await byId(2)).toBeUndefined();
     const statements = (await prepared(db)).filter((s) => s.statement.startsWith('select "v" from "t"'));
     expect(statements).toHaveLength(1);
-    // Never a generic plan: one made while a table is small can pick the wrong index for good.
-    expect(statements[0]!.generic_plans).toBe(0);
     // Raw SQL (this very query, the DDL above) is never prepared by name.
     expect((await prepared(db)).some((s) => /pg_prepared_statements|create table/.test(s.statement))).toBe(false);
   });
 
-  it('finds a row by its unique key after the table grew under a prepared statement', async () => {
-    // The hazard custom plans avoid: prepared on a near-empty table, a generic plan for
-    // "id = $1 and v = $2" chose the index on v, and scanned every row of v once the table grew.
+  it('a generic plan made while a table was tiny is made again once the table is analysed', async () => {
+    // What generic plans rest on (docs/decisions.md, "Generic plans"): a plan made from a tiny
+    // table's statistics may scan it, and is kept while the table grows, until its statistics
+    // change (autovacuum analyses a table after 50 rows + 10 % of it changed); the plan made then
+    // uses the unique key, the one candidate index of a lookup that names only its key.
     const db = await scratch('id integer primary key, v text not null, w text');
     await sql`create index t_v on t (v, w)`.execute(db);
-    const find = (id: number) => db.selectFrom('t').select('id').where('id', '=', id).where('v', '=', 'one').executeTakeFirst();
+    const find = (id: number) => db.selectFrom('t').select('id').where('id', '=', id).executeTakeFirst();
     for (let i = 0; i < 8; i++) await find(1);
+    const statement = (await prepared(db)).find((s) => s.statement.startsWith('select "id" from "t"'));
+    expect(statement?.generic_plans).toBeGreaterThan(0);
+    const name = (await sql<{ name: string }>`select name from pg_prepared_statements where statement = ${statement!.statement}`.execute(db)).rows[0]!.name;
+    const plan = async () => (await sql<{ 'QUERY PLAN': string }>`explain execute ${sql.id(name)}(19999)`.execute(db)).rows.map((r) => r['QUERY PLAN']).join('\n');
     await sql`insert into t (id, v, w) select g, 'one', 'x' from generate_series(2, 20000) g`.execute(db);
+    expect(await plan()).toMatch(/Seq Scan on t/);
     await sql`analyze t`.execute(db);
-    const { rows } = await sql<{ plan: string }>`select current_setting('plan_cache_mode') as plan`.execute(db);
-    expect(rows[0]!.plan).toBe('force_custom_plan');
+    expect(await plan()).toMatch(/Index (Only )?Scan using t_pkey/);
     expect(await find(19999)).toEqual({ id: 19999 });
-    expect((await prepared(db)).find((s) => s.statement.startsWith('select "id" from "t"'))?.generic_plans).toBe(0);
   });
 
   it('answers with the new columns after a table changes under a prepared select *', async () => {

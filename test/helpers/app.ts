@@ -14,6 +14,8 @@ export interface TestAppOptions {
   readonly beforeReady?: (app: FastifyInstance) => void | Promise<void>;
   /** Options for `buildApp` (e.g. quote ports, a capturing logger); the logger is off otherwise. */
   readonly appOptions?: BuildAppOptions;
+  /** PostgreSQL connections of the app's pool (10 unless set; 1 keeps every prepared statement on one connection). */
+  readonly poolSize?: number;
 }
 
 export interface TestApp {
@@ -25,7 +27,7 @@ export interface TestApp {
 
 /** Builds the real app on a clean database of the suite's engine; `close` releases both. */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ ...(options.poolSize ? { poolSize: options.poolSize } : {}) });
   const config: AppConfig = {
     ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', ...options.env }),
     database: database.database,

@@ -26,7 +26,7 @@ export interface TestDatabase {
 }
 
 /** A clean, empty database of the suite's engine: a temp SQLite file or a fresh PostgreSQL schema. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
   if (POSTGRES_URL) {
     // Named after the test run (the vitest main process is every worker's parent): schemas are
     // dropped together when the run ends (test/global-setup.ts), never while another test file
@@ -36,7 +36,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.connect();
     await admin.query(`create schema ${schema}`);
     await admin.end();
-    const database = { kind: 'postgres' as const, url: POSTGRES_URL, poolSize: 10 };
+    const database = { kind: 'postgres' as const, url: POSTGRES_URL, poolSize: options.poolSize ?? 10 };
     const db = connectDatabase(database, { schema });
     // A child process reaches the same schema through the connection's search_path.
     const url = new URL(POSTGRES_URL);

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { runPlannedPerRun } from '../../db/per-run-plan.js';
 import type { IdempotencyKeyTable } from '../tables.js';
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
@@ -61,6 +62,6 @@ export async function deleteClaim(db: Executor, id: number, lockToken: string): 
 }
 
 export async function deleteExpired(db: Executor, now: string): Promise<number> {
-  const result = await db.deleteFrom('idempotency_key').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const result = await runPlannedPerRun(db, db.deleteFrom('idempotency_key').where('expires_at', '<=', now));
+  return Number(result.numAffectedRows ?? 0n);
 }
