@@ -40,6 +40,9 @@ export function connectDatabase(database: AppConfig['database'], options: Databa
   sqlite.pragma(inMemory ? 'synchronous = FULL' : 'synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // A unit of a write batch runs in a savepoint, whose journal SQLite would spill to a temp file
+  // past 64 KiB (src/db/write-batch.ts); kept in memory it costs no system calls.
+  sqlite.pragma('temp_store = MEMORY');
   const walFile = inMemory ? undefined : walFileFlusher(database.path);
   const walSync = walFile && new WalSync(() => walFile.flush(), () => walFile.close());
   const wrapped = options.wrapSqlite ? options.wrapSqlite(sqlite) : sqlite;

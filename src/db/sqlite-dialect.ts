@@ -15,6 +15,7 @@ import {
 import type { WalCheckpointer } from './checkpointer.js';
 import { setBounded } from '../bounded-map.js';
 import type { WalSync } from './wal-sync.js';
+import { WriteBatch } from './write-batch.js';
 
 type SqliteConfig = ConstructorParameters<typeof SqliteDialect>[0];
 
@@ -32,16 +33,47 @@ class ImmediateSqliteDriver extends SqliteDriver {
     config: SqliteConfig,
     private readonly walSync: WalSync | undefined,
     private readonly checkpointer: WalCheckpointer | undefined,
-    private readonly writes: WriteTracker | undefined,
+    private readonly batch: WriteBatch | undefined,
   ) {
     super(config);
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    if (!this.batch) {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      return;
+    }
+    this.batch.unitBegins();
+    try {
+      await connection.executeQuery(CompiledQuery.raw('savepoint unit'));
+    } catch (error) {
+      this.batch.unitEnded();
+      throw error;
+    }
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.batch) return super.commitTransaction(connection);
+    try {
+      await connection.executeQuery(CompiledQuery.raw('release unit'));
+    } finally {
+      this.batch.unitEnded();
+    }
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.batch) return super.rollbackTransaction(connection);
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback to unit'));
+      await connection.executeQuery(CompiledQuery.raw('release unit'));
+    } finally {
+      this.batch.unitEnded();
+    }
   }
 
   override async destroy(): Promise<void> {
+    this.batch?.close();
+    await this.batch?.settled().catch(() => undefined);
     await super.destroy();
     // After the serving connection: the worker's final checkpoint sees every commit.
     await this.checkpointer?.close();
@@ -49,31 +81,10 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 
   override async releaseConnection(): Promise<void> {
-    const wrote = this.writes?.take() ?? false;
     await super.releaseConnection();
-    if (!this.walSync) return;
-    if (wrote) this.walSync.noteCommit();
-    if (this.walSync.pending) await this.walSync.durable();
-  }
-}
-
-/**
- * Whether a statement that may write ran since the last lease ended: told by the statement cache,
- * which sees every statement Kysely runs (it prepares each one just before running it). SQLite
- * says which statements cannot write (`readonly`: reads, BEGIN, COMMIT); a write that changed no
- * row, or was rolled back, still counts, which at worst waits for one flush more than needed.
- */
-class WriteTracker {
-  #wrote = false;
-
-  saw(statement: { readonly readonly?: boolean }): void {
-    if (statement.readonly !== true) this.#wrote = true;
-  }
-
-  take(): boolean {
-    const wrote = this.#wrote;
-    this.#wrote = false;
-    return wrote;
+    if (!this.batch) return;
+    // Handed on first, so the next unit joins the batch; then this caller waits for its fate.
+    await this.batch.settled();
   }
 }
 
@@ -100,7 +111,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * in the benchmarks (docs/performance.md). Statements are reusable, so they are kept by SQL
  * text; one still iterating (a streamed query) is never handed out twice.
  */
-export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SIZE, writes?: WriteTracker): SqliteDatabase {
+export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SIZE, beforeWrite?: (sqlText: string) => void): SqliteDatabase {
   // better-sqlite3's statements say whether they are still iterating and whether they can write.
   type CachedStatement = SqliteStatement & { readonly busy?: boolean; readonly readonly?: boolean };
   const cache = new Map<string, CachedStatement>();
@@ -112,11 +123,11 @@ export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SI
     prepare(sqlText: string) {
       const hit = cache.get(sqlText);
       if (hit && !hit.busy) {
-        writes?.saw(hit);
+        if (hit.readonly !== true) beforeWrite?.(sqlText);
         return hit;
       }
       const statement: CachedStatement = db.prepare(sqlText);
-      writes?.saw(statement);
+      if (statement.readonly !== true) beforeWrite?.(sqlText);
       if (!hit) setBounded(cache, sqlText, statement, size);
       return statement;
     },
@@ -125,27 +136,29 @@ export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SI
 
 export class DurableSqliteDialect extends SqliteDialect {
   readonly #config: SqliteConfig;
+  readonly #batch: WriteBatch | undefined;
 
   /**
-   * `walSync`: group commit (src/db/wal-sync.ts); without it every commit is as durable as the
-   * connection's pragmas make it. `checkpointer`: closed when the database is destroyed.
+   * `walSync`: group commit (src/db/wal-sync.ts) with write batches (src/db/write-batch.ts);
+   * without it every commit is as durable as the connection's pragmas make it. `checkpointer`:
+   * closed when the database is destroyed.
    */
-  readonly #writes: WriteTracker | undefined;
-
   constructor(
     config: SqliteConfig,
     private readonly walSync?: WalSync,
     private readonly checkpointer?: WalCheckpointer,
   ) {
-    const writes = walSync && typeof config.database !== 'function' ? new WriteTracker() : undefined;
-    const database = typeof config.database === 'function' ? config.database : withStatementCache(config.database, STATEMENT_CACHE_SIZE, writes);
+    const raw = config.database;
+    let batch: WriteBatch | undefined;
+    const database = typeof raw === 'function' ? raw : withStatementCache(raw, STATEMENT_CACHE_SIZE, walSync ? (sqlText) => batch?.beforeWrite(sqlText) : undefined);
+    if (walSync && typeof raw !== 'function') batch = new WriteBatch(raw, walSync);
     super({ ...config, database });
     this.#config = { ...config, database };
-    this.#writes = writes;
+    this.#batch = batch;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config, this.walSync, this.checkpointer, this.#writes);
+    return new ImmediateSqliteDriver(this.#config, this.walSync, this.checkpointer, this.#batch);
   }
 
   override createAdapter(): DialectAdapter {
