@@ -7,6 +7,7 @@ import { registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
+import { batchedStandardOutput } from './log-destination.js';
 import { loggerOptions, OneLineRequestLog } from './logging.js';
 import { operationsRoutes } from './ops/routes.js';
 import { productRoutes } from './catalogue/routes.js';
@@ -35,7 +36,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   const { config } = context;
   const frontCache = new FrontCache();
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    logger: options.logger ?? { ...loggerOptions(config), stream: batchedStandardOutput() },
     serverFactory: serverWithFrontCache(frontCache),
     genReqId: requestIdFor,
     bodyLimit: config.bodyLimitBytes,
