@@ -58,21 +58,29 @@ export interface LoggableRequest {
   headers: Record<string, unknown>;
 }
 
+/** The log formatter: every line's object without its secrets. */
+export const redactSecrets = (object: Record<string, unknown>): Record<string, unknown> => withoutSecrets(object);
+
+/** The request's fields a log line carries: the path only, since query strings may carry values partners should not have sent. */
+export const serializeRequest = (req: LoggableRequest) => ({
+  id: req.id,
+  method: req.method,
+  path: pathOf(req.url),
+  remoteAddress: req.ip,
+  userAgent: req.headers['user-agent'],
+});
+
+export const pathOf = (url: string): string => {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+};
+
 /** Pino options for the server: JSON lines, secrets redacted, query strings left out. */
 export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): FastifyLoggerOptions & LoggerOptions {
   return {
     level: config.logLevel,
-    formatters: { log: (object) => withoutSecrets(object) },
-    serializers: {
-      // The path only: query strings may carry values partners should not have sent.
-      req: (req: LoggableRequest) => ({
-        id: req.id,
-        method: req.method,
-        path: req.url.split('?')[0],
-        remoteAddress: req.ip,
-        userAgent: req.headers['user-agent'],
-      }),
-    },
+    formatters: { log: redactSecrets },
+    serializers: { req: serializeRequest },
   };
 }
 

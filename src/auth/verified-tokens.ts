@@ -10,6 +10,11 @@ export interface VerifiedToken {
   readonly expiresAt: number;
 }
 
+/** jose's rule: expired once exp <= now (whole seconds, no tolerance configured). */
+export function unexpired(verified: VerifiedToken, nowMs: number): boolean {
+  return verified.expiresAt > Math.floor(nowMs / 1000);
+}
+
 /** How many tokens a process remembers; ~1 KB each, so the bound keeps it near 10 MB. */
 export const VERIFIED_TOKEN_CAPACITY = 10_000;
 
@@ -33,8 +38,7 @@ export class VerifiedTokenCache {
   get(token: string, nowMs: number): VerifiedToken | undefined {
     const hit = this.#entries.get(token);
     if (!hit) return undefined;
-    // jose: expired once exp <= now (whole seconds, no tolerance configured).
-    if (hit.expiresAt <= Math.floor(nowMs / 1000)) {
+    if (!unexpired(hit, nowMs)) {
       this.#entries.delete(token);
       return undefined;
     }

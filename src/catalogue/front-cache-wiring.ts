@@ -4,6 +4,8 @@ import type { AuthServices } from '../auth/service.js';
 import type { AppContext } from '../context.js';
 import type { Lifecycle } from '../http/lifecycle.js';
 import type { HttpMetrics } from '../http/metrics.js';
+import { requestCompletedLine } from '../logging.js';
+import { directRequestLineWriter, type RequestLineWriter } from '../request-log-line.js';
 import type { FrontCache } from './front-cache.js';
 import { catalogueOf } from './service.js';
 
@@ -22,10 +24,19 @@ export function connectFrontCache(
   });
   cache.connect({
     log: app.log,
+    logCompleted: directRequestLineWriter(app.log) ?? pinoRequestLine(app),
     metrics,
     accepting: () => !closing && !lifecycle.draining,
     freshCatalogueVersion: () => catalogue.freshVersionId(),
-    brandOfCaller: (authorization) => claimsKnownFor(context, auth, authorization)?.brandCode,
+    brandOfCaller: (authorization, nowMs, connection) => claimsKnownFor(auth, authorization, nowMs, connection)?.brandCode,
     nowMs: () => context.clock().getTime(),
   });
+}
+
+/** The line through the logger's own API, for loggers the direct writer does not know (tests' custom ones). */
+function pinoRequestLine(app: FastifyInstance): RequestLineWriter {
+  return ({ id, url, ip, userAgent, statusCode, route, elapsedMs }) => {
+    const loggable = { id, method: 'GET', url, ip, headers: { 'user-agent': userAgent } };
+    app.log.info({ reqId: id, ...requestCompletedLine(loggable, statusCode, route, elapsedMs) }, 'request completed');
+  };
 }

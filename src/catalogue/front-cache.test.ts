@@ -17,6 +17,7 @@ function depsWith(overrides: Partial<FrontCacheDeps> = {}): FrontCacheDeps & { l
   const log = { info: (o: unknown) => logged.push(o), error: (o: unknown) => logged.push(o) } as unknown as FrontCacheDeps['log'];
   return {
     log,
+    logCompleted: (line) => logged.push(line),
     metrics: { record: (...args: unknown[]) => counted.push(args) },
     accepting: () => true,
     freshCatalogueVersion: () => 7,

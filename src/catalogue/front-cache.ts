@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import { setBounded } from '../bounded-map.js';
 import type { HttpMetrics } from '../http/metrics.js';
 import { REQUEST_ID_HEADER, requestIdFor } from '../http/request-id.js';
-import { requestCompletedLine } from '../logging.js';
+import type { RequestLineWriter } from '../request-log-line.js';
 import { cacheControlOf, namesEtag } from './http-cache.js';
 import type { CachedResponse } from './reader.js';
 
@@ -22,14 +22,20 @@ export interface RememberedRead {
 
 /** What the front cache asks the app, each answer from memory (no I/O on this path). */
 export interface FrontCacheDeps {
+  /** For faults of the cache itself. */
   readonly log: FastifyBaseLogger;
+  /** Writes the request's "request completed" line, as Fastify's request log would. */
+  readonly logCompleted: RequestLineWriter;
   readonly metrics: Pick<HttpMetrics, 'record'>;
   /** False while draining or closing: Fastify answers those (`Connection: close`, 503). */
   accepting(): boolean;
   /** The catalogue version in force, when it was checked recently enough; else undefined. */
   freshCatalogueVersion(): number | undefined;
-  /** The caller's brand when memory vouches for its bearer token (auth/known-bearer.ts); else undefined. */
-  brandOfCaller(authorization: string | undefined): string | undefined;
+  /**
+   * The caller's brand when memory vouches for its bearer token at `nowMs` (auth/known-bearer.ts);
+   * else undefined. `connection` lets it remember the last token seen on a keep-alive connection.
+   */
+  brandOfCaller(authorization: string | undefined, nowMs: number, connection: object): string | undefined;
   nowMs(): number;
 }
 
@@ -88,14 +94,16 @@ export class FrontCache {
 
   #answer(req: IncomingMessage, res: ServerResponse, deps: FrontCacheDeps, read: RememberedRead, url: string): boolean {
     const startedAt = performance.now();
+    const { headers } = req;
     // A GET with a body is odd enough to leave to Fastify.
-    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return false;
-    if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || deps.nowMs() >= read.validUntilMs) return false;
-    if (deps.brandOfCaller(req.headers.authorization) !== read.brandCode) return false;
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    const nowMs = deps.nowMs();
+    if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs) return false;
+    if (deps.brandOfCaller(headers.authorization, nowMs, req.socket) !== read.brandCode) return false;
 
     const id = requestIdFor(req);
     const { response } = read;
-    const notModified = namesEtag(req.headers['if-none-match'], response.etag);
+    const notModified = namesEtag(headers['if-none-match'], response.etag);
     const statusCode = notModified ? 304 : 200;
     // The headers sendCached sets, in Fastify's order, so both paths answer byte for byte alike;
     // one writeHead instead of a setHeader each (Node validates every header once either way).
@@ -116,10 +124,7 @@ export class FrontCache {
     this.answered++;
     const elapsedMs = performance.now() - startedAt;
     deps.metrics.record('GET', read.route, statusCode, elapsedMs);
-    // Only what the req serializer reads: the logger's redaction walks plain objects, and the
-    // raw headers (authorization included) would make it copy them on every line.
-    const loggable = { id, method: 'GET', url, ip: req.socket.remoteAddress, headers: { 'user-agent': req.headers['user-agent'] } };
-    deps.log.info({ reqId: id, ...requestCompletedLine(loggable, statusCode, read.route, elapsedMs) }, 'request completed');
+    deps.logCompleted({ id, url, ip: req.socket.remoteAddress, userAgent: headers['user-agent'], statusCode, route: read.route, elapsedMs });
     return true;
   }
 }
