@@ -6,13 +6,23 @@ const eagain = () => Object.assign(new Error('EAGAIN: resource temporarily unava
 
 /** A reader that takes at most `room` bytes per write, and none while `stalled`. */
 function reader(room = Infinity) {
-  const state = { writes: 0, text: '', stalled: false, room };
-  const write: WriteFn = (data, offset) => {
+  const chunks: Buffer[] = [];
+  const state = {
+    writes: 0,
+    stalled: false,
+    room,
+    // Decoded whole: a partial write may split a character.
+    get text() {
+      return Buffer.concat(chunks).toString();
+    },
+  };
+  const write: WriteFn = (data) => {
     if (state.stalled) throw eagain();
-    const end = Math.min(data.length, offset + state.room);
+    const bytes = Buffer.from(data);
+    const end = Math.min(bytes.length, state.room);
     state.writes++;
-    state.text += data.subarray(offset, end).toString();
-    return end - offset;
+    chunks.push(bytes.subarray(0, end));
+    return end;
   };
   return { state, write };
 }
@@ -43,18 +53,18 @@ describe('BatchedLogDestination', () => {
   it('finishes a partial write and waits out a full pipe, in order, losing nothing', async () => {
     const { state, write } = reader(3);
     const log = new BatchedLogDestination(write, { retryMs: 1 });
-    log.write('line one\n');
+    log.write('line one €€\n');
     log.flushSync();
-    expect(state.text).toBe('line one\n');
+    expect(state.text).toBe('line one €€\n');
     state.stalled = true;
     log.write('two\n');
     log.flushSync();
     log.write('three\n');
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(state.text).toBe('line one\n');
+    expect(state.text).toBe('line one €€\n');
     state.stalled = false;
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(state.text).toBe('line one\ntwo\nthree\n');
+    expect(state.text).toBe('line one €€\ntwo\nthree\n');
   });
 
   it('drops lines past the backlog bound rather than blocking, and says how many', async () => {

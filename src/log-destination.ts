@@ -1,7 +1,7 @@
 import { writeSync } from 'node:fs';
 
-/** A synchronous write of `data` from `offset`; returns the bytes written (fewer on a full pipe), throws EAGAIN when none fit. */
-export type WriteFn = (data: Buffer, offset: number) => number;
+/** A synchronous write of `data`; returns the bytes written (fewer on a full pipe), throws EAGAIN when none fit. */
+export type WriteFn = (data: string | Buffer) => number;
 
 export interface BatchedLogOptions {
   /** A turn's lines are written at once when they reach this many bytes (about 64 KiB, ~200 lines). */
@@ -68,22 +68,28 @@ export class BatchedLogDestination {
       this.#lines.push(`${JSON.stringify({ level: 40, time: Date.now(), msg: `${this.dropped} log lines dropped: the log reader stalled` })}\n`);
       this.dropped = 0;
     }
-    let data = this.#backlog;
-    if (this.#lines.length > 0) {
-      const text = Buffer.from(this.#lines.join(''));
-      data = data === undefined ? text : Buffer.concat([data, text]);
-      this.#lines = [];
-      this.#lineChars = 0;
-    }
+    const text = this.#lines.length > 0 ? this.#lines.join('') : undefined;
+    this.#lines = [];
+    this.#lineChars = 0;
+    const backlog = this.#backlog;
     this.#backlog = undefined;
-    if (data === undefined) return;
-    let offset = 0;
+    if (backlog === undefined) {
+      // The usual case: the text as it is, no copy into a buffer of our own.
+      if (text !== undefined) this.#writeAll(text);
+    } else this.#writeAll(text === undefined ? backlog : Buffer.concat([backlog, Buffer.from(text)]));
+  }
+
+  #writeAll(data: string | Buffer): void {
+    let rest: Buffer | undefined;
     try {
-      while (offset < data.length) offset += this.#write(data, offset);
+      const written = this.#write(data);
+      if (written === (typeof data === 'string' ? Buffer.byteLength(data) : data.length)) return;
+      rest = (typeof data === 'string' ? Buffer.from(data) : data).subarray(written);
+      while (rest.length > 0) rest = rest.subarray(this.#write(rest));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      this.#retryLater(rest ?? (typeof data === 'string' ? Buffer.from(data) : data));
     }
-    if (offset < data.length) this.#retryLater(data.subarray(offset));
   }
 
   #retryLater(rest: Buffer): void {
@@ -117,7 +123,7 @@ let standardOutput: BatchedLogDestination | undefined;
 /** The process's standard output as a batched log destination: one per process, flushed on exit. */
 export function batchedStandardOutput(): BatchedLogDestination {
   if (!standardOutput) {
-    const destination = new BatchedLogDestination((data, offset) => writeSync(1, data, offset));
+    const destination = new BatchedLogDestination((data) => (typeof data === 'string' ? writeSync(1, data) : writeSync(1, data)));
     process.on('exit', () => destination.flushBeforeExit());
     standardOutput = destination;
   }
