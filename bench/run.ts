@@ -23,6 +23,7 @@ interface Options {
   scale?: boolean;
   sizes: string;
   cpuProf?: string;
+  nodeFlags?: string;
 }
 
 const program = new Command()
@@ -37,7 +38,8 @@ const program = new Command()
   .option('--out <dir>', 'where to write the reports', 'bench/results')
   .option('--scale', 'measure policySummary and quoteRetrieve at growing numbers of stored policies instead')
   .option('--sizes <list>', 'stored policies per scale step (with --scale)', '10000,1000000')
-  .option('--cpu-prof <dir>', 'run the API server under node --cpu-prof, profiles written to <dir>');
+  .option('--cpu-prof <dir>', 'run the API server under node --cpu-prof, profiles written to <dir>')
+  .option('--node-flags <flags>', 'extra Node or V8 flags for the API server, space-separated (e.g. "--max-semi-space-size=64")');
 const options = program.parse().opts<Options>();
 const settings = { durationSeconds: Number(options.duration), connections: Number(options.connections) };
 const warmUp = { ...settings, durationSeconds: Number(options.warmUp) };
@@ -47,7 +49,7 @@ if (!Number.isSafeInteger(rounds) || rounds < 1) {
   process.exit(2);
 }
 const usePostgres = Boolean(options.postgres ?? process.env.DATABASE_URL);
-const nodeArgs = options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] : [];
+const nodeArgs = [...(options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] : []), ...(options.nodeFlags?.split(' ').filter(Boolean) ?? [])];
 
 async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
