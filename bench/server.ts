@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from '../src/server-node-flags.js';
 
 export interface ServerProcess {
   readonly url: string;
@@ -71,9 +72,12 @@ export async function startProcess(
   }
 }
 
-/** The API server (`cli.ts serve`) on a free port; `nodeArgs` e.g. `--cpu-prof` for profiles. */
+/**
+ * The API server (`cli.ts serve`) on a free port, with the flags production runs it with;
+ * `nodeArgs` (e.g. `--cpu-prof`) come after them, so an experiment's flag overrides.
+ */
 export function startApiServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
-  return startProcess([...nodeArgs, '--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: '0', SHUTDOWN_DRAIN_MS: '0', ...env }, (line) => {
+  return startProcess([...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: '0', SHUTDOWN_DRAIN_MS: '0', ...env }, (line) => {
     if (!line.includes('"serving"')) return undefined;
     return (JSON.parse(line) as { url?: string }).url;
   });
