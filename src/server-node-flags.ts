@@ -8,6 +8,6 @@
  * flight (6–10 % of the time). With 64 MiB scavenges are a third as frequent and take a third
  * of the time in all; quote create costs ~14 % less CPU in process and ran 1.3–1.6× faster
  * through HTTP in alternated runs (docs/performance.md, round 5). The cost is memory: up to
- * ~190 MiB of young generation under load, returned when idle.
+ * ~190 MiB of young generation under load.
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
