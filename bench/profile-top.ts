@@ -1,5 +1,7 @@
-// `npx tsx bench/profile-top.ts <file.cpuprofile> [n]`: the top frames of a V8 CPU profile
-// (from `npm run bench -- --cpu-prof <dir>`) by self time, and by package/file, as text.
+// `npx tsx bench/profile-top.ts <file.cpuprofile> [n] [--skip <seconds>]`: the top frames of a V8
+// CPU profile (from `npm run bench -- --cpu-prof <dir>`) by self time, and by package/file, as
+// text. `--skip` leaves out the first seconds of samples (start-up, module loading) so the shares
+// are of the steady state only.
 import { readFileSync } from 'node:fs';
 
 interface Node {
@@ -13,7 +15,10 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, count = '25'] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const skipAt = args.indexOf('--skip');
+const skipMicros = skipAt === -1 ? 0 : Number(args.splice(skipAt, 2)[1]) * 1e6;
+const [file, count = '25'] = args;
 if (!file) {
   process.stderr.write('usage: profile-top <file.cpuprofile> [n]\n');
   process.exit(2);
@@ -21,7 +26,11 @@ if (!file) {
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+let elapsed = 0;
+profile.samples.forEach((id, i) => {
+  elapsed += profile.timeDeltas[i] ?? 0;
+  if (elapsed >= skipMicros) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 // Idle time is the server waiting between runs: shares are of the busy time only.
 const isIdle = (id: number) => byId.get(id)?.callFrame.functionName === '(idle)';
 const total = [...self.entries()].filter(([id]) => !isIdle(id)).reduce((a, [, v]) => a + v, 0);
@@ -62,5 +71,5 @@ for (const [id, time] of self) {
     inclusive.set(name, (inclusive.get(name) ?? 0) + time);
   }
 }
-process.stdout.write(`busy ${(total / 1e6).toFixed(1)} s sampled\n\ninclusive time of src/ functions:\n${top(inclusive)}\n\n`);
+process.stdout.write(`busy ${(total / 1e6).toFixed(1)} s sampled${skipMicros > 0 ? ` after the first ${skipMicros / 1e6} s` : ''}\n\ninclusive time of src/ functions:\n${top(inclusive)}\n\n`);
 process.stdout.write(`total ${(total / 1e6).toFixed(1)} s sampled\n\nself time by frame:\n${top(frames)}\n\nself time by package or file:\n${top(places)}\n`);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from '../src/server-node-flags.js';
@@ -47,7 +47,11 @@ export async function startProcess(
       resolve();
     }),
   );
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  const cleanup = () => {
+    // BENCH_KEEP_LOG=<path> keeps the server's output (flag traces such as --trace-deopt, the request log).
+    if (process.env.BENCH_KEEP_LOG && args.includes('serve')) copyFileSync(logFile, process.env.BENCH_KEEP_LOG);
+    rmSync(dir, { recursive: true, force: true });
+  };
   const deadline = Date.now() + 30_000;
   for (;;) {
     const output = readFileSync(logFile, 'utf8');
