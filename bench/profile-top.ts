@@ -19,8 +19,8 @@ const args = process.argv.slice(2);
 const skipAt = args.indexOf('--skip');
 const skipMicros = skipAt === -1 ? 0 : Number(args.splice(skipAt, 2)[1]) * 1e6;
 const [file, count = '25'] = args;
-if (!file) {
-  process.stderr.write('usage: profile-top <file.cpuprofile> [n]\n');
+if (!file || !(skipMicros >= 0)) {
+  process.stderr.write('usage: profile-top <file.cpuprofile> [n] [--skip <seconds>]\n');
   process.exit(2);
 }
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;

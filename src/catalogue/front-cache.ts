@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerOptions, ty
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import { setBounded } from '../bounded-map.js';
 import type { HttpMetrics } from '../http/metrics.js';
-import { requestIdFor } from '../http/request-id.js';
+import { REQUEST_ID_HEADER, requestIdFor } from '../http/request-id.js';
 import type { RequestLineWriter } from '../request-log-line.js';
 import { cacheControlOf, namesEtag } from './http-cache.js';
 import type { CachedResponse } from './reader.js';
@@ -112,14 +112,13 @@ export class FrontCache {
     const statusCode = notModified ? 304 : 200;
     // The headers sendCached sets, in Fastify's order, so both paths answer byte for byte alike;
     // one writeHead instead of a setHeader each (Node validates every header once either way).
-    // Literal keys: a computed key makes V8 build the object through its slow runtime path.
     const { cacheControl } = read;
     if (notModified) {
-      res.writeHead(304, { 'x-request-id': id, etag: response.etag, 'cache-control': cacheControl }).end();
+      res.writeHead(304, { [REQUEST_ID_HEADER]: id, etag: response.etag, 'cache-control': cacheControl }).end();
     } else {
       res
         .writeHead(200, {
-          'x-request-id': id,
+          [REQUEST_ID_HEADER]: id,
           etag: response.etag,
           'cache-control': cacheControl,
           'content-type': response.contentType,
