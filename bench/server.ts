@@ -28,12 +28,14 @@ export function cpuSecondsOf(pid: number | undefined): number | undefined {
 
 /**
  * Starts a Node process running `args` with its output going to a file (as a production log
- * would), and waits for the line that announces where it listens.
+ * would), and waits for the line that announces where it listens. `keepLogAt` receives a copy of
+ * that file when the process is stopped.
  */
 export async function startProcess(
   args: string[],
   env: Record<string, string>,
   addressOf: (line: string) => string | undefined,
+  keepLogAt?: string,
 ): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-log-'));
   const logFile = join(dir, 'out.log');
@@ -48,8 +50,7 @@ export async function startProcess(
     }),
   );
   const cleanup = () => {
-    // BENCH_KEEP_LOG=<path> keeps the server's output (flag traces such as --trace-deopt, the request log).
-    if (process.env.BENCH_KEEP_LOG && args.includes('serve')) copyFileSync(logFile, process.env.BENCH_KEEP_LOG);
+    if (keepLogAt) copyFileSync(logFile, keepLogAt);
     rmSync(dir, { recursive: true, force: true });
   };
   const deadline = Date.now() + 30_000;
@@ -79,12 +80,13 @@ export async function startProcess(
 /**
  * The API server (`cli.ts serve`) on a free port, with the flags production runs it with;
  * `nodeArgs` (e.g. `--cpu-prof`) come after them, so an experiment's flag overrides.
+ * `BENCH_KEEP_LOG=<path>` keeps its output (the request log, traces such as `--trace-gc`).
  */
 export function startApiServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
   return startProcess([...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: '0', SHUTDOWN_DRAIN_MS: '0', ...env }, (line) => {
     if (!line.includes('"serving"')) return undefined;
     return (JSON.parse(line) as { url?: string }).url;
-  });
+  }, process.env.BENCH_KEEP_LOG || undefined);
 }
 
 /** A ceiling server answering every request with `bodyFile`'s bytes. */

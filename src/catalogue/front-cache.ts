@@ -20,11 +20,6 @@ export interface RememberedRead {
   readonly response: CachedResponse;
 }
 
-/** A remembered read with the header it would otherwise build on every answer. */
-interface RememberedAnswer extends RememberedRead {
-  readonly cacheControl: string;
-}
-
 /** What the front cache asks the app, each answer from memory (no I/O on this path). */
 export interface FrontCacheDeps {
   /** For faults of the cache itself. */
@@ -55,7 +50,7 @@ export const FRONT_CACHE_CAPACITY = 2000;
  * routing, hooks and the reply pipeline cost more than the whole answer (docs/performance.md).
  */
 export class FrontCache {
-  readonly #reads = new Map<string, RememberedAnswer>();
+  readonly #reads = new Map<string, RememberedRead>();
   #deps: FrontCacheDeps | undefined;
   /** Requests answered from memory so far. */
   answered = 0;
@@ -73,7 +68,7 @@ export class FrontCache {
 
   /** Remembers how Fastify answered `url` (the raw request target, query included). */
   remember(url: string, read: RememberedRead): void {
-    setBounded(this.#reads, url, { ...read, cacheControl: cacheControlOf(read.response) }, this.capacity);
+    setBounded(this.#reads, url, read, this.capacity);
   }
 
   /** Answers `req` and returns true, or returns false having touched nothing. */
@@ -97,7 +92,7 @@ export class FrontCache {
     }
   }
 
-  #answer(req: IncomingMessage, res: ServerResponse, deps: FrontCacheDeps, read: RememberedAnswer, url: string): boolean {
+  #answer(req: IncomingMessage, res: ServerResponse, deps: FrontCacheDeps, read: RememberedRead, url: string): boolean {
     const startedAt = performance.now();
     const { headers } = req;
     // A GET with a body is odd enough to leave to Fastify.
@@ -112,7 +107,7 @@ export class FrontCache {
     const statusCode = notModified ? 304 : 200;
     // The headers sendCached sets, in Fastify's order, so both paths answer byte for byte alike;
     // one writeHead instead of a setHeader each (Node validates every header once either way).
-    const { cacheControl } = read;
+    const cacheControl = cacheControlOf(response);
     if (notModified) {
       res.writeHead(304, { [REQUEST_ID_HEADER]: id, etag: response.etag, 'cache-control': cacheControl }).end();
     } else {
