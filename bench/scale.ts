@@ -79,7 +79,7 @@ export async function runScale(options: ScaleOptions): Promise<void> {
       const started = Date.now();
       const bar = progress(fixtures ? size - stored : Math.max(0, size - 10));
       if (!fixtures) {
-        // The 10 fixture policies issued through issuePolicy count towards the first size.
+        // The 10 fixture policies issued through the issuing commit count towards the first size.
         fixtures = await prepareBenchDatabase(env, Math.max(0, size - 10), (done) => bar.update(done));
         stored = Math.max(size, 10);
       } else {

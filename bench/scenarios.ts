@@ -174,7 +174,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'policySummary',
-    description: 'GET /policies/v1/{brand}/policies/{policyNumber}: one policy issued by issuePolicy.',
+    description: 'GET /policies/v1/{brand}/policies/{policyNumber}: one policy issued by the issuing commit.',
     prepare: async (api, fixtures) => ({ method: 'GET', path: `/policies/v1/${BRAND}/policies/${ofFixture(fixtures)}`, headers: await bearer(api) }),
   },
   {

@@ -3,7 +3,8 @@ import { findPartner } from '../../src/auth/accounts.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { connectDatabase } from '../../src/db/connect.js';
-import { issuePolicy, type PolicyIssueRequest } from '../../src/policies/service.js';
+import type { PolicyIssueRequest } from '../../src/policies/issue-request.js';
+import { issuePolicyOf } from '../../test/helpers/issued-policy.js';
 import { prepareDatabase } from '../../src/server.js';
 import { BRAND_PROFILES } from './profiles.js';
 import { seedPolicies } from './policies.js';
@@ -44,7 +45,7 @@ function purchase(partnerId: number, userId: number): PolicyIssueRequest {
 /**
  * Prepares the database the server is about to open, exactly as a server start would
  * (migrations, demo catalogue and partners), issues `samplePolicies` policies through the real
- * `issuePolicy`, and optionally bulk-seeds `extraPolicies` more (scale runs).
+ * issuing commit (test/helpers/issued-policy.ts), and optionally bulk-seeds `extraPolicies` more (scale runs).
  */
 export async function prepareBenchDatabase(env: Record<string, string>, extraPolicies = 0, onProgress?: (done: number) => void): Promise<BenchFixtures> {
   const config = loadConfig({ ...process.env, ...env });
@@ -58,7 +59,7 @@ export async function prepareBenchDatabase(env: Record<string, string>, extraPol
     const user = await db.selectFrom('app_user').select('id').where('partner_id', '=', partner.id).executeTakeFirstOrThrow();
     const policyNumbers: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const issued = await db.transaction().execute((tx) => issuePolicy(tx, purchase(partner.id, user.id), new Date()));
+      const issued = await issuePolicyOf(db, purchase(partner.id, user.id), new Date());
       policyNumbers.push(issued.policyNumber);
     }
     return { policyNumbers };

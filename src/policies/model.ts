@@ -1,3 +1,4 @@
+import type { CounterKey, NumberTemplate } from './number-format.js';
 import type { BrandCode } from '../brands.js';
 import type { HomeAddress, InsuredPerson, PlanSnapshot, PolicyIssueRequest } from './issue-request.js';
 import type { PolicyActionType } from './schemas-detail.js';
@@ -91,8 +92,12 @@ export interface IssueDecision {
   readonly issuedAt: string;
 }
 
-/** What `issuePolicy` returns to the purchase. */
-export interface IssuedPolicy extends IssueDecision {
-  readonly policyHeaderId: number;
-  readonly policyDetailId: number;
+/** What numbering and writing a purchased policy needs beyond the request. */
+export interface NumberedIssue {
+  readonly counter: CounterKey;
+  readonly number: NumberTemplate;
+  /** What follows the policy number in detail #1's number. */
+  readonly detailSuffix: string;
+  readonly policyDocumentAccessGuid: string;
+  readonly issuedAt: string;
 }

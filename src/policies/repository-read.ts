@@ -116,12 +116,6 @@ export async function findPolicy(db: Executor, lookup: PolicyLookup): Promise<Po
   );
 }
 
-/** Whether a quote already became a policy (one policy per quote). */
-export async function policyExistsForQuote(db: Executor, quoteId: string): Promise<boolean> {
-  const row = await db.selectFrom('policy_header').select('id').where('quote_id', '=', quoteId).executeTakeFirst();
-  return row !== undefined;
-}
-
 function toPerson(row: PersonPart): PersonRecord {
   return {
     id: row.id,

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Compile } from 'typebox/compile';
 import Value from 'typebox/value';
-import type { Executor, Tx } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { jsonPointerToPath } from '../http/notifications.js';
-import { InvalidPolicyIssue, PolicyAlreadyIssued, PolicyNotFound } from './errors.js';
+import { InvalidPolicyIssue, PolicyNotFound } from './errors.js';
 import { PolicyIssueRequest } from './issue-request.js';
 import { isIsoDate, isTimeZone, yearIn } from './local-time.js';
-import type { IssuedPolicy } from './model.js';
+import type { NumberedIssue } from './model.js';
 import {
   counterKeyOf,
   InvalidPolicyNumberFormat,
@@ -16,12 +16,11 @@ import {
   type PolicyNumberFormat,
 } from './number-format.js';
 import { presentDetail, presentSummary } from './present.js';
-import { findPolicy, issueNumberedPolicy, type NumberedIssue } from './repository.js';
+import { findPolicy } from './repository.js';
 import type { PolicyLookup } from './repository-read.js';
 import type { PolicyDetailLongSummary, PolicySummary } from './schemas.js';
 
 export type { PolicyIssueRequest } from './issue-request.js';
-export type { IssuedPolicy } from './model.js';
 export type { PolicyLookup } from './repository-read.js';
 
 // Compiled once: interpreting the schema on every issue cost 0.2 ms of a purchase's CPU (8 µs
@@ -84,22 +83,6 @@ export function prepareIssue(request: PolicyIssueRequest, now: Date): NumberedIs
     policyDocumentAccessGuid: randomUUID(),
     issuedAt: now.toISOString(),
   };
-}
-
-/**
- * Issues the policy a purchase paid for: header, detail #1 (`Purchase`, `Active`), travellers,
- * dependents, options and money, under a fresh policy number. Runs in the caller's transaction
- * so that the purchase commits the policy together with its own records, or neither.
- */
-export async function issuePolicy(tx: Tx, request: PolicyIssueRequest, now: Date): Promise<IssuedPolicy> {
-  const issue = prepareIssue(request, now);
-  // A second policy of one quote is refused by the header's unique quote id; throwing rolls the
-  // counter back with it, so numbering stays gapless.
-  const issued = await issueNumberedPolicy(tx, request, issue);
-  if (!issued) throw new PolicyAlreadyIssued(request.quoteId);
-  const { policyNumber, headerId, detailId } = issued;
-  const { policyDocumentAccessGuid, issuedAt } = issue;
-  return { policyNumber, policyDetailNumber: policyDetailNumber(policyNumber, 1), policyDocumentAccessGuid, issuedAt, policyHeaderId: headerId, policyDetailId: detailId };
 }
 
 /** The policy as it stands (spec §4.10); 404 unless `lookup.partnerId` sold it under `lookup.brandCode`. */

@@ -4,9 +4,10 @@ import type { Db } from '../db/database.js';
 import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from '../payments/gateway.js';
 import { InvalidPolicyIssue, PolicyAlreadyIssued } from '../policies/errors.js';
 import { prepareIssue } from '../policies/service.js';
-import { issuePurchase, type IssueOutcome } from './issue-repository.js';
+import { releaseQuote, type QuoteBought } from '../quotes/repository.js';
+import { issuePurchase, type IssueOutcome } from './commits.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
-import { findPurchase, move, releaseQuote, type PurchasePatch } from './repository.js';
+import { findPurchase, moveState, type PurchasePatch } from './repository.js';
 
 /**
  * The money steps of a purchase, shared by the request and by recovery. Every step is a compare
@@ -21,13 +22,15 @@ export interface FlowDeps {
   readonly log?: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
   /** Test hook (never in production): kill the process right after this step. */
   readonly crashAfter?: 'authorise' | 'issue';
-  /**
-   * Told when this call's issuing transaction has committed: the purchase as ISSUED (its
-   * updatedAt is the quote's too) and the quote's new revision, so the caller can answer the
-   * bought quote without reading it back.
-   */
-  readonly onIssued?: (issued: Purchase, quoteRevision: number) => void;
 }
+
+/** Where a step left the purchase; `bought` when this very call issued the policy (how it marked the quote). */
+export interface Settled {
+  readonly purchase: Purchase;
+  readonly bought?: QuoteBought & { readonly revision: number };
+}
+
+const settled = async (purchase: Purchase | Promise<Purchase>): Promise<Settled> => ({ purchase: await purchase });
 
 const now = (deps: FlowDeps) => deps.clock().toISOString();
 
@@ -43,7 +46,7 @@ async function current(deps: FlowDeps, id: string): Promise<Purchase> {
 }
 
 /** Records what the gateway answered to authorise or to a 3-D Secure continuation, and goes on. */
-export async function applyAuthorisation(deps: FlowDeps, purchase: Purchase, outcome: AuthorisationOutcome): Promise<Purchase> {
+export async function applyAuthorisation(deps: FlowDeps, purchase: Purchase, outcome: AuthorisationOutcome): Promise<Settled> {
   const from: PurchaseState[] = ['STARTED', 'CHALLENGE_PENDING'];
   const at = now(deps);
   const paymentResult = paymentResultOf(outcome);
@@ -55,23 +58,23 @@ export async function applyAuthorisation(deps: FlowDeps, purchase: Purchase, out
     }
     case 'challenge_required': {
       const { challengeId: _id, expiresAt, ...challenge } = outcome.challenge;
-      const moved = await move(deps.db, purchase, from, 'CHALLENGE_PENDING', { paymentId: outcome.paymentId, paymentResult, threeDSStatus: 'CHALLENGE_REQUIRED', challenge, challengeExpiresAt: expiresAt }, at);
-      return moved ?? current(deps, purchase.id);
+      const moved = await moveState(deps.db, purchase, from, 'CHALLENGE_PENDING', { paymentId: outcome.paymentId, paymentResult, threeDSStatus: 'CHALLENGE_REQUIRED', challenge, challengeExpiresAt: expiresAt }, at);
+      return settled(moved ?? current(deps, purchase.id));
     }
     case 'declined':
     case 'insufficient_funds': {
       const reason = outcome.outcome === 'declined' ? outcome.reason : 'INSUFFICIENT_FUNDS';
-      return endWithoutPolicy(deps, purchase, from, 'DECLINED', { paymentId: outcome.paymentId, paymentResult, declineReason: reason, threeDSStatus: outcome.threeDSStatus });
+      return settled(endWithoutPolicy(deps, purchase, from, 'DECLINED', { paymentId: outcome.paymentId, paymentResult, declineReason: reason, threeDSStatus: outcome.threeDSStatus }));
     }
     case 'gateway_error':
       // A waiting challenge survives an outage: the partner may continue it again.
-      if (purchase.state === 'CHALLENGE_PENDING') return purchase;
-      return endWithoutPolicy(deps, purchase, from, 'FAILED', { paymentResult, declineReason: outcome.code });
+      if (purchase.state === 'CHALLENGE_PENDING') return { purchase };
+      return settled(endWithoutPolicy(deps, purchase, from, 'FAILED', { paymentResult, declineReason: outcome.code }));
   }
 }
 
 async function endWithoutPolicy(deps: FlowDeps, purchase: Purchase, from: PurchaseState[], to: PurchaseState, patch: PurchasePatch): Promise<Purchase> {
-  const moved = await move(deps.db, purchase, from, to, patch, now(deps));
+  const moved = await moveState(deps.db, purchase, from, to, patch, now(deps));
   if (!moved) return current(deps, purchase.id);
   await releaseQuote(deps.db, purchase.quoteId, now(deps));
   return moved;
@@ -91,7 +94,7 @@ export interface Approval {
  * the purchase STARTED, which recovery finishes by asking the gateway again with the same key
  * (it replays its approval). A policy that cannot be issued voids the hold.
  */
-export async function finishApproved(deps: FlowDeps, purchase: Purchase, approval?: Approval): Promise<Purchase> {
+export async function finishApproved(deps: FlowDeps, purchase: Purchase, approval?: Approval): Promise<Settled> {
   const from = approval?.from ?? ['AUTHORISED'];
   const patch = approval?.patch ?? {};
   let outcome: IssueOutcome;
@@ -106,14 +109,15 @@ export async function finishApproved(deps: FlowDeps, purchase: Purchase, approva
     if (!(error instanceof InvalidPolicyIssue)) throw error;
     deps.log?.error({ err: error, purchaseId: purchase.id }, 'purchase: the policy could not be issued; voiding the authorisation');
     // Nothing of the issue was written: record the approval on its own, then release the hold.
-    const authorised = approval ? await move(deps.db, purchase, approval.from, 'AUTHORISED', approval.patch, now(deps)) : purchase;
+    const authorised = approval ? await moveState(deps.db, purchase, approval.from, 'AUTHORISED', approval.patch, now(deps)) : purchase;
     if (!authorised) return advance(deps, await current(deps, purchase.id));
-    return voidAuthorisation(deps, authorised);
+    return settled(voidAuthorisation(deps, authorised));
   }
   if (outcome.issued === undefined) return advance(deps, await current(deps, purchase.id));
-  deps.onIssued?.(outcome.issued, outcome.quoteRevision);
+  const { issued, quoteRevision } = outcome;
   crashPoint(deps, 'issue');
-  return capturePayment(deps, outcome.issued);
+  const bought = { quoteId: issued.quoteId, policyNumber: issued.policyNumber ?? '', at: issued.updatedAt, revision: quoteRevision };
+  return { purchase: await capturePayment(deps, issued), bought };
 }
 
 /** ISSUED → CAPTURED. A failed capture leaves ISSUED for recovery to retry (the policy stands; nothing is charged twice). */
@@ -124,7 +128,7 @@ export async function capturePayment(deps: FlowDeps, purchase: Purchase): Promis
     paymentId: purchase.paymentId,
     amount: { amountMinor: purchase.amountMinor, currency: purchase.currency },
   });
-  if (outcome.outcome === 'captured') return (await move(deps.db, purchase, ['ISSUED'], 'CAPTURED', {}, now(deps))) ?? current(deps, purchase.id);
+  if (outcome.outcome === 'captured') return (await moveState(deps.db, purchase, ['ISSUED'], 'CAPTURED', {}, now(deps))) ?? current(deps, purchase.id);
   deps.log?.error({ purchaseId: purchase.id, outcome: outcome.outcome, code: 'code' in outcome ? outcome.code : undefined }, 'purchase: capture did not succeed; recovery will retry');
   return purchase;
 }
@@ -139,7 +143,7 @@ export async function voidAuthorisation(deps: FlowDeps, purchase: Purchase): Pro
 }
 
 /** Takes a purchase as far as it can go from its current state (used after losing a race, and by recovery). */
-export async function advance(deps: FlowDeps, purchase: Purchase): Promise<Purchase> {
+export async function advance(deps: FlowDeps, purchase: Purchase): Promise<Settled> {
   switch (purchase.state) {
     case 'STARTED': {
       // Same key, same call: the gateway replays the first answer (or answers now if it never got it).
@@ -154,8 +158,8 @@ export async function advance(deps: FlowDeps, purchase: Purchase): Promise<Purch
     case 'AUTHORISED':
       return finishApproved(deps, purchase);
     case 'ISSUED':
-      return capturePayment(deps, purchase);
+      return settled(capturePayment(deps, purchase));
     default:
-      return purchase;
+      return { purchase };
   }
 }

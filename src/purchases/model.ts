@@ -42,5 +42,22 @@ export interface Purchase {
   updatedAt: string;
 }
 
+/** A purchase attempt as it is recorded, before any gateway call (state STARTED). */
+export interface NewPurchase {
+  readonly id: string;
+  readonly quoteId: string;
+  readonly brandCode: string;
+  readonly partnerId: number;
+  readonly userId: number;
+  /** The server's price of the chosen plan, minor units; nothing in the request body changes it. */
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly cardToken: string;
+  readonly cardSource?: string;
+  /** What the policy will record, fixed when the purchase starts. */
+  readonly issueRequest: PolicyIssueRequest;
+  readonly at: string;
+}
+
 /** Gateway idempotency keys derive from the purchase, so a retry (any process, after any crash) replays. */
 export const gatewayKey = (purchase: Pick<Purchase, 'id'>, step: 'authorise' | '3ds' | 'capture' | 'void') => `purchase:${purchase.id}:${step}`;

@@ -1,6 +1,7 @@
 import { advance, type FlowDeps } from './flow.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
-import { listPurchases, move, releaseQuote } from './repository.js';
+import { releaseQuote } from '../quotes/repository.js';
+import { listPurchases, moveState } from './repository.js';
 
 /**
  * Finishes or undoes purchases a process left in flight (it crashed, or lost its connection):
@@ -37,7 +38,7 @@ export async function recoverPurchases(deps: FlowDeps, options: { graceSeconds: 
     }
   };
 
-  for (const purchase of await listPurchases(deps.db, ['AUTHORISED', 'ISSUED', 'STARTED'], before)) await settle(purchase, (p) => advance(deps, p));
+  for (const purchase of await listPurchases(deps.db, ['AUTHORISED', 'ISSUED', 'STARTED'], before)) await settle(purchase, async (p) => (await advance(deps, p)).purchase);
   const pending = await listPurchases(deps.db, ['CHALLENGE_PENDING'], now.toISOString());
   for (const purchase of pending.filter((p) => (p.challengeExpiresAt ?? '') <= now.toISOString())) {
     await settle(purchase, (p) => expireChallenge(deps, p));
@@ -53,7 +54,7 @@ async function expireChallenge(deps: FlowDeps, purchase: Purchase): Promise<Purc
     if (outcome.outcome === 'gateway_error') return purchase;
   }
   const at = deps.clock().toISOString();
-  const moved = await move(deps.db, purchase, ['CHALLENGE_PENDING'], 'FAILED', { paymentResult: 'DECLINED', declineReason: 'THREEDS_CHALLENGE_EXPIRED' }, at);
+  const moved = await moveState(deps.db, purchase, ['CHALLENGE_PENDING'], 'FAILED', { paymentResult: 'DECLINED', declineReason: 'THREEDS_CHALLENGE_EXPIRED' }, at);
   if (!moved) return purchase;
   await releaseQuote(deps.db, purchase.quoteId, at);
   return moved;

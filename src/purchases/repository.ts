@@ -1,36 +1,24 @@
 import { sql, type QueryCreator } from 'kysely';
-import type { Database, Db, Executor } from '../db/database.js';
+import type { Database, Executor } from '../db/database.js';
 import { jsonRowColumns } from '../db/json-row.js';
-import { dialectOf } from '../db/dialect.js';
 import { reusableQuery, type ReusableQuery } from '../db/reusable-query.js';
-import type { ChallengeInfo, Purchase, PurchaseState } from './model.js';
-import type { NewPurchaseRow, PurchaseRow, PurchaseRowUpdate } from './tables.js';
+import type { PolicyIssueRequest } from '../policies/issue-request.js';
+import type { ChallengeInfo, NewPurchase, Purchase, PurchaseState } from './model.js';
+import type { PurchaseRow, PurchaseRowUpdate } from './tables.js';
 
-/** Every query of the purchases area (the quote's purchase flags included). Rows stay here. */
-
-type IssueRequest = Purchase['issueRequest'];
+/** Every query of the `purchase` table. Rows stay here; callers see `Purchase`. */
 
 /** Every column but the internal id and the issue request (the largest, never changed after insert). */
-export const STATE_COLUMNS = [
+const STATE_COLUMNS = [
   'public_id', 'quote_id', 'brand_code', 'partner_id', 'user_id', 'state', 'amount_minor', 'currency', 'card_token', 'card_source',
   'payment_id', 'payment_result', 'decline_reason', 'three_ds_status', 'challenge_json', 'challenge_expires_at', 'policy_number',
   'created_at', 'updated_at',
 ] as const satisfies readonly (keyof PurchaseRow)[];
 
-/** A row as read back: everything, or everything but the issue request when the caller holds it already. */
-export type ReadRow = Omit<PurchaseRow, 'id' | 'issue_request_json'> & ({ issue_request_json: string } | { issue_request_json?: undefined });
+/** A row as a state change answers it: every column but the issue request, which the purchase in hand keeps. */
+type StateRow = Pick<PurchaseRow, (typeof STATE_COLUMNS)[number]>;
 
-export function toPurchase(row: ReadRow, known?: Purchase): Purchase {
-  // The issue request is the largest column and only issuing reads it: parsed on first use
-  // (every state change answers the row, and parsing it each time was a visible share of CPU).
-  // It never changes after the insert, so a purchase in hand lends it to its next state.
-  const json = row.issue_request_json;
-  let issueRequest: IssueRequest | undefined;
-  const readIssueRequest = (): IssueRequest => {
-    if (json !== undefined) return (issueRequest ??= JSON.parse(json) as IssueRequest);
-    if (!known) throw new Error('purchase row read without its issue request');
-    return known.issueRequest;
-  };
+function toPurchase(row: StateRow, issueRequest: PolicyIssueRequest): Purchase {
   return {
     id: row.public_id,
     quoteId: row.quote_id,
@@ -48,14 +36,14 @@ export function toPurchase(row: ReadRow, known?: Purchase): Purchase {
     ...(row.three_ds_status !== null ? { threeDSStatus: row.three_ds_status } : {}),
     ...(row.challenge_json !== null ? { challenge: JSON.parse(row.challenge_json) as ChallengeInfo } : {}),
     ...(row.challenge_expires_at !== null ? { challengeExpiresAt: row.challenge_expires_at } : {}),
-    get issueRequest() {
-      return readIssueRequest();
-    },
+    issueRequest,
     ...(row.policy_number !== null ? { policyNumber: row.policy_number } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
+
+const fromRow = (row: PurchaseRow): Purchase => toPurchase(row, JSON.parse(row.issue_request_json) as PolicyIssueRequest);
 
 /** What a state change may write besides the state. */
 export interface PurchasePatch {
@@ -65,10 +53,9 @@ export interface PurchasePatch {
   threeDSStatus?: string;
   challenge?: ChallengeInfo | null;
   challengeExpiresAt?: string | null;
-  policyNumber?: string;
 }
 
-export function patchColumns(patch: PurchasePatch): PurchaseRowUpdate {
+function patchColumns(patch: PurchasePatch): PurchaseRowUpdate {
   const columns: PurchaseRowUpdate = {};
   if (patch.paymentId !== undefined) columns.payment_id = patch.paymentId;
   if (patch.paymentResult !== undefined) columns.payment_result = patch.paymentResult;
@@ -76,77 +63,64 @@ export function patchColumns(patch: PurchasePatch): PurchaseRowUpdate {
   if (patch.threeDSStatus !== undefined) columns.three_ds_status = patch.threeDSStatus;
   if (patch.challenge !== undefined) columns.challenge_json = patch.challenge === null ? null : JSON.stringify(patch.challenge);
   if (patch.challengeExpiresAt !== undefined) columns.challenge_expires_at = patch.challengeExpiresAt;
-  if (patch.policyNumber !== undefined) columns.policy_number = patch.policyNumber;
   return columns;
 }
 
-/** The claim of a quote by a purchase: only if nobody changed, claimed or bought it since `revision` was read. */
-export interface QuoteClaim {
-  readonly quoteId: string;
-  readonly revision: number;
-  /** The buyer's completed input, stored with the claim. */
-  readonly inputJson: string;
-  readonly at: string;
+type InsertedRow = Omit<PurchaseRow, 'id'>;
+const INSERTED_COLUMNS = [...STATE_COLUMNS, 'issue_request_json'] as const satisfies readonly (keyof InsertedRow)[];
+
+function insertedRow(purchase: NewPurchase): InsertedRow {
+  return {
+    public_id: purchase.id,
+    quote_id: purchase.quoteId,
+    brand_code: purchase.brandCode,
+    partner_id: purchase.partnerId,
+    user_id: purchase.userId,
+    state: 'STARTED',
+    amount_minor: purchase.amountMinor,
+    currency: purchase.currency,
+    card_token: purchase.cardToken,
+    card_source: purchase.cardSource ?? null,
+    payment_id: null,
+    payment_result: null,
+    decline_reason: null,
+    three_ds_status: null,
+    challenge_json: null,
+    challenge_expires_at: null,
+    issue_request_json: JSON.stringify(purchase.issueRequest),
+    policy_number: null,
+    created_at: purchase.at,
+    updated_at: purchase.at,
+  };
 }
 
-function claimQuery(db: QueryCreator<Database>, claim: QuoteClaim) {
-  return db
-    .updateTable('quote')
-    // revision + 1 is claim.revision + 1 (the where below); written so the query compiles once.
-    .set((eb) => ({ is_purchase_initiated: 1, input_json: claim.inputJson, revision: eb('revision', '+', 1), updated_at: claim.at }))
-    .where('public_id', '=', claim.quoteId)
-    .where('revision', '=', claim.revision)
-    .where('is_purchase_initiated', '=', 0)
-    .where('is_purchased', '=', 0);
+/** The purchase as recording it stored it (STARTED). */
+export const startedPurchase = (purchase: NewPurchase): Purchase => toPurchase(insertedRow(purchase), purchase.issueRequest);
+
+const insertRow = reusableQuery(INSERTED_COLUMNS, (db, row: InsertedRow) => db.insertInto('purchase').values(row));
+
+/** Records a new attempt (STARTED), before any gateway call. */
+export async function insertPurchase(db: Executor, purchase: NewPurchase): Promise<void> {
+  await insertRow(db, insertedRow(purchase));
 }
 
 /**
- * Claims the quote and records the purchase, both or neither, before any gateway call. Undefined
- * when the claim lost. PostgreSQL does it in one statement (the insert reads the claim's
- * RETURNING), a single round trip where a transaction took four; SQLite in one transaction.
+ * PostgreSQL: the values of an insert that follows a CTE (`previous`, one row or none) in the same
+ * statement: the row as JSON, read with the table's row type, so the SQL text is fixed.
  */
-export async function startPurchase(db: Db, claim: QuoteClaim, row: NewPurchaseRow & ReadRow): Promise<Purchase | undefined> {
-  if (dialectOf(db) === 'postgres') {
-    const result = await claimAndInsert(db, { ...claim, row: JSON.stringify(row) });
-    return Number(result.numAffectedRows ?? 0) === 1 ? toPurchase(row) : undefined;
-  }
-  return db.transaction().execute(async (tx) => {
-    const claimed = await claimQuote(tx, claim);
-    if (Number(claimed.numAffectedRows) !== 1) return undefined;
-    await insertPurchase(tx, row);
-    return toPurchase(row);
-  });
-}
+export const insertedPurchaseJson = (purchase: NewPurchase): string => JSON.stringify(insertedRow(purchase));
 
-// The fixed-shape statements of a purchase, each built and compiled once per engine
-// (db/reusable-query.ts): building and compiling them was ~10–25 µs each, per purchase.
-const claimQuote = reusableQuery(['quoteId', 'revision', 'inputJson', 'at'], (db, claim: QuoteClaim) => claimQuery(db, claim));
-
-type InsertedRow = Omit<PurchaseRow, 'id'>;
-const INSERTED_COLUMNS = [...STATE_COLUMNS, 'issue_request_json'] as const satisfies readonly (keyof InsertedRow)[];
-const insertPurchase = reusableQuery(INSERTED_COLUMNS, (db, row: InsertedRow) => db.insertInto('purchase').values(row));
-// PostgreSQL: the insert reads the claim's RETURNING, the row as JSON read with the table's row type.
-const claimAndInsert = reusableQuery(['quoteId', 'revision', 'inputJson', 'at', 'row'], (db, v: QuoteClaim & { row: string }) =>
-  db
-    .with('claimed', (qc) => claimQuery(qc, v).returning('public_id'))
+/** PostgreSQL: records the attempt for each row of CTE `previous` (none: nothing is written). */
+export function insertPurchaseAfter(db: QueryCreator<Database & { previous: { public_id: string } }>, rowJson: string) {
+  return db
     .insertInto('purchase')
     .columns(INSERTED_COLUMNS)
-    .expression(sql`select ${jsonRowColumns(INSERTED_COLUMNS)} from claimed, json_populate_record(null::purchase, ${v.row}::json) as r`),
-);
-
-/** Frees a quote whose purchase ended without a policy, so another card may be tried. */
-export async function releaseQuote(db: Executor, quoteId: string, at: string): Promise<void> {
-  await db
-    .updateTable('quote')
-    .set((eb) => ({ is_purchase_initiated: 0, revision: eb('revision', '+', 1), updated_at: at }))
-    .where('public_id', '=', quoteId)
-    .where('is_purchased', '=', 0)
-    .execute();
+    .expression(sql`select ${jsonRowColumns(INSERTED_COLUMNS)} from previous, json_populate_record(null::purchase, ${rowJson}::json) as r`);
 }
 
 export async function findPurchase(db: Executor, id: string): Promise<Purchase | undefined> {
   const row = await db.selectFrom('purchase').selectAll().where('public_id', '=', id).executeTakeFirst();
-  return row ? toPurchase(row) : undefined;
+  return row ? fromRow(row) : undefined;
 }
 
 /** The newest purchase of a quote in one of `states`. */
@@ -158,59 +132,7 @@ export async function findPurchaseOfQuote(db: Executor, quoteId: string, states:
     .where('state', 'in', [...states])
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  return row ? toPurchase(row) : undefined;
-}
-
-/**
- * Moves a purchase from one of `from` to `to` (compare and set: of two racing processes one
- * wins, the other gets undefined and re-reads).
- */
-export async function transition(db: Executor, id: string, from: readonly PurchaseState[], to: PurchaseState, patch: PurchasePatch, at: string): Promise<Purchase | undefined> {
-  const row = await changeState(db, 'all', id, from, to, patch, at);
-  return row ? toPurchase(row as PurchaseRow) : undefined;
-}
-
-/**
- * `transition` for a purchase in hand: the same compare and set, answering the row without its
- * issue request, which the new state keeps from `purchase` (the application never changes it
- * after the insert; reading the largest column back on every state change was wasted work).
- */
-export async function move(db: Executor, purchase: Purchase, from: readonly PurchaseState[], to: PurchaseState, patch: PurchasePatch, at: string): Promise<Purchase | undefined> {
-  const row = await changeState(db, 'state', purchase.id, from, to, patch, at);
-  return row ? toPurchase(row as ReadRow, purchase) : undefined;
-}
-
-type StateChange = ReusableQuery<Record<string, unknown>, Partial<PurchaseRow>>;
-
-/**
- * One compiled statement per shape of state change (the columns the patch writes, how many
- * states it may come from, what it answers): a handful of shapes, all written in this file.
- */
-const stateChanges = new Map<string, StateChange>();
-
-export async function changeState(db: Executor, answer: 'all' | 'state', id: string, from: readonly PurchaseState[], to: PurchaseState, patch: PurchasePatch, at: string) {
-  const values: Record<string, unknown> = patchColumns(patch);
-  values.state = to;
-  values.updated_at = at;
-  const columns = Object.keys(values);
-  const key = `${answer}:${from.length}:${columns.join(',')}`;
-  let statement = stateChanges.get(key);
-  if (!statement) {
-    const fromNames = from.map((_, i) => `from_${i}`);
-    statement = reusableQuery([...columns, 'id', ...fromNames], (built, v) => {
-      const update = built
-        .updateTable('purchase')
-        .set(Object.fromEntries(columns.map((column) => [column, v[column]])) as PurchaseRowUpdate)
-        .where('public_id', '=', v.id as string)
-        .where('state', 'in', fromNames.map((name) => v[name] as string));
-      return answer === 'all' ? update.returningAll() : update.returning(STATE_COLUMNS);
-    });
-    stateChanges.set(key, statement);
-  }
-  values.id = id;
-  from.forEach((state, i) => (values[`from_${i}`] = state));
-  const { rows } = await statement(db, values);
-  return rows[0];
+  return row ? fromRow(row) : undefined;
 }
 
 /**
@@ -227,5 +149,73 @@ export async function listPurchases(db: Executor, states: readonly PurchaseState
     .orderBy('id')
     .limit(limit)
     .execute();
-  return rows.map((row) => toPurchase(row));
+  return rows.map(fromRow);
 }
+
+/** A state change's values, named for a statement compiled once per shape (`fromNames`, the patch's columns). */
+function stateChangeValues(purchase: Purchase, from: readonly PurchaseState[], to: PurchaseState, patch: PurchasePatch, at: string) {
+  const set: Record<string, unknown> = { ...patchColumns(patch), state: to, updated_at: at };
+  const columns = Object.keys(set);
+  const fromNames = from.map((_, i) => `from_${i}`);
+  const values: Record<string, unknown> = { ...set, id: purchase.id };
+  from.forEach((state, i) => (values[`from_${i}`] = state));
+  return { columns, fromNames, values };
+}
+
+type StateChange = ReusableQuery<Record<string, unknown>, StateRow>;
+const stateChanges = new Map<string, StateChange>();
+
+/**
+ * Moves a purchase in hand from one of `from` to `to`: a compare and set, so of two racing
+ * processes one wins and the other gets undefined (and re-reads). The issue request is never
+ * changed after the insert, so the new state keeps the one in hand.
+ */
+export async function moveState(db: Executor, purchase: Purchase, from: readonly PurchaseState[], to: PurchaseState, patch: PurchasePatch, at: string): Promise<Purchase | undefined> {
+  const { columns, fromNames, values } = stateChangeValues(purchase, from, to, patch, at);
+  const key = `${fromNames.length}:${columns.join(',')}`;
+  let statement = stateChanges.get(key);
+  if (!statement) {
+    statement = reusableQuery([...columns, 'id', ...fromNames], (built, v) =>
+      built
+        .updateTable('purchase')
+        .set(Object.fromEntries(columns.map((column) => [column, v[column]])) as PurchaseRowUpdate)
+        .where('public_id', '=', v.id as string)
+        .where('state', 'in', fromNames.map((name) => v[name] as string))
+        .returning(STATE_COLUMNS),
+    );
+    stateChanges.set(key, statement);
+  }
+  const [row] = (await statement(db, values)).rows;
+  return row ? toPurchase(row, purchase.issueRequest) : undefined;
+}
+
+/** Records the policy number of an issued purchase (SQLite's issuing commit; PostgreSQL writes it with the state). */
+export async function numberPurchase(db: Executor, id: string, policyNumber: string): Promise<void> {
+  await numberRow(db, { id, policyNumber });
+}
+const numberRow = reusableQuery(['id', 'policyNumber'], (db, v: { id: string; policyNumber: string }) =>
+  db.updateTable('purchase').set({ policy_number: v.policyNumber }).where('public_id', '=', v.id),
+);
+
+/** The purchase's row locked for the issuing commit while it is in one of `states` (PostgreSQL: a CTE of that statement). */
+export function lockPurchaseIn(db: QueryCreator<Database>, id: string, states: readonly string[]) {
+  return db.selectFrom('purchase').select('purchase.public_id').where('purchase.public_id', '=', id).where('purchase.state', 'in', states).forUpdate();
+}
+
+/**
+ * PostgreSQL: the issuing statement's move to ISSUED under the number of its `header` CTE, with
+ * the approval's columns (`set`, already named as columns). Answers the state columns.
+ */
+export function issuedStatement(db: QueryCreator<Database & { header: { policy_number: string } }>, v: { id: string; at: string; set: Record<string, unknown> }) {
+  return db
+    .updateTable('purchase')
+    .from('header')
+    .set((eb) => ({ ...v.set, state: 'ISSUED', policy_number: eb.ref('header.policy_number'), updated_at: v.at }))
+    .where('purchase.public_id', '=', v.id)
+    .returning(STATE_COLUMNS.map((column) => `purchase.${column}` as const));
+}
+
+/** The approval's columns as `issuedStatement` sets them, and the purchase as that statement answers it. */
+export const approvalColumns = (patch: PurchasePatch): Record<string, unknown> => patchColumns(patch);
+export const issuedPurchase = (row: StateRow, inHand: Purchase): Purchase => toPurchase(row, inHand.issueRequest);
+export type IssuedRow = StateRow;

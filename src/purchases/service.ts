@@ -6,14 +6,15 @@ import { brandOf, brandTimeZone, dateIn } from '../catalogue/service.js';
 import type { Notification } from '../http/schemas.js';
 import { QuoteChangedConcurrently, QuotePurchased } from '../quotes/errors.js';
 import { catalogueQuotePort } from '../quotes/catalogue-port.js';
-import { findQuote } from '../quotes/repository.js';
+import { boughtQuote, claimedQuote, findQuote } from '../quotes/repository.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import { problem } from '../quotes/validation/notify.js';
 import { applyAuthorisation, type FlowDeps } from './flow.js';
-import { gatewayKey, OPEN_STATES, type Purchase } from './model.js';
+import { startPurchase } from './commits.js';
+import { gatewayKey, OPEN_STATES, type NewPurchase, type Purchase } from './model.js';
 import { buildPolicyRequest } from './policy-request.js';
 import { assessReadiness } from './readiness.js';
-import { findPurchaseOfQuote, startPurchase } from './repository.js';
+import { findPurchaseOfQuote, startedPurchase } from './repository.js';
 import { PurchaseInProgress, PurchaseQuoteNotFound, QuoteIdRequired } from './errors.js';
 import type { PurchaseRequest } from './schemas.js';
 
@@ -57,24 +58,6 @@ async function withConfigFlag(deps: PurchaseDeps, call: PurchaseCall, quote: Sto
 }
 
 /**
- * The quote as this purchase left it, without reading it back: the claim stored `inputJson` and
- * took one revision, the issuing transaction marked it bought (`quoteRevision`, at the ISSUED
- * purchase's time); nothing else may change a claimed quote.
- */
-function boughtQuote(claimed: StoredQuote, inputJson: string, issued: Purchase, quoteRevision: number): StoredQuote {
-  return {
-    ...claimed,
-    input: JSON.parse(inputJson) as StoredQuote['input'],
-    stage: 'PAYMENT',
-    isPurchaseInitiated: true,
-    isPurchased: true,
-    policyNumber: issued.policyNumber,
-    revision: quoteRevision,
-    audit: { ...claimed.audit, updatedAt: issued.updatedAt },
-  };
-}
-
-/**
  * Buys a stored quote (docs/api-contract.md, "Purchase"): checks, claims the quote together
  * with a purchase record, then authorises through the gateway; approval issues the policy
  * and captures. Business outcomes (not ready, declined, challenge) are results, not errors.
@@ -101,46 +84,37 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
 
   const issueRequest = buildPolicyRequest({ quote, input: readiness.input, price, plan, brand, snapshot, createdByUserId: call.buyer.userId, client: call.client, today });
   const at = deps.clock().toISOString();
-  const inputJson = JSON.stringify(readiness.input);
-  const started = await startPurchase(deps.db, { quoteId: quote.id, revision: quote.revision, inputJson, at }, {
-    public_id: randomUUID(),
-    quote_id: quote.id,
-    brand_code: call.brandCode,
-    partner_id: call.buyer.partnerId,
-    user_id: call.buyer.userId,
-    state: 'STARTED',
+  const claim = { quote, input: readiness.input, at };
+  const recorded: NewPurchase = {
+    id: randomUUID(),
+    quoteId: quote.id,
+    brandCode: call.brandCode,
+    partnerId: call.buyer.partnerId,
+    userId: call.buyer.userId,
     // The server's price of the chosen plan; nothing in the body changes it.
-    amount_minor: price.totalPrice ?? 0,
+    amountMinor: price.totalPrice ?? 0,
     currency: plan.currencyCode,
-    card_token: cardToken,
-    card_source: call.body.cardToken?.source ?? null,
-    payment_id: null,
-    payment_result: null,
-    decline_reason: null,
-    three_ds_status: null,
-    challenge_json: null,
-    challenge_expires_at: null,
-    issue_request_json: JSON.stringify(issueRequest),
-    policy_number: null,
-    created_at: at,
-    updated_at: at,
-  });
-  if (!started) {
+    cardToken,
+    ...(call.body.cardToken?.source !== undefined ? { cardSource: call.body.cardToken.source } : {}),
+    issueRequest,
+    at,
+  };
+  if (!(await startPurchase(deps.db, claim, recorded))) {
     const latest = await ownQuote(deps, call, id);
     if (latest.isPurchased) throw new QuotePurchased();
     if (latest.isPurchaseInitiated) throw new PurchaseInProgress();
     throw new QuoteChangedConcurrently();
   }
+  const started = startedPurchase(recorded);
   const outcome = await deps.gateway.authorise({
     idempotencyKey: gatewayKey(started, 'authorise'),
     amount: { amountMinor: started.amountMinor, currency: started.currency },
     cardToken: started.cardToken,
     reference: started.id,
   });
-  let bought: StoredQuote | undefined;
-  const onIssued = (issued: Purchase, quoteRevision: number) => (bought = boughtQuote(quote, inputJson, issued, quoteRevision));
-  const purchase = await applyAuthorisation({ ...deps, onIssued }, started, outcome);
-  return { quote: bought ? await withConfigFlag(deps, call, bought) : await ownQuote(deps, call, id), purchase, notifications: outcomeNotifications(purchase) };
+  const { purchase, bought } = await applyAuthorisation(deps, started, outcome);
+  const answered = bought ? await withConfigFlag(deps, call, boughtQuote(claimedQuote(claim), bought)) : await ownQuote(deps, call, id);
+  return { quote: answered, purchase, notifications: outcomeNotifications(purchase) };
 }
 
 /** The follow-up call after a 3-D Secure challenge: continues the waiting purchase (only now is the card authorised). */
@@ -165,7 +139,7 @@ async function continueChallenge(deps: PurchaseDeps, call: PurchaseCall, quote: 
     threeDSStatus: info.threeDSStatus ?? '',
     threeDSRequest: pending.challenge.threeDSResponse,
   });
-  const purchase = await applyAuthorisation(deps, pending, outcome);
+  const { purchase } = await applyAuthorisation(deps, pending, outcome);
   return { quote: await ownQuote(deps, call, quote.id), purchase, notifications: outcomeNotifications(purchase) };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPartner } from '../../src/auth/accounts.js';
-import { issuePolicy, getPolicySummary } from '../../src/policies/service.js';
+import { getPolicySummary } from '../../src/policies/service.js';
+import { issuePolicyOf } from '../helpers/issued-policy.js';
 import { seedPolicies } from '../../bench/seed/policies.js';
 import { BRAND_PROFILES } from '../../bench/seed/profiles.js';
 import { useTestApp } from '../helpers/app.js';
@@ -39,7 +40,7 @@ describe(`bulk policy seeding (${DIALECT})`, () => {
     // A policy issued afterwards under a seeded counter key gets the next number, not a taken one.
     const partner = await findPartner(t.context, TEST_PARTNERS.A);
     const plan = BRAND_PROFILES[0]!.plans[0]!;
-    const issued = await db.transaction().execute((tx) => issuePolicy(tx, issueRequest({ partnerId: partner!.id, plan }), new Date()));
+    const issued = await issuePolicyOf(db, issueRequest({ partnerId: partner!.id, plan }), new Date());
     expect(headers.map((h) => h.policy_number)).not.toContain(issued.policyNumber);
     const sameSeries = headers.filter((h) => h.policy_number.slice(0, 6) === issued.policyNumber.slice(0, 6)).map((h) => h.policy_number);
     expect(sameSeries.length).toBeGreaterThan(0);

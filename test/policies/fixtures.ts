@@ -4,7 +4,8 @@ import { bearerFor, ensureTestUser, TEST_PARTNERS } from '../helpers/auth.js';
 import type { TestApp } from '../helpers/app.js';
 import type { BrandCode } from '../../src/brands.js';
 import type { Db } from '../../src/db/database.js';
-import { issuePolicy, type IssuedPolicy, type PolicyIssueRequest } from '../../src/policies/service.js';
+import type { PolicyIssueRequest } from '../../src/policies/issue-request.js';
+import { issuePolicyOf, type IssuedPolicy } from '../helpers/issued-policy.js';
 
 /** A complete purchase as the purchase flow would hand it to issuance. */
 export function issueRequest(overrides: Partial<PolicyIssueRequest> = {}): PolicyIssueRequest {
@@ -85,9 +86,9 @@ export function issueRequest(overrides: Partial<PolicyIssueRequest> = {}): Polic
   };
 }
 
-/** Issues in a transaction of its own, as the purchase would inside its own. */
+/** Issues through the purchase's issuing commit (test/helpers/issued-policy.ts). */
 export function issue(db: Db, request: PolicyIssueRequest, now = new Date('2026-11-22T21:53:09.123Z')): Promise<IssuedPolicy> {
-  return db.transaction().execute((tx) => issuePolicy(tx, request, now));
+  return issuePolicyOf(db, request, now);
 }
 
 /** Partner ids of issue requests in tests that do not go through HTTP. */

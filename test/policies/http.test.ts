@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
 import { PolicyDetailList, PolicyDetailLongSummary, PolicySummary } from '../../src/policies/schemas.js';
-import type { IssuedPolicy } from '../../src/policies/service.js';
+import type { IssuedPolicy } from '../helpers/issued-policy.js';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { headersFor, issue, issueRequest, testPartnerId } from './fixtures.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidPolicyIssue, PolicyAlreadyIssued } from '../../src/policies/errors.js';
-import { issuePolicy } from '../../src/policies/service.js';
 import { DIALECT } from '../helpers/database.js';
+import { storeQuoteOf } from '../helpers/issued-policy.js';
 import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { issue, issueRequest } from './fixtures.js';
 
@@ -89,16 +89,14 @@ describe(`policy issuance (${DIALECT})`, () => {
     expect(custom.policyNumber).toBe('P-2026-AU/0001');
   });
 
-  it('hands out no number when the purchase transaction rolls back', async () => {
+  it('hands out no number when the issuing commit rolls back', async () => {
     const plan = { ...issueRequest().plan, policyNumberPrefix: 'RB' };
-    await expect(
-      db()
-        .transaction()
-        .execute(async (tx) => {
-          await issuePolicy(tx, issueRequest({ plan }), new Date('2026-11-22T00:00:00Z'));
-          throw new Error('payment capture failed');
-        }),
-    ).rejects.toThrow('payment capture failed');
+    // Another purchase bought the quote meanwhile: the commit is refused after (SQLite) or before
+    // (PostgreSQL) it takes a number, and takes none.
+    const request = issueRequest({ plan });
+    await storeQuoteOf(db(), request, '2026-11-22T00:00:00.000Z');
+    await db().updateTable('quote').set({ is_purchased: 1 }).where('public_id', '=', request.quoteId).execute();
+    await expect(issue(db(), request)).rejects.toThrow(PolicyAlreadyIssued);
     expect((await issue(db(), issueRequest({ plan }))).policyNumber).toBe('RBAU260000001');
     expect(await db().selectFrom('policy_header').select('id').where('policy_number', 'like', 'RB%').execute()).toHaveLength(1);
   });

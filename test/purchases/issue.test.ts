@@ -3,7 +3,7 @@ import { findPartner } from '../../src/auth/accounts.js';
 import { catalogueOf } from '../../src/catalogue/service.js';
 import type { PaymentGateway } from '../../src/payments/gateway.js';
 import { prepareIssue } from '../../src/policies/service.js';
-import { issuePurchase, type PurchaseIssue } from '../../src/purchases/issue-repository.js';
+import { issuePurchase, type PurchaseIssue } from '../../src/purchases/commits.js';
 import type { Purchase } from '../../src/purchases/model.js';
 import { findPurchaseOfQuote } from '../../src/purchases/repository.js';
 import { purchaseQuote } from '../../src/purchases/service.js';

@@ -4,7 +4,7 @@ import type { PaymentGateway } from '../../src/payments/gateway.js';
 import { applyAuthorisation } from '../../src/purchases/flow.js';
 import { gatewayKey, type Purchase } from '../../src/purchases/model.js';
 import { recoverPurchases } from '../../src/purchases/recovery.js';
-import { findPurchaseOfQuote, transition } from '../../src/purchases/repository.js';
+import { findPurchaseOfQuote, moveState } from '../../src/purchases/repository.js';
 import { purchaseQuote, type PurchaseDeps } from '../../src/purchases/service.js';
 import type { TestApp } from '../helpers/app.js';
 import { useTestApp } from '../helpers/app.js';
@@ -73,7 +73,7 @@ describe(`purchase recovery (${DIALECT})`, () => {
     const started = await purchaseOf(t, quoteId);
     const payment = await t.context.db.selectFrom('sandbox_payment').select('payment_id').where('reference', '=', started.id).executeTakeFirstOrThrow();
     // Exactly what the request had recorded when it died after authorise.
-    await transition(t.context.db, started.id, ['STARTED'], 'AUTHORISED', { paymentId: payment.payment_id, paymentResult: 'APPROVED' }, NOW.toISOString());
+    await moveState(t.context.db, started, ['STARTED'], 'AUTHORISED', { paymentId: payment.payment_id, paymentResult: 'APPROVED' }, NOW.toISOString());
     const report = await recoverPurchases(deps(t, undefined, later(1)), { graceSeconds: 0 });
     expect(report.outcomes).toEqual({ CAPTURED: 1 });
     expect(await books(t, quoteId)).toMatchObject({ policies: 1, captures: 1 });
@@ -97,7 +97,7 @@ describe(`purchase recovery (${DIALECT})`, () => {
     const { quoteId } = await buyDirectly(t, dyingAfter(t, 'authorise'));
     const started = await purchaseOf(t, quoteId);
     const payment = await t.context.db.selectFrom('sandbox_payment').select('payment_id').where('reference', '=', started.id).executeTakeFirstOrThrow();
-    await transition(t.context.db, started.id, ['STARTED'], 'AUTHORISED', { paymentId: payment.payment_id }, NOW.toISOString());
+    await moveState(t.context.db, started, ['STARTED'], 'AUTHORISED', { paymentId: payment.payment_id }, NOW.toISOString());
     const broken = { ...started.issueRequest, presentationTimeZoneCode: 'Not/AZone' };
     await t.context.db.updateTable('purchase').set({ issue_request_json: JSON.stringify(broken) }).where('public_id', '=', started.id).execute();
     expect((await recoverPurchases(deps(t, undefined, later(1)), { graceSeconds: 0 })).outcomes).toEqual({ VOIDED: 1 });
