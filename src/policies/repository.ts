@@ -66,7 +66,7 @@ export async function writeNumberedPolicy(tx: Tx, request: PolicyIssueRequest, i
   const { header, detail } = headerAndDetailRows(request, { policyNumber, policyDetailNumber: policyNumber + issue.detailSuffix, policyDocumentAccessGuid, issuedAt });
   const [inserted] = (await insertHeader(tx, header)).rows;
   if (!inserted) return undefined;
-  const [detailRow] = (await insertDetail(tx, { ...detail, policy_header_id: inserted.id })).rows;
+  const [detailRow] = (await insertDetail(tx, Object.assign({ policy_header_id: inserted.id }, detail))).rows;
   if (!detailRow) throw new Error('policy detail: no id returned');
   const { people, options, money } = childRows(request, { headerId: inserted.id, detailId: detailRow.id });
   await insertPeople(tx, people);

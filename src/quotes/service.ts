@@ -23,9 +23,6 @@ export type QuoteView = Omit<StoredQuote, 'id' | 'partnerId' | 'partnerCode' | '
   audit?: StoredQuote['audit'];
 };
 
-// Objects here are built with Object.assign onto `{}`: a V8 defect (v8:11536) makes adding
-// properties to a spread or rest copy several times slower on Node 20.
-
 function view(quote: StoredQuote, isNew: boolean): QuoteView {
   const { partnerId: _p, partnerCode: _c, revision: _r, pricedVersion: _v, ...rest } = quote;
   return Object.assign({}, rest, { isNew });
