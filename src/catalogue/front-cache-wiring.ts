@@ -4,8 +4,8 @@ import type { AuthServices } from '../auth/service.js';
 import type { AppContext } from '../context.js';
 import type { Lifecycle } from '../http/lifecycle.js';
 import type { HttpMetrics } from '../http/metrics.js';
-import { requestCompletedLine } from '../logging.js';
-import { directRequestLineWriter, type RequestLineWriter } from '../request-log-line.js';
+import { requestCompletedLine } from '../logging/options.js';
+import { directRequestLineWriter, type RequestLineWriter } from '../logging/request-log-line.js';
 import type { FrontCache } from './front-cache.js';
 import { catalogueOf } from './service.js';
 

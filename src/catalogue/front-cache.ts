@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import { setBounded } from '../bounded-map.js';
 import type { HttpMetrics } from '../http/metrics.js';
 import { REQUEST_ID_HEADER, requestIdFor } from '../http/request-id.js';
-import type { RequestLineWriter } from '../request-log-line.js';
+import type { RequestLineWriter } from '../logging/request-log-line.js';
 import { cacheControlOf, namesEtag } from './http-cache.js';
 import type { CachedResponse } from './reader.js';
 
