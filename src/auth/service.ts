@@ -1,4 +1,4 @@
-import { isBrandCode } from '../brands.js';
+import { isBrandCode } from '../catalogue/brands.js';
 import type { AppContext } from '../context.js';
 import { signAccessToken, type AccessClaims } from './access-tokens.js';
 import { LoginThrottle } from './brute-force.js';

@@ -1,4 +1,4 @@
-import { setBounded } from '../bounded-map.js';
+import { setBounded } from '../http/bounded-map.js';
 import type { AccessClaims } from './access-tokens.js';
 
 /** What a successful verification established about one token string. */

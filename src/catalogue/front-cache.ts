@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
-import { setBounded } from '../bounded-map.js';
+import { setBounded } from '../http/bounded-map.js';
 import type { HttpMetrics } from '../http/metrics.js';
 import { REQUEST_ID_HEADER, requestIdFor } from '../http/request-id.js';
 import type { RequestLineWriter } from '../logging/request-log-line.js';

@@ -1,4 +1,4 @@
-import type { BrandCode } from '../brands.js';
+import type { BrandCode } from './brands.js';
 import type { Db } from '../db/database.js';
 import { CatalogueNotLoaded } from './errors.js';
 import type { BrandFile, QuoteConfigFile } from './file-schemas.js';

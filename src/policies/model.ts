@@ -1,4 +1,4 @@
-import type { BrandCode } from '../brands.js';
+import type { BrandCode } from '../catalogue/brands.js';
 import type { HomeAddress, InsuredPerson, PlanSnapshot, PolicyIssueRequest } from './issue-request.js';
 import type { PolicyActionType } from './schemas-detail.js';
 
