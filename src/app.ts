@@ -20,7 +20,7 @@ import { installBearerGuard, protectWithBearer } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
 import { createAuthServices } from './auth/service.js';
 import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js';
-import { idempotencyServiceFor } from './payments/idempotency/hooks.js';
+import { idempotencyServiceFor } from './idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
 import { purchaseRoutes } from './purchases/routes.js';
 
