@@ -11,8 +11,8 @@ import { batchedStandardOutput } from './logging/destination.js';
 import { loggerOptions, OneLineRequestLog } from './logging/options.js';
 import { operationsRoutes } from './ops/routes.js';
 import { productRoutes } from './catalogue/routes.js';
-import { FrontCache, serverWithFrontCache } from './catalogue/front-cache.js';
-import { connectFrontCache } from './catalogue/front-cache-wiring.js';
+import { FrontCache, serverWithFrontCache } from './http/front-cache.js';
+import { connectFrontCache } from './http/front-cache-wiring.js';
 import type { QuotePorts } from './quotes/ports.js';
 import { quotesRoutes } from './quotes/routes.js';
 import { quotePortsFor } from './quotes/live-ports.js';
@@ -89,7 +89,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set `draining` before closing so /ready fails and clients reconnect elsewhere. */
     lifecycle: Lifecycle;
-    /** Answers repeated product reads ahead of routing (catalogue/front-cache.ts). */
+    /** Answers repeated product reads ahead of routing (http/front-cache.ts). */
     frontCache: FrontCache;
   }
 }
