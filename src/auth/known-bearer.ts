@@ -1,4 +1,4 @@
-import type { AccessClaims } from './access-tokens.js';
+import type { AccessClaims } from './claims.js';
 import { BEARER } from './guard.js';
 import type { AuthServices } from './service.js';
 import { unexpired, type VerifiedToken } from './verified-tokens.js';

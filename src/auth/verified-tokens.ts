@@ -1,5 +1,5 @@
 import { setBounded } from '../http/bounded-map.js';
-import type { AccessClaims } from './access-tokens.js';
+import type { AccessClaims } from './claims.js';
 
 /** What a successful verification established about one token string. */
 export interface VerifiedToken {
