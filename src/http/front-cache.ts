@@ -41,11 +41,8 @@ export interface FrontCacheDeps {
   accepting(): boolean;
   /** The catalogue version in force, when it was checked recently enough; else undefined. */
   freshCatalogueVersion(): number | undefined;
-  /**
-   * The caller's brand when memory vouches for its bearer token at `nowMs` (auth/known-bearer.ts);
-   * else undefined. `connection` lets it remember the last token seen on a keep-alive connection.
-   */
-  brandOfCaller(authorization: string | undefined, nowMs: number, connection: object): string | undefined;
+  /** The caller's brand when memory vouches for its bearer token at `nowMs` (auth/known-bearer.ts); else undefined. */
+  brandOfCaller(authorization: string | undefined, nowMs: number): string | undefined;
   nowMs(): number;
 }
 
@@ -103,7 +100,7 @@ export class FrontCache {
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const nowMs = deps.nowMs();
     if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs) return false;
-    if (deps.brandOfCaller(headers.authorization, nowMs, req.socket) !== read.brandCode) return false;
+    if (deps.brandOfCaller(headers.authorization, nowMs) !== read.brandCode) return false;
 
     const id = requestIdFor(req);
     const { response } = read;
