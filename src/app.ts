@@ -7,12 +7,12 @@ import { registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
-import { batchedStandardOutput } from './log-destination.js';
-import { loggerOptions, OneLineRequestLog } from './logging.js';
+import { batchedStandardOutput } from './logging/destination.js';
+import { loggerOptions, OneLineRequestLog } from './logging/options.js';
 import { operationsRoutes } from './ops/routes.js';
 import { productRoutes } from './catalogue/routes.js';
-import { FrontCache, serverWithFrontCache } from './catalogue/front-cache.js';
-import { connectFrontCache } from './catalogue/front-cache-wiring.js';
+import { FrontCache, serverWithFrontCache } from './http/front-cache.js';
+import { connectFrontCache } from './http/front-cache-wiring.js';
 import type { QuotePorts } from './quotes/ports.js';
 import { quotesRoutes } from './quotes/routes.js';
 import { quotePortsFor } from './quotes/live-ports.js';
@@ -20,7 +20,7 @@ import { installBearerGuard, protectWithBearer } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
 import { createAuthServices } from './auth/service.js';
 import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js';
-import { idempotencyServiceFor } from './payments/idempotency/hooks.js';
+import { idempotencyServiceFor } from './idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
 import { purchaseRoutes } from './purchases/routes.js';
 
@@ -89,7 +89,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set `draining` before closing so /ready fails and clients reconnect elsewhere. */
     lifecycle: Lifecycle;
-    /** Answers repeated product reads ahead of routing (catalogue/front-cache.ts). */
+    /** Answers repeated product reads ahead of routing (http/front-cache.ts). */
     frontCache: FrontCache;
   }
 }

@@ -6,7 +6,7 @@ import { registerCatalogueCommands } from './catalogue/cli.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
-import { registerPaymentsCommands } from './payments/cli.js';
+import { registerIdempotencyCommands } from './idempotency/cli.js';
 import { registerPurchasesCommands } from './purchases/cli.js';
 import { startServer } from './server.js';
 import { registerAuthCommands } from './auth/cli.js';
@@ -98,7 +98,7 @@ program
 registerCatalogueCommands(program);
 
 registerAuthCommands(program, { config: configOrExit });
-registerPaymentsCommands(program, configOrExit);
+registerIdempotencyCommands(program, configOrExit);
 registerPurchasesCommands(program, configOrExit);
 
 program.parseAsync().catch((error: unknown) => {

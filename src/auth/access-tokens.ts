@@ -1,23 +1,11 @@
-import { isBrandCode, type BrandCode } from '../brands.js';
+import { isBrandCode } from '../catalogue/brands.js';
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { AppContext } from '../context.js';
+import type { AccessClaims } from './claims.js';
 import { InvalidToken } from './errors.js';
 import type { KeyStore } from './keys.js';
 import type { VerifiedTokenCache } from './verified-tokens.js';
-
-/** What an access token asserts; also what the bearer guard hands to routes. */
-export interface AccessClaims {
-  userId: number;
-  partnerId: number;
-  partnerCode: string;
-  userTypeId: number;
-  customerInterfaceId: number;
-  brandCode: BrandCode;
-  clientId: string;
-  /** The login, for audit trails (OIDC `preferred_username`). */
-  username: string;
-}
 
 /** RFC 9068 media type of JWT access tokens; verification requires it. */
 const ACCESS_TOKEN_TYPE = 'at+jwt';

@@ -1,4 +1,4 @@
-import { isBrandCode } from '../brands.js';
+import { isBrandCode } from '../catalogue/brands.js';
 import type { AppContext } from '../context.js';
 import { Conflict, InvalidInput, NotFound } from '../errors.js';
 import { PasswordHasher } from './passwords.js';

@@ -1,6 +1,7 @@
-import { isBrandCode } from '../brands.js';
+import { isBrandCode } from '../catalogue/brands.js';
 import type { AppContext } from '../context.js';
-import { signAccessToken, type AccessClaims } from './access-tokens.js';
+import { signAccessToken } from './access-tokens.js';
+import type { AccessClaims } from './claims.js';
 import { LoginThrottle } from './brute-force.js';
 import { OAuthError, badCredentials, invalidRequest } from './errors.js';
 import { KeyStore } from './keys.js';

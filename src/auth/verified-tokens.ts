@@ -1,5 +1,5 @@
-import { setBounded } from '../bounded-map.js';
-import type { AccessClaims } from './access-tokens.js';
+import { setBounded } from '../http/bounded-map.js';
+import type { AccessClaims } from './claims.js';
 
 /** What a successful verification established about one token string. */
 export interface VerifiedToken {
@@ -11,7 +11,7 @@ export interface VerifiedToken {
 }
 
 /** jose's rule: expired once exp <= now (whole seconds, no tolerance configured). */
-export function unexpired(verified: VerifiedToken, nowMs: number): boolean {
+function unexpired(verified: VerifiedToken, nowMs: number): boolean {
   return verified.expiresAt > Math.floor(nowMs / 1000);
 }
 

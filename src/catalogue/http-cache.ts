@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CachedResponse, CatalogueSnapshot } from './reader.js';
+import { cachedResponseHeaders, namesEtag, type CachedResponse } from '../http/cache-headers.js';
+import type { CatalogueSnapshot } from './reader.js';
 
 /**
  * Product responses are serialised once per catalogue version and key, then answered from
@@ -20,23 +21,10 @@ export function json(body: unknown, maxAgeSeconds: number): Omit<CachedResponse,
   return { payload: Buffer.from(JSON.stringify(body)), maxAgeSeconds, contentType: 'application/json; charset=utf-8' };
 }
 
-/** Whether an `If-None-Match` header names `etag` (weak comparison, RFC 9110 §13.1.2). */
-export function namesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
-  });
-}
-
-/** `Cache-Control` of a stored answer; private: every product response is behind a partner's bearer token. */
-export function cacheControlOf(entry: CachedResponse): string {
-  return `private, max-age=${entry.maxAgeSeconds}`;
-}
-
 /** Sends a cached response: 304 when If-None-Match names its ETag, else the stored bytes. */
 export function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): FastifyReply {
-  reply.header('etag', entry.etag).header('cache-control', cacheControlOf(entry));
-  if (namesEtag(request.headers['if-none-match'], entry.etag)) return reply.status(304).send();
-  return reply.type(entry.contentType).send(entry.payload);
+  const notModified = namesEtag(request.headers['if-none-match'], entry.etag);
+  // The request id is set again (same value, same place): the list is the front cache's too.
+  reply.headers(cachedResponseHeaders(request.id, entry, notModified));
+  return notModified ? reply.status(304).send() : reply.send(entry.payload);
 }

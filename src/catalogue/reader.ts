@@ -1,18 +1,11 @@
-import type { BrandCode } from '../brands.js';
+import type { BrandCode } from './brands.js';
 import type { Db } from '../db/database.js';
+import type { CachedResponse } from '../http/cache-headers.js';
 import { CatalogueNotLoaded } from './errors.js';
 import type { BrandFile, QuoteConfigFile } from './file-schemas.js';
 import type { BrandCatalogue, CompiledCatalogue, Destination, HomeCountry, PlanVersion } from './model.js';
 import type { RateTable } from '../pricing/rate-tables.js';
 import { documentsOf, latestVersion, pdsFilesOf, type PdsFile } from './repository.js';
-
-/** A response serialised once per catalogue version (see http-cache.ts). */
-export interface CachedResponse {
-  readonly payload: Buffer;
-  readonly etag: string;
-  readonly maxAgeSeconds: number;
-  readonly contentType: string;
-}
 
 /** One catalogue version, loaded whole into memory: products are read far more than imported. */
 export interface CatalogueSnapshot {

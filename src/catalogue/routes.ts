@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { CachedResponse } from '../http/cache-headers.js';
+import type { FrontCache } from '../http/front-cache.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { UnknownBrandId } from './errors.js';
-import type { FrontCache } from './front-cache.js';
 import { cached, json, sendCached } from './http-cache.js';
 import type { BrandCatalogue } from './model.js';
-import type { CachedResponse, CatalogueSnapshot } from './reader.js';
+import type { CatalogueSnapshot } from './reader.js';
 import { brandCodeById } from './repository.js';
 import { brandContentBody, featuresBody, partnerGroupsOf, pdsSummaryBody, planBody, quoteConfigBody, resolveLanguage, selectPds } from './responses.js';
 import {
@@ -89,6 +90,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
     const snapshot = await catalogue.snapshot();
     const brand = brandOf(snapshot, code);
     const language = resolveLanguage(brand, request.query.lang);
+    // Not left to the front cache: the brand comes from a database lookup its catalogue version check does not cover.
     return sendCached(request, reply, cached(snapshot, `brand/${brand.brandCode}/${language}`, () => json(brandContentBody(brand, language), brand.brand.expirySeconds)));
   });
 
@@ -134,6 +136,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
     const file = snapshot.pds.get(`${id}/${doc.key}`);
     if (!file) throw new Error(`PDS file ${id}/${doc.key} missing from catalogue version ${snapshot.versionId}`);
     const entry = cached(snapshot, `pds/${id}/${doc.key}`, () => ({ payload: file.content, maxAgeSeconds: brand.brand.expirySeconds, contentType: 'application/pdf' }));
+    // Not left to the front cache: it sends only a stored answer's headers, and this one adds Content-Disposition.
     reply.header('content-disposition', `inline; filename="${file.filename}"`);
     return sendCached(request, reply, entry);
   });

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { setBounded } from '../bounded-map.js';
+import { setBounded } from '../http/bounded-map.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { RateTable } from '../pricing/rate-tables.js';

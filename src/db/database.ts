@@ -2,6 +2,7 @@ import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kys
 import type { CatalogueTables } from '../catalogue/tables.js';
 import type { QuotesTables } from '../quotes/tables.js';
 import type { AuthTables } from '../auth/tables.js';
+import type { IdempotencyTables } from '../idempotency/tables.js';
 import type { PaymentsTables } from '../payments/tables.js';
 import type { PoliciesTables } from '../policies/tables.js';
 import type { PurchasesTables } from '../purchases/tables.js';
@@ -11,7 +12,7 @@ import type { PurchasesTables } from '../purchases/tables.js';
  * timestamps are ISO 8601 UTC text, flags are integers 0/1, structured values are JSON text,
  * money is an integer count of minor units.
  */
-export interface Database extends AuthTables, CatalogueTables, QuotesTables, PaymentsTables, PoliciesTables, PurchasesTables {
+export interface Database extends AuthTables, CatalogueTables, QuotesTables, PaymentsTables, IdempotencyTables, PoliciesTables, PurchasesTables {
   brand: BrandTable;
 }
 

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { BRAND_CODES } from '../brands.js';
+import { BRAND_CODES } from '../catalogue/brands.js';
 
 /** Shared shapes of the contract (spec §2.1) and the error envelope every endpoint uses. */
 

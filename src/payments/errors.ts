@@ -1,37 +1,8 @@
-import { Conflict, InvalidInput, NotFound, Unprocessable } from '../errors.js';
+import { NotFound } from '../errors.js';
 
 /** No sandbox 3-D Secure challenge has this id. */
 export class ChallengeNotFound extends NotFound {
   constructor(challengeId: string) {
     super('THREEDS_CHALLENGE_NOT_FOUND', 'No 3-D Secure challenge has this id.', { property: 'challengeId', value: challengeId });
-  }
-}
-
-/** The Idempotency-Key header is not 1–255 printable ASCII characters. */
-export class IdempotencyKeyMalformed extends InvalidInput {
-  constructor() {
-    super('IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1–255 printable ASCII characters.', {
-      property: 'Idempotency-Key',
-      tokens: { minLength: '1', maxLength: '255' },
-    });
-  }
-}
-
-/** The key was already used for a request with another method, path or body. */
-export class IdempotencyKeyReused extends Unprocessable {
-  constructor() {
-    super('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request; use a new key for a new request.', {
-      property: 'Idempotency-Key',
-    });
-  }
-}
-
-/** The first request with this key is still running; retry after it finishes. */
-export class IdempotencyRequestInFlight extends Conflict {
-  constructor(retryAfterSeconds: number) {
-    super('IDEMPOTENCY_REQUEST_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly.', {
-      property: 'Idempotency-Key',
-      retryAfterSeconds,
-    });
   }
 }

@@ -4,7 +4,6 @@ import type { Generated } from 'kysely';
 export interface PaymentsTables {
   sandbox_payment: SandboxPaymentTable;
   sandbox_operation: SandboxOperationTable;
-  idempotency_key: IdempotencyKeyTable;
 }
 
 /** One payment at the sandbox gateway: what a card processor would hold on its side. */
@@ -39,23 +38,4 @@ export interface SandboxOperationTable {
   payment_id: string | null;
   outcome_json: string;
   created_at: string;
-}
-
-/** Idempotency-Key records of partner requests (Stripe semantics; docs/api-contract.md). */
-export interface IdempotencyKeyTable {
-  id: Generated<number>;
-  /** Who owns the key (the partner); the same key of another partner is another record. */
-  scope: string;
-  idempotency_key: string;
-  fingerprint: string;
-  /** `in_flight` while the first request runs, `completed` once its response is stored. */
-  state: string;
-  response_status: number | null;
-  response_content_type: string | null;
-  response_body: string | null;
-  /** Random token of the current claim: only its holder may complete or release the key. */
-  lock_token: string;
-  locked_at: string;
-  created_at: string;
-  expires_at: string;
 }

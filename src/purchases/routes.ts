@@ -4,7 +4,7 @@ import { principalOf } from '../auth/guard.js';
 import type { AppContext } from '../context.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { findCardNumber } from '../payments/card-numbers.js';
-import { idempotentRoute } from '../payments/idempotency/hooks.js';
+import { idempotentRoute } from '../idempotency/hooks.js';
 import { CardNumberRefused } from '../quotes/errors.js';
 import { purchaseDepsFor } from './deps.js';
 import { toPurchaseResponse } from './present.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BrandCode } from '../brands.js';
+import type { BrandCode } from '../catalogue/brands.js';
 import { partnerGroupsOf } from '../catalogue/responses.js';
 import type { CatalogueReader } from '../catalogue/reader.js';
 import { brandOf, brandTimeZone, dateIn } from '../catalogue/service.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BrandCode } from '../brands.js';
+import type { BrandCode } from '../catalogue/brands.js';
 import type { Notification, Validation } from '../http/schemas.js';
 import { toMinor, minorDigits } from './money.js';
 import { jsonCopy } from './json-copy.js';

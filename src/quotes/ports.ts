@@ -1,4 +1,4 @@
-import type { BrandCode } from '../brands.js';
+import type { BrandCode } from '../catalogue/brands.js';
 import type { Notification } from '../http/schemas.js';
 import type { QuotePriceResult, QuotePriceSummary, QuoteType } from './schemas.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BRAND_CODES } from '../../src/brands.js';
+import { BRAND_CODES } from '../../src/catalogue/brands.js';
 import { DEMO_PARTNERS, DemoUsersInProduction, demoLogin, demoPassword, prepareIdentity } from '../../src/auth/setup.js';
 import { deactivate } from '../../src/auth/accounts.js';
 import { prepareDatabase } from '../../src/server.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { loggerOptions } from '../../src/logging.js';
+import { loggerOptions } from '../../src/logging/options.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import fc from 'fast-check';
-import { SECRET_KEYS, loggerOptions, withoutSecrets } from '../../src/logging.js';
+import { SECRET_KEYS, loggerOptions, withoutSecrets } from '../../src/logging/options.js';
 import { createTestDatabase, DIALECT } from '../helpers/database.js';
 
 describe(`request logs (${DIALECT})`, () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { BRAND_CODES } from '../../src/brands.js';
+import { BRAND_CODES } from '../../src/catalogue/brands.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { migrateDown, migrateToLatest } from '../../src/db/migrate.js';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../src/logging.js';
+import { loggerOptions } from '../../src/logging/options.js';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { baliTrip, fixturePorts, NOW } from './fixtures.js';

@@ -1,4 +1,4 @@
-import type { BrandCode } from '../../src/brands.js';
+import type { BrandCode } from '../../src/catalogue/brands.js';
 import type {
   CampaignInfo, Destination, PlanVersion, PricedPlan, PricingOutcome, PricingRequest, QuoteCatalogue, QuoteConfiguration, QuotePorts, QuotePricing,
 } from '../../src/quotes/ports.js';

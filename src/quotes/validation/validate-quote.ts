@@ -1,4 +1,4 @@
-import type { BrandCode } from '../../brands.js';
+import type { BrandCode } from '../../catalogue/brands.js';
 import type { Notification } from '../../http/schemas.js';
 import type { CampaignInfo, Destination, PlanVersion, PricedTraveller, QuoteConfiguration } from '../ports.js';
 import type { QuoteInput, QuoteType } from '../schemas.js';

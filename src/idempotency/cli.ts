@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { loadConfig, type AppConfig } from '../config.js';
 import { connectDatabase } from '../db/connect.js';
-import { IdempotencyService } from './idempotency/service.js';
+import { IdempotencyService } from './service.js';
 
-/** Operator commands of the payments area. */
-export function registerPaymentsCommands(program: Command, config: () => AppConfig = loadConfig): void {
+/** Operator commands of Idempotency-Key records. */
+export function registerIdempotencyCommands(program: Command, config: () => AppConfig = loadConfig): void {
   program
     .command('purge-idempotency-keys')
     .description('Delete Idempotency-Key records older than IDEMPOTENCY_RETENTION_HOURS (expired keys are reusable anyway; this bounds the table). Safe to run from cron.')

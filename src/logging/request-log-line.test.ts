@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { FastifyBaseLogger } from 'fastify';
 import { pino, type LoggerOptions } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions, requestCompletedLine } from './logging.js';
+import { loggerOptions, requestCompletedLine } from './options.js';
 import { directRequestLineWriter, type CompletedRequest } from './request-log-line.js';
 
 function capturingLogger(options: object) {

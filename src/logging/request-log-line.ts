@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { symbols, type Logger } from 'pino';
-import { pathOf, redactSecrets, serializeRequest } from './logging.js';
+import { pathOf, redactSecrets, serializeRequest } from './options.js';
 
 /** What one request-completed line says, as the front cache knows it. */
 export interface CompletedRequest {

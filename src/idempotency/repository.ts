@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Executor } from '../../db/database.js';
-import { runPlannedPerRun } from '../../db/per-run-plan.js';
-import type { IdempotencyKeyTable } from '../tables.js';
+import type { Executor } from '../db/database.js';
+import { runPlannedPerRun } from '../db/per-run-plan.js';
+import type { IdempotencyKeyTable } from './tables.js';
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
 export type NewIdempotencyKeyRow = Insertable<IdempotencyKeyTable>;

@@ -1,11 +1,21 @@
+/**
+ * The front cache: answers a product read this process has already answered, before Fastify
+ * routes it, with the same bytes and headers (cache-headers.ts builds them for both paths), the
+ * same request log line and the same metrics, for a caller memory vouches for. Everything else (an
+ * unknown URL, a token not verified here yet, another brand, a newer catalogue, draining) goes to
+ * Fastify untouched, which also gives every error. Why it exists: routing, hooks and the reply
+ * pipeline cost more than the whole answer (docs/performance.md). It is Fastify's `serverFactory`,
+ * so `app.inject` never meets it; test/catalogue/front-cache.test.ts compares both paths over real
+ * connections. The catalogue's routes `remember` what they answered (catalogue/routes.ts);
+ * front-cache-wiring.ts gives it what it asks of the app.
+ */
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
-import { setBounded } from '../bounded-map.js';
-import type { HttpMetrics } from '../http/metrics.js';
-import { REQUEST_ID_HEADER, requestIdFor } from '../http/request-id.js';
-import type { RequestLineWriter } from '../request-log-line.js';
-import { cacheControlOf, namesEtag } from './http-cache.js';
-import type { CachedResponse } from './reader.js';
+import type { RequestLineWriter } from '../logging/request-log-line.js';
+import { setBounded } from './bounded-map.js';
+import { cachedResponseHeaders, namesEtag, type CachedResponse } from './cache-headers.js';
+import type { HttpMetrics } from './metrics.js';
+import { requestIdFor } from './request-id.js';
 
 /** A product read Fastify has answered, as it may be answered again without routing. */
 export interface RememberedRead {
@@ -31,24 +41,15 @@ export interface FrontCacheDeps {
   accepting(): boolean;
   /** The catalogue version in force, when it was checked recently enough; else undefined. */
   freshCatalogueVersion(): number | undefined;
-  /**
-   * The caller's brand when memory vouches for its bearer token at `nowMs` (auth/known-bearer.ts);
-   * else undefined. `connection` lets it remember the last token seen on a keep-alive connection.
-   */
-  brandOfCaller(authorization: string | undefined, nowMs: number, connection: object): string | undefined;
+  /** The caller's brand when memory vouches for its bearer token at `nowMs` (auth/known-bearer.ts); else undefined. */
+  brandOfCaller(authorization: string | undefined, nowMs: number): string | undefined;
   nowMs(): number;
 }
 
 /** Distinct URLs remembered; product reads have a few dozen per brand, so this never binds in practice. */
 export const FRONT_CACHE_CAPACITY = 2000;
 
-/**
- * Answers a product read this process has already answered, before Fastify routes it: the same
- * bytes and headers, the same request log line and metrics, for a caller memory vouches for.
- * Everything else (an unknown URL, a token not verified here yet, another brand, a newer
- * catalogue, draining) goes to Fastify untouched, which also gives every error. Why it exists:
- * routing, hooks and the reply pipeline cost more than the whole answer (docs/performance.md).
- */
+/** Product reads remembered by URL, answered from memory while they hold (see the top of this file). */
 export class FrontCache {
   readonly #reads = new Map<string, RememberedRead>();
   #deps: FrontCacheDeps | undefined;
@@ -99,28 +100,16 @@ export class FrontCache {
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const nowMs = deps.nowMs();
     if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs) return false;
-    if (deps.brandOfCaller(headers.authorization, nowMs, req.socket) !== read.brandCode) return false;
+    if (deps.brandOfCaller(headers.authorization, nowMs) !== read.brandCode) return false;
 
     const id = requestIdFor(req);
     const { response } = read;
     const notModified = namesEtag(headers['if-none-match'], response.etag);
     const statusCode = notModified ? 304 : 200;
-    // The headers sendCached sets, in Fastify's order, so both paths answer byte for byte alike;
-    // one writeHead instead of a setHeader each (Node validates every header once either way).
-    const cacheControl = cacheControlOf(response);
-    if (notModified) {
-      res.writeHead(304, { [REQUEST_ID_HEADER]: id, etag: response.etag, 'cache-control': cacheControl }).end();
-    } else {
-      res
-        .writeHead(200, {
-          [REQUEST_ID_HEADER]: id,
-          etag: response.etag,
-          'cache-control': cacheControl,
-          'content-type': response.contentType,
-          'content-length': response.payload.length,
-        })
-        .end(response.payload);
-    }
+    // One writeHead instead of a setHeader each (Node validates every header once either way).
+    const answer = res.writeHead(statusCode, cachedResponseHeaders(id, response, notModified));
+    if (notModified) answer.end();
+    else answer.end(response.payload);
     this.answered++;
     const elapsedMs = performance.now() - startedAt;
     deps.metrics.record('GET', read.route, statusCode, elapsedMs);
@@ -131,7 +120,7 @@ export class FrontCache {
 
 /**
  * Fastify's `serverFactory`: the HTTP/1 server Fastify would build itself (same timeouts), with
- * `cache` asked first. `app.inject` bypasses it; only real connections meet the cache.
+ * `cache` asked first.
  */
 export function serverWithFrontCache(cache: FrontCache): FastifyServerFactory {
   return (handler, options) => {

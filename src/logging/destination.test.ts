@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchedLogDestination, type WriteFn } from './log-destination.js';
+import { BatchedLogDestination, type WriteFn } from './destination.js';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 const eagain = () => Object.assign(new Error('EAGAIN: resource temporarily unavailable, write'), { code: 'EAGAIN' });

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, onResponseAsyncHookHandler, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../context.js';
 import { IdempotencyService, parseIdempotencyKey, type ClaimToken } from './service.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

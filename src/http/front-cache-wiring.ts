@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { claimsKnownFor } from '../auth/known-bearer.js';
 import type { AuthServices } from '../auth/service.js';
+import { catalogueOf } from '../catalogue/service.js';
 import type { AppContext } from '../context.js';
-import type { Lifecycle } from '../http/lifecycle.js';
-import type { HttpMetrics } from '../http/metrics.js';
-import { requestCompletedLine } from '../logging.js';
-import { directRequestLineWriter, type RequestLineWriter } from '../request-log-line.js';
+import { requestCompletedLine } from '../logging/options.js';
+import { directRequestLineWriter, type RequestLineWriter } from '../logging/request-log-line.js';
 import type { FrontCache } from './front-cache.js';
-import { catalogueOf } from './service.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { HttpMetrics } from './metrics.js';
 
 /** Gives the front cache what it asks of the app: the logger, metrics, lifecycle, catalogue and bearer checks. */
 export function connectFrontCache(
@@ -28,7 +28,7 @@ export function connectFrontCache(
     metrics,
     accepting: () => !closing && !lifecycle.draining,
     freshCatalogueVersion: () => catalogue.freshVersionId(),
-    brandOfCaller: (authorization, nowMs, connection) => claimsKnownFor(auth, authorization, nowMs, connection)?.brandCode,
+    brandOfCaller: (authorization, nowMs) => claimsKnownFor(auth, authorization, nowMs)?.brandCode,
     nowMs: () => context.clock().getTime(),
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { canonicalJson, fingerprintOf, isStoredStatus, parseIdempotencyKey } from './service.js';
-import { IdempotencyKeyMalformed } from '../errors.js';
+import { IdempotencyKeyMalformed } from './errors.js';
 
 describe('parseIdempotencyKey', () => {
   it('accepts 1–255 printable ASCII characters and no header at all', () => {

@@ -1,6 +1,6 @@
 import { LogController, type FastifyLoggerOptions, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
-import type { AppConfig } from './config.js';
+import type { AppConfig } from '../config.js';
 
 /** Keys whose values never reach a log line, at any depth a logged object nests them. */
 export const SECRET_KEYS: ReadonlySet<string> = new Set([

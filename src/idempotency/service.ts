@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../../context.js';
-import type { Db } from '../../db/database.js';
-import { IdempotencyKeyMalformed, IdempotencyKeyReused, IdempotencyRequestInFlight } from '../errors.js';
+import type { Clock } from '../context.js';
+import type { Db } from '../db/database.js';
+import { IdempotencyKeyMalformed, IdempotencyKeyReused, IdempotencyRequestInFlight } from './errors.js';
 import { deleteClaim, deleteExpired, findKey, insertClaim, storeResponse, takeOver } from './repository.js';
 
 /**

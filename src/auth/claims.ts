@@ -1,0 +1,14 @@
+import type { BrandCode } from '../catalogue/brands.js';
+
+/** What an access token asserts; also what the bearer guard hands to routes. */
+export interface AccessClaims {
+  userId: number;
+  partnerId: number;
+  partnerCode: string;
+  userTypeId: number;
+  customerInterfaceId: number;
+  brandCode: BrandCode;
+  clientId: string;
+  /** The login, for audit trails (OIDC `preferred_username`). */
+  username: string;
+}
