@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+// The whole suite, in three tiers by where a test lives (README, "Tests"):
+// src/**/*.test.ts unit, test/**/*.test.ts integration, test/process/ process-level.
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

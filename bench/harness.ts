@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { load, type LoadResult } from './load.js';
-import type { BenchApi, BenchRequest } from './scenarios.js';
+import type { BenchApi, BenchRequest } from './requests.js';
 import type { ServerProcess } from './server.js';
 
 export interface FreshDatabase {

@@ -11,7 +11,7 @@ import type { AppConfig } from '../src/config.js';
 import { connectDatabase } from '../src/db/connect.js';
 import { SharedDatabasePostgresDialect } from '../src/db/postgres-dialect.js';
 import type { Database } from '../src/db/database.js';
-import type { BenchApi, BenchRequest } from './scenarios.js';
+import type { BenchApi, BenchRequest } from './requests.js';
 
 export interface StatementStats {
   count: number;

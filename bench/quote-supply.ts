@@ -1,4 +1,4 @@
-import type { BenchApi, BenchRequest, RequestSupply } from './scenarios.js';
+import type { BenchApi, BenchRequest, RequestSupply } from './requests.js';
 
 /**
  * Ready-to-buy quotes for the purchase scenario. A quote is bought once, so every purchase of a

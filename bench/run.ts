@@ -8,7 +8,8 @@ import { Command } from 'commander';
 import { apiFor, drive, freshDatabase, measured, type MeasuredLoad } from './harness.js';
 import { flagsOf, judge, measureOf, medianRound, summaryOf, toMarkdown, type BenchReport, type RoundResult, type ScenarioReport } from './report.js';
 import { runScale } from './scale.js';
-import { SCENARIOS, type BenchApi, type BenchRun, type Scenario } from './scenarios.js';
+import type { BenchApi } from './requests.js';
+import { SCENARIOS, type BenchRun, type Scenario } from './scenarios.js';
 import { prepareBenchDatabase, type BenchFixtures } from './seed/database.js';
 import { startApiServer, startCeilingServer, type ServerProcess } from './server.js';
 

@@ -1,33 +1,8 @@
 import type { QuoteRequest } from '../src/quotes/schemas.js';
 import { purchaseSupply } from './quote-supply.js';
+import type { BenchApi, BenchRequest } from './requests.js';
 import type { BenchFixtures } from './seed/database.js';
 import { seedQuotes } from './seed/quotes.js';
-
-/** What one benchmark drives: a request prepared through the real API before the clock starts. */
-export interface BenchRequest {
-  readonly method: 'GET' | 'POST' | 'PUT';
-  readonly path: string;
-  readonly headers?: Record<string, string>;
-  readonly body?: string;
-  /** When each request must differ (a purchase buys a quote once): what the next one sends instead. */
-  readonly supply?: RequestSupply;
-}
-
-/**
- * A finite supply of distinct requests, prepared before the clock starts. When it runs out it
- * still answers (the load generator cannot wait), with a request the server refuses, and counts
- * it in `exhausted`: those answers are non-2xx and never pass for throughput.
- */
-export interface RequestSupply {
-  /** The path and/or body of the next request. */
-  next(): { readonly path?: string; readonly body?: string };
-  /** Distinct requests prepared. */
-  readonly size: number;
-  /** Distinct requests handed out so far. */
-  readonly used: number;
-  /** Requests asked for after the supply ran out. */
-  readonly exhausted: number;
-}
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -51,11 +26,6 @@ export interface BenchRun {
 export type ScenarioTarget =
   | { readonly kind: 'ratio'; readonly ceiling: 'fastify' | 'node'; readonly ratio: number; readonly p99Ms?: number }
   | { readonly kind: 'rate'; readonly perSecond: Readonly<Record<Engine, number>> };
-
-export interface BenchApi {
-  readonly url: string;
-  call(request: BenchRequest): Promise<{ status: number; body: string; contentType: string }>;
-}
 
 export interface Scenario {
   readonly name: string;

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -80,17 +79,4 @@ describe('operator commands', () => {
     expect(after.filter((k) => k.retired_at === null).map((k) => k.kid)).toEqual([kid]);
     expect(after.filter((k) => k.kid !== kid).every((k) => k.verify_until !== null)).toBe(true);
   });
-
-  it('is wired into the real command line (src/cli.ts), password on stdin', async () => {
-    const t = getApp();
-    const env = { ...process.env, ...t.database.env, ...FAST_AUTH_ENV, LOG_LEVEL: 'silent', DEMO_DATA: 'false' };
-    const cli = (args: string[], input?: string) =>
-      new Promise<string>((resolve, reject) => {
-        const child = execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env }, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)));
-        child.stdin?.end(input ?? '');
-      });
-    await run(['partner', 'create', '--code', 'REALCLI', '--name', 'Real CLI']); // one child process is slow enough
-    expect(await cli(['user', 'create', '--partner', 'REALCLI', '--login', 'cli@real.test', '--brand', 'directau'], 'cli-password-2026\n')).toMatch(/Created user/);
-    expect((await postToken(t.app, partnerLogin('cli@real.test', 'cli-password-2026'), { brand: 'directau' })).statusCode).toBe(200);
-  }, 60_000);
 });

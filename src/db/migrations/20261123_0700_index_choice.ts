@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 const OPEN_STATES = sql`('STARTED', 'CHALLENGE_PENDING', 'AUTHORISED', 'ISSUED')`;
 
 // Indexes a plan made without the values can only use for what they are for (docs/decisions.md,
-// "Generic plans"; test/foundation/generic-plans.test.ts):
+// "Generic plans"; test/db/generic-plans.test.ts):
 // - purchases by state: a partial index over the open states only. An index on (state, …) tied
 //   with the unique public id in the plan of every compare-and-set `public_id = $1 and state in
 //   ($2)` and could be chosen for it; a predicate over literals is never implied by a parameter,

@@ -5,7 +5,7 @@ import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { DIALECT } from '../helpers/database.js';
 import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
-import { issue, issueRequest } from './fixtures.js';
+import { issue, issueRequest } from '../policies/fixtures.js';
 
 interface Worker {
   readonly ready: Promise<void>;
@@ -13,9 +13,9 @@ interface Worker {
   go(): void;
 }
 
-/** A worker process (issue-worker.ts) that issues `count` policies when told to go. */
+/** A worker process (policy-issue-worker.ts) that issues `count` policies when told to go. */
 function startWorker(env: NodeJS.ProcessEnv, count: number, prefix: string): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/policies/issue-worker.ts', String(count), prefix], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/process/policy-issue-worker.ts', String(count), prefix], {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

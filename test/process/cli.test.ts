@@ -1,27 +1,28 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { createPartner } from '../../src/auth/accounts.js';
+import { FAST_AUTH_ENV, partnerLogin, postToken } from '../auth/support.js';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 
 const run = promisify(execFile);
 
-describe('payments configuration', () => {
-  it('IDEMPOTENCY_RETENTION_HOURS defaults to 24 and is validated by name', () => {
-    expect(loadConfig({}).idempotencyRetentionHours).toBe(24);
-    expect(loadConfig({ IDEMPOTENCY_RETENTION_HOURS: '48' }).idempotencyRetentionHours).toBe(48);
-    for (const bad of ['0', '721', 'day']) {
-      expect(() => loadConfig({ IDEMPOTENCY_RETENTION_HOURS: bad })).toThrow(/IDEMPOTENCY_RETENTION_HOURS/);
-    }
-  });
+describe('operator commands', () => {
+  const getApp = useTestApp({ env: FAST_AUTH_ENV });
 
-  it('the sandbox gateway is the staging default and refused in production', () => {
-    expect(loadConfig({}).paymentGateway).toBe('sandbox');
-    const production = { APP_ENV: 'production', DEMO_DATA: 'false', PUBLIC_BASE_URL: 'https://api.example.com' };
-    expect(() => loadConfig(production)).toThrow(ConfigError);
-    expect(() => loadConfig(production)).toThrow(/PAYMENT_GATEWAY/);
-  });
+  it('is wired into the real command line (src/cli.ts), password on stdin', async () => {
+    const t = getApp();
+    const env = { ...process.env, ...t.database.env, ...FAST_AUTH_ENV, LOG_LEVEL: 'silent', DEMO_DATA: 'false' };
+    const cli = (args: string[], input?: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env }, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)));
+        child.stdin?.end(input ?? '');
+      });
+    await createPartner(t.context, { code: 'REALCLI', name: 'Real CLI' }); // one child process is slow enough
+    expect(await cli(['user', 'create', '--partner', 'REALCLI', '--login', 'cli@real.test', '--brand', 'directau'], 'cli-password-2026\n')).toMatch(/Created user/);
+    expect((await postToken(t.app, partnerLogin('cli@real.test', 'cli-password-2026'), { brand: 'directau' })).statusCode).toBe(200);
+  }, 60_000);
 });
 
 describe(`purge-idempotency-keys command (${DIALECT})`, () => {

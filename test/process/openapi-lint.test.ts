@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -41,27 +41,10 @@ describe('OpenAPI document', () => {
     return res.json<{ openapi: string; paths: Record<string, unknown> }>();
   };
 
-  it('is OpenAPI 3.1 and describes the operations endpoints', async () => {
-    const document = await fetchDocument();
-    expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/ready', '/metrics']));
-  });
-
-  it('is rendered at /docs', async () => {
-    const res = await t().app.inject({ method: 'GET', url: '/docs/' });
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('swagger-ui');
-  });
-
   it('passes spectral lint (oas ruleset) with no errors and no warnings', async () => {
     // The known-bad document proves the linter really runs and reports.
     const broken = { openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } };
     expect((await spectral(broken)).length).toBeGreaterThan(0);
     expect(await spectral(await fetchDocument())).toEqual([]);
   }, 60_000);
-
-  it('matches the committed docs/openapi.json (run `npm run openapi:write` after changing a route)', async () => {
-    const committed = JSON.parse(readFileSync('docs/openapi.json', 'utf8')) as unknown;
-    expect(await fetchDocument()).toEqual(committed);
-  });
 });

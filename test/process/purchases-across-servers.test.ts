@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { startChildServer, type ChildServer } from '../helpers/child-server.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
-import { PartnerClient } from './http-client.js';
+import { PartnerClient } from '../purchases/http-client.js';
 
 /** Charges (captured sandbox payments) and issued policies of the whole database. */
 async function books(database: TestDatabase) {

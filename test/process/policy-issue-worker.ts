@@ -1,6 +1,6 @@
 /**
  * A separate process that issues policies, for the concurrency test: `node --import tsx
- * test/policies/issue-worker.ts <count> <prefix>` with the database in the environment (as the
+ * test/process/policy-issue-worker.ts <count> <prefix>` with the database in the environment (as the
  * server reads it). Prints `ready` once connected and waits for a line on standard input, so
  * that the test starts every worker at once; then prints the policy numbers it got as JSON.
  */
@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../src/config.js';
 import { connectDatabase } from '../../src/db/connect.js';
-import { issue, issueRequest } from './fixtures.js';
+import { issue, issueRequest } from '../policies/fixtures.js';
 
 const count = Number(process.argv[2] ?? '10');
 const prefix = process.argv[3] ?? 'CC';

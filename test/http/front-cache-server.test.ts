@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FrontCache, serverWithFrontCache, type FrontCacheDeps, type RememberedRead } from './front-cache.js';
+import { FrontCache, serverWithFrontCache, type FrontCacheDeps, type RememberedRead } from '../../src/http/front-cache.js';
 
 const READ: RememberedRead = {
   brandCode: 'brandau',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WalCheckpointer } from './checkpointer.js';
+import { WalCheckpointer } from '../../src/db/checkpointer.js';
 
 let dir: string;
 let path: string;
