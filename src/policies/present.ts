@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { amountFormat } from '../currency.js';
+import { amountFormat } from '../money/currency.js';
 import type { HomeAddress } from './issue-request.js';
 import { coverDays, endOfDayIn, instantIn, localDateOf, startOfDayIn } from './local-time.js';
 import { ACTION_TYPE_IDS, TRANSACTION_TYPE, type DetailRecord, type PersonRecord, type PolicyRecord } from './model.js';

@@ -1,7 +1,7 @@
 import { priceBase, resolveRating } from './base.js';
 import { premiumOf, type Rates } from './breakdown.js';
 import { matchCampaign } from './campaign.js';
-import { sum } from './money.js';
+import { sum } from '../money/arithmetic.js';
 import { priceAdventure, priceBasicOptions, priceCancellation, priceSpecifiedItems, type PricedOption } from './options.js';
 import { indexRateTable, type PlanIndex, type RateIndex } from './rate-index.js';
 import type { PricingRequest } from './request.js';

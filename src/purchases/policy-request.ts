@@ -4,8 +4,8 @@ import type { BrandCatalogue, PlanVersion } from '../catalogue/model.js';
 import type { CatalogueSnapshot } from '../catalogue/reader.js';
 import type { InsuredPerson, PolicyIssueRequest } from '../policies/issue-request.js';
 import { daysInMonth, plainDateParts } from '../policies/local-time.js';
-import { currencyFacts } from '../currency.js';
-import { minorDigits, toMinor } from '../quotes/money.js';
+import { currencyFacts } from '../money/currency.js';
+import { minorDigits, toMinor } from '../money/units.js';
 import type { PolicyHolderInput, QuoteInput, QuotePriceSummary } from '../quotes/schemas.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BrandCode } from '../brands.js';
 import type { Notification, Validation } from '../http/schemas.js';
-import { toMinor, minorDigits } from './money.js';
+import { toMinor, minorDigits } from '../money/units.js';
 import { jsonCopy } from './json-copy.js';
 import { withNestedValidation } from './nested-validation.js';
 import type { PricingRequest, QuotePorts, QuoteConfiguration } from './ports.js';

@@ -1,4 +1,4 @@
-import { setBounded } from './bounded-map.js';
+import { setBounded } from '../bounded-map.js';
 
 /** What the runtime's ISO 4217 data says about a currency: quotes, purchases and policies all ask. */
 export interface CurrencyFacts {
