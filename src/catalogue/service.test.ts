@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { validateCatalogue } from './compile.js';
 import { UnknownDestination, UnknownHomeCountry } from './errors.js';
 import { snapshotOf, type CatalogueSnapshot } from './reader.js';
-import { brandOf, effectiveDate, planVersionAt, plansOnSale, quoteConfiguration, resolveRatingRegion } from './service.js';
+import { brandOf, effectiveDate, planVersionAt, plansOnSale, homeCountryQuoteConfiguration, resolveRatingRegion } from './service.js';
 
 let snapshot: CatalogueSnapshot;
 beforeAll(async () => {
@@ -22,14 +22,14 @@ describe('catalogue rules', () => {
   });
 
   it('gives the quote configuration for brand, quote type and home country', () => {
-    const au = quoteConfiguration(snapshot, 'brandau', 'MULTITRIP', 'AUS');
+    const au = homeCountryQuoteConfiguration(snapshot, 'brandau', 'MULTITRIP', 'AUS');
     expect(au).toMatchObject({ quotePanelTypeId: 2, maxTravellers: 2, isProvinceRequiredForQuote: true, homeCountry: { timeZone: 'Australia/Sydney' } });
     expect(au.travelDuration.maxTripDurationDays).toBe(45);
     expect(au.homeCountry.provinces.find((p) => p.code === 'WA')?.timeZone).toBe('Australia/Perth');
-    const japan = quoteConfiguration(snapshot, 'nomad', 'SINGLETRIP', 'JPN');
+    const japan = homeCountryQuoteConfiguration(snapshot, 'nomad', 'SINGLETRIP', 'JPN');
     expect(japan.travelDuration.maxTravelDurationDays).toBe(180);
-    expect(quoteConfiguration(snapshot, 'nomad', 'SINGLETRIP', 'USA').sanctionedCountryCodes).toContain('CUB');
-    expect(() => quoteConfiguration(snapshot, 'brandnz', 'SINGLETRIP', 'AUS')).toThrow(UnknownHomeCountry);
+    expect(homeCountryQuoteConfiguration(snapshot, 'nomad', 'SINGLETRIP', 'USA').sanctionedCountryCodes).toContain('CUB');
+    expect(() => homeCountryQuoteConfiguration(snapshot, 'brandnz', 'SINGLETRIP', 'AUS')).toThrow(UnknownHomeCountry);
   });
 
   it('chooses plan versions by date and lists the plans on sale', () => {

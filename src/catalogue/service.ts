@@ -1,5 +1,5 @@
-import { DateTime } from 'luxon';
-import { setBounded } from '../bounded-map.js';
+import { parseDate } from '../calendar/dates.js';
+import { dateIn } from '../calendar/zones.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { RateTable } from '../pricing/rate-tables.js';
@@ -27,37 +27,6 @@ export function brandOf(snapshot: CatalogueSnapshot, brandCode: string): BrandCa
   return brand;
 }
 
-/** The calendar date of `instant` in `timeZone`, as YYYY-MM-DD. */
-export function dateIn(instant: Date, timeZone: string): string {
-  return dateFormatIn(timeZone).format(instant);
-}
-
-// Building an Intl.DateTimeFormat took a sixth of a plan read's CPU (docs/performance.md): one
-// per zone. Zones come from the catalogue's home countries, so the map stays small.
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function dateFormatIn(timeZone: string): Intl.DateTimeFormat {
-  let format = dateFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    if (dateFormats.size < 1000) dateFormats.set(timeZone, format);
-  }
-  return format;
-}
-
-// luxon's zone arithmetic costs more than a cached plan read; the answer changes once a day per zone.
-const nextMidnights = new Map<string, number>();
-
-/** The instant the calendar date in `timeZone` next changes after `instant` (epoch ms). */
-export function nextMidnightIn(instant: Date, timeZone: string): number {
-  const key = `${timeZone} ${dateIn(instant, timeZone)}`;
-  let midnight = nextMidnights.get(key);
-  if (midnight === undefined) {
-    midnight = DateTime.fromJSDate(instant, { zone: timeZone }).startOf('day').plus({ days: 1 }).toMillis();
-    setBounded(nextMidnights, key, midnight, 1000);
-  }
-  return midnight;
-}
-
 /** The brand's own time zone: that of its first home country (plan dates are local dates there). */
 export function brandTimeZone(snapshot: CatalogueSnapshot, brand: BrandCatalogue): string {
   return snapshot.homeCountries.get(brand.brand.homeCountryCodes[0] ?? '')?.timeZone ?? 'UTC';
@@ -71,8 +40,7 @@ export function effectiveDate(snapshot: CatalogueSnapshot, brand: BrandCatalogue
   const zone = brandTimeZone(snapshot, brand);
   if (effectiveAt === undefined) return dateIn(now, zone);
   if (/^\d{4}-\d{2}-\d{2}$/.test(effectiveAt)) {
-    const parsed = new Date(`${effectiveAt}T00:00:00Z`);
-    if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== effectiveAt) throw new InvalidDate(property, effectiveAt);
+    if (!parseDate(effectiveAt)) throw new InvalidDate(property, effectiveAt);
     return effectiveAt;
   }
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(effectiveAt)) throw new InvalidDate(property, effectiveAt);
@@ -99,7 +67,8 @@ export function plansOnSale(brand: BrandCatalogue, quoteType: QuoteType, homeCou
   return brand.plans.filter((p) => p.quoteType === quoteType && p.homeCountryCodes.includes(homeCountryCode) && isInForce(p, date));
 }
 
-export interface QuoteConfiguration {
+/** The quote settings of a brand and quote type for one of its home countries. */
+export interface HomeCountryQuoteConfiguration {
   readonly brandCode: string;
   readonly quoteType: QuoteType;
   readonly homeCountry: HomeCountry;
@@ -122,7 +91,7 @@ export interface QuoteConfiguration {
 }
 
 /** The quote configuration in force for a brand, quote type and home country. */
-export function quoteConfiguration(snapshot: CatalogueSnapshot, brandCode: string, quoteType: QuoteType, homeCountryCode: string): QuoteConfiguration {
+export function homeCountryQuoteConfiguration(snapshot: CatalogueSnapshot, brandCode: string, quoteType: QuoteType, homeCountryCode: string): HomeCountryQuoteConfiguration {
   const brand = brandOf(snapshot, brandCode);
   const home = brand.quoteConfig.homeCountries.find((h) => h.homeCountryCode === homeCountryCode);
   const homeCountry = snapshot.homeCountries.get(homeCountryCode);
@@ -147,12 +116,6 @@ export function quoteConfiguration(snapshot: CatalogueSnapshot, brandCode: strin
     domesticTravelCoverTypeCode: home.domesticTravelCoverTypeCode,
     ...home.restrictions,
   };
-}
-
-export function destinationOf(snapshot: CatalogueSnapshot, code: string): Destination {
-  const destination = snapshot.destinations.get(code);
-  if (!destination) throw new UnknownDestination(code);
-  return destination;
 }
 
 /**

@@ -5,7 +5,8 @@ import type { Executor, Tx } from '../db/database.js';
 import { jsonPointerToPath } from '../http/notifications.js';
 import { InvalidPolicyIssue, PolicyAlreadyIssued, PolicyNotFound } from './errors.js';
 import { PolicyIssueRequest } from './issue-request.js';
-import { isIsoDate, isTimeZone, yearIn } from './local-time.js';
+import { isIsoDate } from '../calendar/dates.js';
+import { isTimeZone, yearIn } from '../calendar/zones.js';
 import type { IssuedPolicy } from './model.js';
 import {
   counterKeyOf,
