@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../src/db/database.js';
 import { dialectOf } from '../../src/db/dialect.js';
 import { yearIn } from '../../src/calendar/zones.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE } from '../../src/policies/model.js';
-import { counterKeyOf, formatPolicyNumber, parsePolicyNumberFormat, policyDetailNumber } from '../../src/policies/number-format.js';
+import { counterKeyOf, formatPolicyNumber, parsePolicyNumberFormat, policyDetailNumber } from '../../src/policies/policy-number.js';
 import type { PoliciesTables } from '../../src/policies/tables.js';
 import type { QuoteTable } from '../../src/quotes/tables.js';
 import { BRAND_PROFILES, DESTINATIONS, FIRST_NAMES, OPTIONS, SURNAMES, type BrandProfile } from './profiles.js';

@@ -1,7 +1,7 @@
 import { isoCountries, countryRatingRegion } from './destinations.js';
 import type { CatalogueProblem, LoadedBrand, LoadedCatalogue, LoadedFile } from './load.js';
 import { pathText } from './load.js';
-import { parsePolicyNumberFormat } from './policy-number.js';
+import { checkPlanNumberFormat } from '../policies/policy-number.js';
 import { checkRates } from './checks-rates.js';
 import type { TravelDurationFile } from './file-schemas.js';
 
@@ -157,7 +157,7 @@ function checkPlans(loaded: LoadedBrand, known: KnownCodes, report: Report, plan
     if (codes.has(plan.code)) report(plans, [...at, 'code'], `plan code '${plan.code}' is used twice`);
     codes.add(plan.code);
     try {
-      parsePolicyNumberFormat(plan.policyNumberFormat);
+      checkPlanNumberFormat(plan.policyNumberFormat);
     } catch (error) {
       report(plans, [...at, 'policyNumberFormat'], `invalid format: ${(error as Error).message}`);
     }

@@ -5,7 +5,7 @@ import { jsonRowColumns } from '../db/json-row.js';
 import { reusableInsert, reusableQuery } from '../db/reusable-query.js';
 import type { InsuredPerson, PolicyIssueRequest } from './issue-request.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision } from './model.js';
-import { numberFrom, type CounterKey, type NumberTemplate } from './number-format.js';
+import { numberFrom, type CounterKey, type NumberTemplate } from './policy-number.js';
 import type { PolicyDetailTable, PolicyFinancialValueTable, PolicyHeaderTable, PolicyOptionTable, PolicyTravellerTable } from './tables.js';
 
 export { findPolicy } from './repository-read.js';

@@ -15,7 +15,7 @@ import {
   parsePolicyNumberFormat,
   policyDetailNumber,
   type PolicyNumberFormat,
-} from './number-format.js';
+} from './policy-number.js';
 import { presentDetail, presentSummary } from './present.js';
 import { findPolicy, issueNumberedPolicy, type NumberedIssue } from './repository.js';
 import type { PolicyLookup } from './repository-read.js';
