@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { preValidationHookHandler } from 'fastify';
-import { principalOf } from '../auth/guard.js';
+import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { findCardNumber } from '../payments/card-numbers.js';

@@ -6,7 +6,7 @@ import { findCardNumber } from '../payments/card-numbers.js';
 import { toContractQuote } from './contract.js';
 import { CardNumberRefused } from './errors.js';
 import type { QuotePorts } from './ports.js';
-import { principalOf } from './principal.js';
+import { principalOf } from '../auth/principal.js';
 import { Quote, QuoteIdParam, QuoteRequest } from './schemas.js';
 import { createQuote, readQuote, reviseQuote, type QuotesDeps } from './service.js';
 
