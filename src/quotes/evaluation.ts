@@ -4,7 +4,7 @@ import type { Notification, Validation } from '../http/schemas.js';
 import { toMinor, minorDigits } from '../money/units.js';
 import { jsonCopy } from './json-copy.js';
 import { withNestedValidation } from './nested-validation.js';
-import type { PricingRequest, QuotePorts, QuoteConfiguration } from './ports.js';
+import type { QuotePricingRequest, QuotePorts, QuoteConfiguration } from './ports.js';
 import { compileCleaner } from './schema-clean.js';
 import { QuoteInput, type QuoteRequest, type QuoteStage } from './schemas.js';
 import { resolveStage } from './stages.js';
@@ -49,7 +49,7 @@ function withGuid<T extends { guid?: string }>(value: T): T {
 }
 
 /** The pricing request, when the quote has everything a price needs and nothing wrong. */
-function pricingRequest(brandCode: BrandCode, partnerCode: string, input: QuoteInput, facts: QuoteFacts, configuration: QuoteConfiguration): PricingRequest | undefined {
+function pricingRequest(brandCode: BrandCode, partnerCode: string, input: QuoteInput, facts: QuoteFacts, configuration: QuoteConfiguration): QuotePricingRequest | undefined {
   const { trip, homeCountryCode } = facts;
   if (!trip || homeCountryCode === undefined || !facts.allAgesKnown || facts.travellers.length === 0) return undefined;
   if (facts.regionCodes.length === 0 || facts.plansSold.length === 0) return undefined;
