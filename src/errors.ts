@@ -38,9 +38,6 @@ export type ErrorKind =
   | 'not-found'
   | 'conflict'
   | 'unprocessable'
-  | 'payload-too-large'
-  | 'unsupported-media-type'
-  | 'rate-limited'
   | 'unavailable';
 
 /** The request itself is malformed (wrong types, missing fields, unparsable body). */
@@ -88,27 +85,6 @@ export class Conflict extends DomainError {
 /** Well-formed, but not acceptable as it stands (for example an idempotency key reused). */
 export class Unprocessable extends DomainError {
   readonly kind = 'unprocessable';
-}
-
-export class PayloadTooLarge extends DomainError {
-  readonly kind = 'payload-too-large';
-}
-
-export class UnsupportedMediaType extends DomainError {
-  readonly kind = 'unsupported-media-type';
-}
-
-/** Too many requests; the client may retry after `retryAfterSeconds`. */
-export class RateLimited extends DomainError {
-  readonly kind = 'rate-limited';
-  constructor(
-    code: string,
-    message: string,
-    readonly retryAfterSeconds: number,
-    detail: ErrorDetail = {},
-  ) {
-    super(code, message, detail);
-  }
 }
 
 /** A dependency (database, payment gateway) cannot serve right now. */

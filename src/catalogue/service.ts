@@ -1,17 +1,14 @@
 import { parseDate } from '../calendar/dates.js';
 import { dateIn } from '../calendar/zones.js';
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
-import type { RateTable } from '../pricing/rate-tables.js';
-import { CatalogueNotLoaded, InvalidDate, PlanNotSold, UnknownDestination, UnknownHomeCountry, UnknownPlanCode } from './errors.js';
-import type { BrandCatalogue, Destination, HomeCountry, PlanVersion, QuoteType } from './model.js';
+import { CatalogueNotLoaded, InvalidDate, PlanNotSold, UnknownHomeCountry, UnknownPlanCode } from './errors.js';
+import type { BrandCatalogue, HomeCountry, PlanVersion, QuoteType } from './model.js';
 import { catalogueReaderFor, type CatalogueReader, type CatalogueSnapshot } from './reader.js';
-import { documentOf, firstVersion, versionAt } from './repository.js';
 
 /**
  * The catalogue's rules in domain terms, for the product routes and for other areas (quotes):
- * plan versions in force, quote configuration per brand / quote type / home country, rate tables
- * in force, and destination → rating region resolution.
+ * the brand's time zone and the date a request asks about, plan versions in force, and the quote
+ * configuration per brand / quote type / home country.
  */
 export type { BrandCatalogue, Destination, HomeCountry, PlanVersion, QuoteType } from './model.js';
 export type { CatalogueSnapshot } from './reader.js';
@@ -60,11 +57,6 @@ export function planVersionAt(brand: BrandCatalogue, planCode: string, date: str
   const version = versions.find((p) => isInForce(p, date));
   if (!version) throw new PlanNotSold(planCode, date);
   return version;
-}
-
-/** Plan versions a quote may offer: in force on `date`, of the quote type, sold to the home country. */
-export function plansOnSale(brand: BrandCatalogue, quoteType: QuoteType, homeCountryCode: string, date: string): PlanVersion[] {
-  return brand.plans.filter((p) => p.quoteType === quoteType && p.homeCountryCodes.includes(homeCountryCode) && isInForce(p, date));
 }
 
 /** The quote settings of a brand and quote type for one of its home countries. */
@@ -116,33 +108,4 @@ export function homeCountryQuoteConfiguration(snapshot: CatalogueSnapshot, brand
     domesticTravelCoverTypeCode: home.domesticTravelCoverTypeCode,
     ...home.restrictions,
   };
-}
-
-/**
- * The rating region of a trip to `codes` (countries, regions or lists): each code maps to a
- * region, and the trip is rated at the highest-ranked one of the brand's rate table.
- */
-export function resolveRatingRegion(snapshot: CatalogueSnapshot, brandCode: string, codes: readonly string[]): { ratingRegion: string; destinations: Destination[] } {
-  const ranks = new Map(brandOf(snapshot, brandCode).rates.ratingRegions.map((r) => [r.code, r.rank]));
-  const destinations = codes.map((code, i) => {
-    const destination = snapshot.destinations.get(code);
-    if (!destination) throw new UnknownDestination(code, `destinationCountryCodes[${i}]`);
-    return destination;
-  });
-  let best: string | undefined;
-  for (const d of destinations) if (best === undefined || (ranks.get(d.ratingRegion) ?? 0) > (ranks.get(best) ?? 0)) best = d.ratingRegion;
-  if (best === undefined) throw new UnknownDestination('', 'destinationCountryCodes');
-  return { ratingRegion: best, destinations };
-}
-
-/**
- * The rate table in force for a brand at an instant: that of the newest catalogue version
- * imported at or before `at` (the first version for instants before any import).
- */
-export async function rateTableAt(db: Db, brandCode: string, at: Date): Promise<RateTable> {
-  const version = (await versionAt(db, at.toISOString())) ?? (await firstVersion(db));
-  if (!version) throw new CatalogueNotLoaded();
-  const table = await documentOf(db, version.id, brandCode, 'rates');
-  if (!table) throw new CatalogueNotLoaded();
-  return table as RateTable;
 }
