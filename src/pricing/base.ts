@@ -57,7 +57,6 @@ export function priceBase(
   const sales = lines.map((l) => l.sale);
   const whole = breakDown(sum(sales), rates);
   const parts = allocateBreakdown(whole, sales);
-  // Object.assign rather than a spread plus properties (slow on Node 20, see options.ts).
   const priceDetails = lines.map((line, i) =>
     Object.assign(
       { policyHolderGuid: line.traveller.guid, age: line.traveller.age, ageRangeId: line.ageRangeId, netListPriceId: line.priceId, saleListPriceId: line.priceId },

@@ -29,8 +29,7 @@ const cleanQuoteInput = compileCleaner(QuoteInput);
  * (prices refer to them). Client-sent `validation`s are replaced later.
  */
 function normalise(raw: QuoteInput): QuoteInput {
-  // The cleaner returns fresh objects, so they are completed in place (a spread plus properties
-  // is slow on Node 20, V8 defect v8:11536); keys keep the order a spread gave them.
+  // The cleaner returns fresh objects, so they are completed in place; keys keep the order a spread gave them.
   const input = cleanQuoteInput(raw) as QuoteInput;
   input.quoteType ??= 'SINGLETRIP';
   input.policyHolders = input.policyHolders?.map((h) => withGuid(h));

@@ -34,7 +34,6 @@ export function enginePricingPort(reader: CatalogueReader): QuotePricing {
         const planId = request.plans[i]?.planId ?? 0;
         if (outcome.outcome === 'NOT_PRICEABLE') refused.push(outcome);
         else
-          // Object.assign, not a spread plus properties: several times slower on Node 20 (V8 defect v8:11536).
           plans.push({
             planId,
             result: Object.assign({}, outcome.result, { planId, basePriceResult: Object.assign({}, outcome.result.basePriceResult, { planId }) }),
