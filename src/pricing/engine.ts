@@ -58,7 +58,6 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
   const taxes = policyTaxes(index, request.homeCountryCode, request.homeProvinceCode, sum(components.map(premiumOf)));
   const taxShares = allocateTaxes(taxes, components.map(premiumOf));
   const taxed = new Map(components.map((c, i) => [c, taxShares[i] ?? []]));
-  // Object.assign rather than a spread plus properties (slow on Node 20, see options.ts).
   const withTaxes = (o: PricedOption | undefined): OptionPriceResult | undefined => o && Object.assign({}, o, { taxComponents: taxed.get(o) ?? [] });
 
   const parts: PricedComponents = {
