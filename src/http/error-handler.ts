@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorKind, UnknownBrand, Unauthenticated, Conflict } from '../errors.js';
-import { schemaViolationToNotification, echoValue } from './notifications.js';
+import { DomainError, echoValue, type ErrorKind, UnknownBrand, Unauthenticated, Conflict } from '../errors.js';
+import { schemaViolationToNotification } from './notifications.js';
 import type { ErrorResponse, Notification } from './schemas.js';
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
