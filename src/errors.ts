@@ -30,6 +30,21 @@ export abstract class DomainError extends Error {
   }
 }
 
+/** Digit runs that could be a card number are masked before any value is echoed or logged. */
+const CARD_LIKE = /\d(?:[ -]?\d){12,18}/g;
+const MAX_ECHO = 120;
+
+/**
+ * An offending value as a problem report may echo it (an error's `value`, a validation
+ * Notification's): scalars only, card-like digits masked, bounded length.
+ */
+export function echoValue(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
+  const text = String(value).replace(CARD_LIKE, '[REDACTED]');
+  return text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}…` : text;
+}
+
 /** How an error reads to a client; the HTTP mapping keys on this alone. */
 export type ErrorKind =
   | 'invalid-input'
@@ -38,9 +53,6 @@ export type ErrorKind =
   | 'not-found'
   | 'conflict'
   | 'unprocessable'
-  | 'payload-too-large'
-  | 'unsupported-media-type'
-  | 'rate-limited'
   | 'unavailable';
 
 /** The request itself is malformed (wrong types, missing fields, unparsable body). */
@@ -88,27 +100,6 @@ export class Conflict extends DomainError {
 /** Well-formed, but not acceptable as it stands (for example an idempotency key reused). */
 export class Unprocessable extends DomainError {
   readonly kind = 'unprocessable';
-}
-
-export class PayloadTooLarge extends DomainError {
-  readonly kind = 'payload-too-large';
-}
-
-export class UnsupportedMediaType extends DomainError {
-  readonly kind = 'unsupported-media-type';
-}
-
-/** Too many requests; the client may retry after `retryAfterSeconds`. */
-export class RateLimited extends DomainError {
-  readonly kind = 'rate-limited';
-  constructor(
-    code: string,
-    message: string,
-    readonly retryAfterSeconds: number,
-    detail: ErrorDetail = {},
-  ) {
-    super(code, message, detail);
-  }
 }
 
 /** A dependency (database, payment gateway) cannot serve right now. */

@@ -4,37 +4,16 @@ import type { AppContext } from '../context.js';
 import { UnknownBrand } from '../errors.js';
 import { verifyAccessToken } from './access-tokens.js';
 import { BrandNotAllowed, InvalidToken, MalformedAuthorization, TokenRequired, bearerChallenge } from './errors.js';
+import type { Principal } from './principal.js';
 import type { AuthServices } from './service.js';
-
-/** Who is calling, as the bearer guard established it; routes of `protectedApi` read it. */
-export interface Principal {
-  readonly userId: number;
-  readonly partnerId: number;
-  readonly partnerCode: string;
-  readonly brandCode: BrandCode;
-  readonly userTypeId: number;
-  readonly customerInterfaceId: number;
-  /** The login, for audit trails. */
-  readonly username: string;
-}
 
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by the bearer guard on every `protectedApi` route; null elsewhere. */
-    principal: Principal | null;
-  }
   interface FastifyInstance {
     /** The app's bearer guard (installed once in src/app.ts; `protectWithBearer` adds it to a scope). */
     bearerGuard: Guard;
   }
-}
-
-/** The principal of a guarded request; throws if a route outside the guard asks for one. */
-export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new TokenRequired();
-  return request.principal;
 }
 
 // RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
@@ -80,7 +59,7 @@ export function bearerGuard(context: AppContext, services: AuthServices): Guard 
       userTypeId: claims.userTypeId,
       customerInterfaceId: claims.customerInterfaceId,
       username: claims.username,
-    };
+    } satisfies Principal;
   };
 }
 

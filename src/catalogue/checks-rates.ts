@@ -1,5 +1,5 @@
 import type { RateTable } from '../pricing/rate-tables.js';
-import type { KnownCodes, Report } from './checks.js';
+import type { KnownCodes, Report } from './check-report.js';
 import type { LoadedBrand } from './load.js';
 
 function ordered(bands: readonly { from: number; to: number }[]): string | undefined {

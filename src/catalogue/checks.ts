@@ -1,32 +1,10 @@
-import { isoCountries, countryRatingRegion } from './destinations.js';
-import type { CatalogueProblem, LoadedBrand, LoadedCatalogue, LoadedFile } from './load.js';
-import { pathText } from './load.js';
-import { parsePolicyNumberFormat } from './policy-number.js';
+import { isTimeZone } from '../calendar/zones.js';
+import { checkPlanNumberFormat } from '../policies/policy-number.js';
+import { reporter, type KnownCodes, type Report } from './check-report.js';
 import { checkRates } from './checks-rates.js';
+import { isoCountries, countryRatingRegion } from './destinations.js';
 import type { TravelDurationFile } from './file-schemas.js';
-
-/** Records a problem at a path of a loaded file, with its line. */
-export type Report = (file: LoadedFile<unknown>, path: (string | number)[], reason: string) => void;
-
-export function reporter(problems: CatalogueProblem[]): Report {
-  return (file, path, reason) => problems.push({ file: file.file, path: pathText(path), line: file.locate(path), reason });
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export interface KnownCodes {
-  readonly countries: ReadonlySet<string>;
-  readonly destinations: ReadonlySet<string>;
-  readonly provinces: ReadonlyMap<string, ReadonlySet<string>>;
-  readonly homeCountries: ReadonlySet<string>;
-}
+import type { CatalogueProblem, LoadedBrand, LoadedCatalogue } from './load.js';
 
 /** Cross-file checks: every reference resolves, ids are unique, limits are ordered. */
 export function checkCatalogue(catalogue: LoadedCatalogue): CatalogueProblem[] {
@@ -157,7 +135,7 @@ function checkPlans(loaded: LoadedBrand, known: KnownCodes, report: Report, plan
     if (codes.has(plan.code)) report(plans, [...at, 'code'], `plan code '${plan.code}' is used twice`);
     codes.add(plan.code);
     try {
-      parsePolicyNumberFormat(plan.policyNumberFormat);
+      checkPlanNumberFormat(plan.policyNumberFormat);
     } catch (error) {
       report(plans, [...at, 'policyNumberFormat'], `invalid format: ${(error as Error).message}`);
     }

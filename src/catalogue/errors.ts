@@ -44,12 +44,6 @@ export class InvalidDate extends InvalidInput {
   }
 }
 
-export class UnknownDestination extends InvalidInput {
-  constructor(code: string, property = 'destinationCountryCodes') {
-    super('UNKNOWN_DESTINATION', `'${code}' is not a known destination code.`, { property, value: code });
-  }
-}
-
 export class UnknownHomeCountry extends InvalidInput {
   constructor(code: string, property = 'homeAddress.countryCode') {
     super('UNKNOWN_HOME_COUNTRY', `This brand does not sell to residents of '${code}'.`, { property, value: code });

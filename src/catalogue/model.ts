@@ -5,7 +5,6 @@ import type { BrandFile, QuoteConfigFile, TermFile } from './file-schemas.js';
 /** Domain types of the compiled catalogue: what an import stores and what services read. */
 
 export type QuoteType = 'SINGLETRIP' | 'MULTITRIP';
-export const QUOTE_TYPES: readonly QuoteType[] = ['SINGLETRIP', 'MULTITRIP'];
 
 export interface Destination {
   /** ISO 3166 alpha-3, or an extended X.. code for a region or a named country list. */

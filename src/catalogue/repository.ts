@@ -19,23 +19,6 @@ export async function latestVersion(db: Executor): Promise<StoredVersion | undef
   return row && toVersion(row);
 }
 
-/** The newest version imported at or before `at` (ISO text compares as time). */
-export async function versionAt(db: Executor, at: string): Promise<StoredVersion | undefined> {
-  const row = await db
-    .selectFrom('catalogue_version')
-    .select(VERSION_COLUMNS)
-    .where('imported_at', '<=', at)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row && toVersion(row);
-}
-
-export async function firstVersion(db: Executor): Promise<StoredVersion | undefined> {
-  const row = await db.selectFrom('catalogue_version').select(VERSION_COLUMNS).orderBy('id', 'asc').limit(1).executeTakeFirst();
-  return row && toVersion(row);
-}
-
 export async function insertVersion(tx: Tx, hashes: { contentHash: string; sourceHash: string }, importedAt: string, summary: object): Promise<number> {
   const row = await tx
     .insertInto('catalogue_version')
@@ -71,17 +54,6 @@ export async function insertPdsFiles(tx: Tx, versionId: number, files: readonly 
 export async function documentsOf(db: Executor, versionId: number): Promise<{ brandCode: string; kind: string; body: unknown }[]> {
   const rows = await db.selectFrom('catalogue_document').select(['brand_code', 'kind', 'body']).where('version_id', '=', versionId).execute();
   return rows.map((r) => ({ brandCode: r.brand_code, kind: r.kind, body: JSON.parse(r.body) as unknown }));
-}
-
-export async function documentOf(db: Executor, versionId: number, brandCode: string, kind: string): Promise<unknown> {
-  const row = await db
-    .selectFrom('catalogue_document')
-    .select('body')
-    .where('version_id', '=', versionId)
-    .where('brand_code', '=', brandCode)
-    .where('kind', '=', kind)
-    .executeTakeFirst();
-  return row ? (JSON.parse(row.body) as unknown) : undefined;
 }
 
 export async function pdsFilesOf(db: Executor, versionId: number): Promise<PdsFile[]> {

@@ -14,7 +14,8 @@ import {
   BrandContentResponse, BrandIdParams, ContractParams, FeaturesResponse, LangQuery, PdsQuery, PdsSummaryResponse, PlanResponse, PlansQuery,
   QuoteConfigQuery, QuoteConfigResponse,
 } from './schemas.js';
-import { brandOf, brandTimeZone, catalogueOf, effectiveDate, nextMidnightIn, planVersionAt } from './service.js';
+import { nextMidnightIn } from '../calendar/zones.js';
+import { brandOf, brandTimeZone, catalogueOf, effectiveDate, planVersionAt } from './service.js';
 
 const NOT_MODIFIED = { type: 'null', description: 'Not modified: `If-None-Match` named the current ETag.' } as const;
 const ERRORS = errorResponses(400, 401, 403, 404, 503);

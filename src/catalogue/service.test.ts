@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validateCatalogue } from './compile.js';
-import { UnknownDestination, UnknownHomeCountry } from './errors.js';
+import { UnknownHomeCountry } from './errors.js';
 import { snapshotOf, type CatalogueSnapshot } from './reader.js';
-import { brandOf, effectiveDate, planVersionAt, plansOnSale, quoteConfiguration, resolveRatingRegion } from './service.js';
+import { brandOf, effectiveDate, planVersionAt, homeCountryQuoteConfiguration } from './service.js';
 
 let snapshot: CatalogueSnapshot;
 beforeAll(async () => {
@@ -12,32 +12,21 @@ beforeAll(async () => {
 });
 
 describe('catalogue rules', () => {
-  it('rates a trip at the highest-ranked rating region of its destinations', () => {
-    expect(resolveRatingRegion(snapshot, 'brandau', ['FJI']).ratingRegion).toBe('PACIFIC');
-    expect(resolveRatingRegion(snapshot, 'brandau', ['IDN', 'THA']).ratingRegion).toBe('ASIA');
-    expect(resolveRatingRegion(snapshot, 'brandau', ['XSC', 'JPN']).ratingRegion).toBe('EUROPE');
-    expect(resolveRatingRegion(snapshot, 'brandau', ['XWA', 'USA']).ratingRegion).toBe('WORLDWIDE');
-    expect(resolveRatingRegion(snapshot, 'nomad', ['ARE']).ratingRegion).toBe('WORLDWIDE_EXCL_AMERICAS');
-    expect(() => resolveRatingRegion(snapshot, 'brandau', ['FJI', 'QQQ'])).toThrow(UnknownDestination);
-  });
-
   it('gives the quote configuration for brand, quote type and home country', () => {
-    const au = quoteConfiguration(snapshot, 'brandau', 'MULTITRIP', 'AUS');
+    const au = homeCountryQuoteConfiguration(snapshot, 'brandau', 'MULTITRIP', 'AUS');
     expect(au).toMatchObject({ quotePanelTypeId: 2, maxTravellers: 2, isProvinceRequiredForQuote: true, homeCountry: { timeZone: 'Australia/Sydney' } });
     expect(au.travelDuration.maxTripDurationDays).toBe(45);
     expect(au.homeCountry.provinces.find((p) => p.code === 'WA')?.timeZone).toBe('Australia/Perth');
-    const japan = quoteConfiguration(snapshot, 'nomad', 'SINGLETRIP', 'JPN');
+    const japan = homeCountryQuoteConfiguration(snapshot, 'nomad', 'SINGLETRIP', 'JPN');
     expect(japan.travelDuration.maxTravelDurationDays).toBe(180);
-    expect(quoteConfiguration(snapshot, 'nomad', 'SINGLETRIP', 'USA').sanctionedCountryCodes).toContain('CUB');
-    expect(() => quoteConfiguration(snapshot, 'brandnz', 'SINGLETRIP', 'AUS')).toThrow(UnknownHomeCountry);
+    expect(homeCountryQuoteConfiguration(snapshot, 'nomad', 'SINGLETRIP', 'USA').sanctionedCountryCodes).toContain('CUB');
+    expect(() => homeCountryQuoteConfiguration(snapshot, 'brandnz', 'SINGLETRIP', 'AUS')).toThrow(UnknownHomeCountry);
   });
 
-  it('chooses plan versions by date and lists the plans on sale', () => {
+  it('chooses plan versions by date', () => {
     const brand = brandOf(snapshot, 'directau');
     expect(planVersionAt(brand, 'AMT', '2026-06-30').planId).toBe(300401);
     expect(planVersionAt(brand, 'AMT', '2026-07-01').planId).toBe(300402);
-    expect(plansOnSale(brand, 'SINGLETRIP', 'AUS', '2026-08-01').map((p) => p.code)).toEqual(['COMP', 'ESSE', 'BASIC']);
-    expect(plansOnSale(brand, 'SINGLETRIP', 'NZL', '2026-08-01')).toEqual([]);
   });
 
   it('reads effectiveAt as a date in the brand time zone', () => {

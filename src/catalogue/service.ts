@@ -1,17 +1,14 @@
-import { DateTime } from 'luxon';
-import { setBounded } from '../http/bounded-map.js';
+import { parseDate } from '../calendar/dates.js';
+import { dateIn } from '../calendar/zones.js';
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
-import type { RateTable } from '../pricing/rate-tables.js';
-import { CatalogueNotLoaded, InvalidDate, PlanNotSold, UnknownDestination, UnknownHomeCountry, UnknownPlanCode } from './errors.js';
-import type { BrandCatalogue, Destination, HomeCountry, PlanVersion, QuoteType } from './model.js';
+import { CatalogueNotLoaded, InvalidDate, PlanNotSold, UnknownHomeCountry, UnknownPlanCode } from './errors.js';
+import type { BrandCatalogue, HomeCountry, PlanVersion, QuoteType } from './model.js';
 import { catalogueReaderFor, type CatalogueReader, type CatalogueSnapshot } from './reader.js';
-import { documentOf, firstVersion, versionAt } from './repository.js';
 
 /**
  * The catalogue's rules in domain terms, for the product routes and for other areas (quotes):
- * plan versions in force, quote configuration per brand / quote type / home country, rate tables
- * in force, and destination → rating region resolution.
+ * the brand's time zone and the date a request asks about, plan versions in force, and the quote
+ * configuration per brand / quote type / home country.
  */
 export type { BrandCatalogue, Destination, HomeCountry, PlanVersion, QuoteType } from './model.js';
 export type { CatalogueSnapshot } from './reader.js';
@@ -27,37 +24,6 @@ export function brandOf(snapshot: CatalogueSnapshot, brandCode: string): BrandCa
   return brand;
 }
 
-/** The calendar date of `instant` in `timeZone`, as YYYY-MM-DD. */
-export function dateIn(instant: Date, timeZone: string): string {
-  return dateFormatIn(timeZone).format(instant);
-}
-
-// Building an Intl.DateTimeFormat took a sixth of a plan read's CPU (docs/performance.md): one
-// per zone. Zones come from the catalogue's home countries, so the map stays small.
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function dateFormatIn(timeZone: string): Intl.DateTimeFormat {
-  let format = dateFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    if (dateFormats.size < 1000) dateFormats.set(timeZone, format);
-  }
-  return format;
-}
-
-// luxon's zone arithmetic costs more than a cached plan read; the answer changes once a day per zone.
-const nextMidnights = new Map<string, number>();
-
-/** The instant the calendar date in `timeZone` next changes after `instant` (epoch ms). */
-export function nextMidnightIn(instant: Date, timeZone: string): number {
-  const key = `${timeZone} ${dateIn(instant, timeZone)}`;
-  let midnight = nextMidnights.get(key);
-  if (midnight === undefined) {
-    midnight = DateTime.fromJSDate(instant, { zone: timeZone }).startOf('day').plus({ days: 1 }).toMillis();
-    setBounded(nextMidnights, key, midnight, 1000);
-  }
-  return midnight;
-}
-
 /** The brand's own time zone: that of its first home country (plan dates are local dates there). */
 export function brandTimeZone(snapshot: CatalogueSnapshot, brand: BrandCatalogue): string {
   return snapshot.homeCountries.get(brand.brand.homeCountryCodes[0] ?? '')?.timeZone ?? 'UTC';
@@ -71,8 +37,7 @@ export function effectiveDate(snapshot: CatalogueSnapshot, brand: BrandCatalogue
   const zone = brandTimeZone(snapshot, brand);
   if (effectiveAt === undefined) return dateIn(now, zone);
   if (/^\d{4}-\d{2}-\d{2}$/.test(effectiveAt)) {
-    const parsed = new Date(`${effectiveAt}T00:00:00Z`);
-    if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== effectiveAt) throw new InvalidDate(property, effectiveAt);
+    if (!parseDate(effectiveAt)) throw new InvalidDate(property, effectiveAt);
     return effectiveAt;
   }
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(effectiveAt)) throw new InvalidDate(property, effectiveAt);
@@ -94,12 +59,8 @@ export function planVersionAt(brand: BrandCatalogue, planCode: string, date: str
   return version;
 }
 
-/** Plan versions a quote may offer: in force on `date`, of the quote type, sold to the home country. */
-export function plansOnSale(brand: BrandCatalogue, quoteType: QuoteType, homeCountryCode: string, date: string): PlanVersion[] {
-  return brand.plans.filter((p) => p.quoteType === quoteType && p.homeCountryCodes.includes(homeCountryCode) && isInForce(p, date));
-}
-
-export interface QuoteConfiguration {
+/** The quote settings of a brand and quote type for one of its home countries. */
+export interface HomeCountryQuoteConfiguration {
   readonly brandCode: string;
   readonly quoteType: QuoteType;
   readonly homeCountry: HomeCountry;
@@ -122,7 +83,7 @@ export interface QuoteConfiguration {
 }
 
 /** The quote configuration in force for a brand, quote type and home country. */
-export function quoteConfiguration(snapshot: CatalogueSnapshot, brandCode: string, quoteType: QuoteType, homeCountryCode: string): QuoteConfiguration {
+export function homeCountryQuoteConfiguration(snapshot: CatalogueSnapshot, brandCode: string, quoteType: QuoteType, homeCountryCode: string): HomeCountryQuoteConfiguration {
   const brand = brandOf(snapshot, brandCode);
   const home = brand.quoteConfig.homeCountries.find((h) => h.homeCountryCode === homeCountryCode);
   const homeCountry = snapshot.homeCountries.get(homeCountryCode);
@@ -147,39 +108,4 @@ export function quoteConfiguration(snapshot: CatalogueSnapshot, brandCode: strin
     domesticTravelCoverTypeCode: home.domesticTravelCoverTypeCode,
     ...home.restrictions,
   };
-}
-
-export function destinationOf(snapshot: CatalogueSnapshot, code: string): Destination {
-  const destination = snapshot.destinations.get(code);
-  if (!destination) throw new UnknownDestination(code);
-  return destination;
-}
-
-/**
- * The rating region of a trip to `codes` (countries, regions or lists): each code maps to a
- * region, and the trip is rated at the highest-ranked one of the brand's rate table.
- */
-export function resolveRatingRegion(snapshot: CatalogueSnapshot, brandCode: string, codes: readonly string[]): { ratingRegion: string; destinations: Destination[] } {
-  const ranks = new Map(brandOf(snapshot, brandCode).rates.ratingRegions.map((r) => [r.code, r.rank]));
-  const destinations = codes.map((code, i) => {
-    const destination = snapshot.destinations.get(code);
-    if (!destination) throw new UnknownDestination(code, `destinationCountryCodes[${i}]`);
-    return destination;
-  });
-  let best: string | undefined;
-  for (const d of destinations) if (best === undefined || (ranks.get(d.ratingRegion) ?? 0) > (ranks.get(best) ?? 0)) best = d.ratingRegion;
-  if (best === undefined) throw new UnknownDestination('', 'destinationCountryCodes');
-  return { ratingRegion: best, destinations };
-}
-
-/**
- * The rate table in force for a brand at an instant: that of the newest catalogue version
- * imported at or before `at` (the first version for instants before any import).
- */
-export async function rateTableAt(db: Db, brandCode: string, at: Date): Promise<RateTable> {
-  const version = (await versionAt(db, at.toISOString())) ?? (await firstVersion(db));
-  if (!version) throw new CatalogueNotLoaded();
-  const table = await documentOf(db, version.id, brandCode, 'rates');
-  if (!table) throw new CatalogueNotLoaded();
-  return table as RateTable;
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorKind, UnknownBrand, Unauthenticated, RateLimited, Conflict } from '../errors.js';
-import { schemaViolationToNotification, echoValue } from './notifications.js';
+import { DomainError, echoValue, type ErrorKind, UnknownBrand, Unauthenticated, Conflict } from '../errors.js';
+import { schemaViolationToNotification } from './notifications.js';
 import type { ErrorResponse, Notification } from './schemas.js';
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
@@ -9,10 +9,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
-  'payload-too-large': 413,
-  'unsupported-media-type': 415,
   unprocessable: 422,
-  'rate-limited': 429,
   unavailable: 503,
 };
 
@@ -37,7 +34,6 @@ function sendDomainError(error: DomainError, reply: FastifyReply): FastifyReply 
   if (value !== undefined) notification.value = value;
   if (error.tokens) notification.tokens = error.tokens;
   if (error instanceof Unauthenticated && error.challenge) reply.header('www-authenticate', error.challenge);
-  if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
   if (error instanceof Conflict && error.retryAfterSeconds !== undefined) {
     reply.header('retry-after', String(error.retryAfterSeconds));
   }

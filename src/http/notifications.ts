@@ -1,17 +1,6 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { echoValue } from '../errors.js';
 import type { Notification } from './schemas.js';
-
-/** Digit runs that could be a card number are masked before any value is echoed or logged. */
-const CARD_LIKE = /\d(?:[ -]?\d){12,18}/g;
-const MAX_ECHO = 120;
-
-/** A value safe to put in a Notification: scalars only, card-like digits masked, bounded length. */
-export function echoValue(value: unknown): string | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
-  const text = String(value).replace(CARD_LIKE, '[REDACTED]');
-  return text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}…` : text;
-}
 
 /** `/quote/input/policyHolders/0/firstName` → `quote.input.policyHolders[0].firstName`. */
 export function jsonPointerToPath(pointer: string): string {

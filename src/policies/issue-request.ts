@@ -32,7 +32,7 @@ export const PlanSnapshot = Type.Object({
     minorUnits: Type.Integer({ minimum: 0, maximum: 4 }),
   }),
   policyNumberPrefix: Type.String({ maxLength: 20, pattern: '^[A-Za-z0-9]*$' }),
-  /** See number-format.ts for the grammar. */
+  /** See policy-number.ts for the grammar. */
   policyNumberFormat: text(100),
   /** ISO 3166 alpha-2 of the jurisdiction the policy is issued under. */
   jurisdictionCountryCode: Type.String({ pattern: '^[A-Za-z]{2}$' }),

@@ -1,4 +1,4 @@
-import type { CounterKey, NumberTemplate } from './number-format.js';
+import type { CounterKey, NumberTemplate } from './policy-number.js';
 import type { BrandCode } from '../catalogue/brands.js';
 import type { HomeAddress, InsuredPerson, PlanSnapshot, PolicyIssueRequest } from './issue-request.js';
 import type { PolicyActionType } from './schemas-detail.js';
@@ -6,7 +6,6 @@ import type { PolicyActionType } from './schemas-detail.js';
 /** Policies as the service sees them: read back from storage, before they become contract JSON. */
 
 export const POLICY_STATUS = { Active: 1, Cancelled: 2 } as const;
-export type PolicyStatus = keyof typeof POLICY_STATUS;
 export const ACTION_TYPE_IDS: Record<PolicyActionType, number> = { Purchase: 1, Amendment: 2, Cancellation: 3 };
 /** Kinds of rows in policy_financial_value; `transactionTypeId` in the contract. */
 export const TRANSACTION_TYPE = { Premium: 1, Discount: 2, Tax: 3, Donation: 4 } as const;

@@ -4,7 +4,7 @@ import { jsonRowColumns } from '../db/json-row.js';
 import { reusableInsert, reusableQuery } from '../db/reusable-query.js';
 import type { PolicyIssueRequest } from './issue-request.js';
 import type { NumberedIssue } from './model.js';
-import { numberFrom, type CounterKey } from './number-format.js';
+import { numberFrom, type CounterKey } from './policy-number.js';
 import {
   childRows,
   DETAIL_COLUMNS,

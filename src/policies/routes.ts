@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../http/schemas.js';
-import { principalOf } from './principal.js';
+import { principalOf } from '../auth/principal.js';
 import { PolicyDetailList, PolicyParams, PolicySummary } from './schemas.js';
 import { getPolicyDetails, getPolicySummary } from './service.js';
 

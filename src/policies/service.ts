@@ -5,7 +5,8 @@ import type { Executor } from '../db/database.js';
 import { jsonPointerToPath } from '../http/notifications.js';
 import { InvalidPolicyIssue, PolicyNotFound } from './errors.js';
 import { PolicyIssueRequest } from './issue-request.js';
-import { isIsoDate, isTimeZone, yearIn } from './local-time.js';
+import { isIsoDate } from '../calendar/dates.js';
+import { isTimeZone, yearIn } from '../calendar/zones.js';
 import type { NumberedIssue } from './model.js';
 import {
   counterKeyOf,
@@ -14,7 +15,7 @@ import {
   parsePolicyNumberFormat,
   policyDetailNumber,
   type PolicyNumberFormat,
-} from './number-format.js';
+} from './policy-number.js';
 import { presentDetail, presentSummary } from './present.js';
 import { findPolicy } from './repository.js';
 import type { PolicyLookup } from './repository-read.js';

@@ -14,7 +14,7 @@ export interface PoliciesTables {
   policy_financial_value: PolicyFinancialValueTable;
 }
 
-/** The last number handed out per (prefix, country, year); see number-format.ts. */
+/** The last number handed out per (prefix, country, year); see policy-number.ts. */
 export interface PolicyNumberCounterTable {
   id: Generated<number>;
   prefix: string;

@@ -1,5 +1,6 @@
 import { allocateBreakdown, breakDown, type Rates } from './breakdown.js';
-import { applyFactor, applyPercentage, sum, type Minor } from './money.js';
+import { applyFactor, applyPercentage, sum } from '../money/arithmetic.js';
+import type { Minor } from '../money/units.js';
 import { basePriceKey, findBand, type PlanIndex, type RateIndex } from './rate-index.js';
 import type { PricingTraveller } from './request.js';
 import { notPriceable, type BasePriceResult, type NotPriceable } from './results.js';
@@ -56,7 +57,6 @@ export function priceBase(
   const sales = lines.map((l) => l.sale);
   const whole = breakDown(sum(sales), rates);
   const parts = allocateBreakdown(whole, sales);
-  // Object.assign rather than a spread plus properties (slow on Node 20, see options.ts).
   const priceDetails = lines.map((line, i) =>
     Object.assign(
       { policyHolderGuid: line.traveller.guid, age: line.traveller.age, ageRangeId: line.ageRangeId, netListPriceId: line.priceId, saleListPriceId: line.priceId },

@@ -1,4 +1,5 @@
-import { allocate, applyPercentage, type Minor } from './money.js';
+import { allocate, applyPercentage } from '../money/arithmetic.js';
+import type { Minor } from '../money/units.js';
 import type { PriceBreakdown } from './results.js';
 
 /** The percentages that turn a sale list price into its breakdown, fixed per plan and request. */

@@ -1,7 +1,7 @@
 import { priceBase, resolveRating } from './base.js';
 import { premiumOf, type Rates } from './breakdown.js';
 import { matchCampaign } from './campaign.js';
-import { sum } from './money.js';
+import { sum } from '../money/arithmetic.js';
 import { priceAdventure, priceBasicOptions, priceCancellation, priceSpecifiedItems, type PricedOption } from './options.js';
 import { indexRateTable, type PlanIndex, type RateIndex } from './rate-index.js';
 import type { PricingRequest } from './request.js';
@@ -58,7 +58,6 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
   const taxes = policyTaxes(index, request.homeCountryCode, request.homeProvinceCode, sum(components.map(premiumOf)));
   const taxShares = allocateTaxes(taxes, components.map(premiumOf));
   const taxed = new Map(components.map((c, i) => [c, taxShares[i] ?? []]));
-  // Object.assign rather than a spread plus properties (slow on Node 20, see options.ts).
   const withTaxes = (o: PricedOption | undefined): OptionPriceResult | undefined => o && Object.assign({}, o, { taxComponents: taxed.get(o) ?? [] });
 
   const parts: PricedComponents = {

@@ -1,5 +1,5 @@
 import { premiumOf } from './breakdown.js';
-import { sum } from './money.js';
+import { sum } from '../money/arithmetic.js';
 import type { BasePriceResult, OptionPriceResult, OptionPriceSummary, QuotePriceSummary, TaxComponentResult } from './results.js';
 
 /** A priced plan's components, grouped as the summary shows them. */

@@ -3,9 +3,9 @@ import worldCountries, { type Country } from 'world-countries';
 import type { BrandCatalogue, PlanVersion } from '../catalogue/model.js';
 import type { CatalogueSnapshot } from '../catalogue/reader.js';
 import type { InsuredPerson, PolicyIssueRequest } from '../policies/issue-request.js';
-import { daysInMonth, plainDateParts } from '../policies/local-time.js';
-import { currencyFacts } from '../currency.js';
-import { minorDigits, toMinor } from '../quotes/money.js';
+import { wholeYears } from '../calendar/dates.js';
+import { currencyFacts } from '../money/currency.js';
+import { minorDigits, toMinor } from '../money/units.js';
 import type { PolicyHolderInput, QuoteInput, QuotePriceSummary } from '../quotes/schemas.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 
@@ -33,20 +33,6 @@ export interface PolicyRequestFacts {
 function currencyOf(code: string): PolicyIssueRequest['plan']['currency'] {
   const { symbol, description, minorDigits } = currencyFacts(code);
   return { code, symbol, description, minorUnits: minorDigits };
-}
-
-/**
- * Whole years from `from` to `to`, counted as luxon's diff does (a 29 February birthday comes
- * on 28 February in other years), for plain dates by arithmetic: luxon was 2.6 % of a purchase.
- */
-export function wholeYears(from: string, to: string): number {
-  const a = plainDateParts(from);
-  const b = plainDateParts(to);
-  const order = a && b ? b[0] - a[0] || b[1] - a[1] || b[2] - a[2] : -1;
-  if (!a || !b || order < 0) return Math.floor(DateTime.fromISO(to).diff(DateTime.fromISO(from), 'years').years);
-  const anniversaryDay = Math.min(a[2], daysInMonth(b[0], a[1]));
-  const before = b[1] < a[1] || (b[1] === a[1] && b[2] < anniversaryDay);
-  return b[0] - a[0] - (before ? 1 : 0);
 }
 
 function ageOn(holder: PolicyHolderInput, today: string): number | undefined {

@@ -1,21 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { preValidationHookHandler } from 'fastify';
-import { principalOf } from '../auth/guard.js';
+import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
+import { refuseCardNumbers } from '../http/card-number-refusal.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
-import { findCardNumber } from '../payments/card-numbers.js';
 import { idempotentRoute } from '../idempotency/hooks.js';
-import { CardNumberRefused } from '../quotes/errors.js';
 import { purchaseDepsFor } from './deps.js';
 import { toPurchaseResponse } from './present.js';
 import { PurchaseRequest, PurchaseResponse } from './schemas.js';
 import { purchaseQuote } from './service.js';
-
-// Before schema validation and before the Idempotency-Key claim: a card number is never stored, not even as a key's fingerprint.
-const refuseCardNumbers: preValidationHookHandler = (request, _reply, done) => {
-  const property = findCardNumber(request.body);
-  done(property === undefined ? undefined : new CardNumberRefused(property));
-};
 
 /** `POST /quotes/v2/{brandCode}/purchase` (spec §4.2); registered inside the protected scope. */
 export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = (app, { context }) => {

@@ -1,5 +1,5 @@
 import type { BrandCode } from '../catalogue/brands.js';
-import { brandOf, brandTimeZone, quoteConfiguration } from '../catalogue/service.js';
+import { brandOf, brandTimeZone, homeCountryQuoteConfiguration } from '../catalogue/service.js';
 import type { CatalogueReader } from '../catalogue/reader.js';
 import type { CampaignInfo, Destination, PlanVersion, QuoteCatalogue, QuoteConfiguration } from './ports.js';
 import type { QuoteType } from './schemas.js';
@@ -11,7 +11,7 @@ export function catalogueQuotePort(reader: CatalogueReader): QuoteCatalogue {
       const snapshot = await reader.snapshot();
       const brand = brandOf(snapshot, brandCode);
       const settings = brand.quoteConfig.quoteTypes[quoteType];
-      const perHome = brand.quoteConfig.homeCountries.map((h) => quoteConfiguration(snapshot, brandCode, quoteType, h.homeCountryCode));
+      const perHome = brand.quoteConfig.homeCountries.map((h) => homeCountryQuoteConfiguration(snapshot, brandCode, quoteType, h.homeCountryCode));
       return {
         minTravellers: settings.minTravellers,
         maxTravellers: settings.maxTravellers,

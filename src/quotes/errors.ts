@@ -1,4 +1,4 @@
-import { Conflict, InvalidInput, NotFound } from '../errors.js';
+import { Conflict, NotFound } from '../errors.js';
 
 /** Unknown id, or a quote of another brand or partner: the caller cannot tell which. */
 export class QuoteNotFound extends NotFound {
@@ -23,12 +23,5 @@ export class QuotePurchaseInitiated extends Conflict {
 export class QuoteChangedConcurrently extends Conflict {
   constructor() {
     super('QUOTE_CHANGED', 'The quote was changed by another request; read it again and retry.', { property: 'quoteId' });
-  }
-}
-
-/** A card number in a quote body. The value is never echoed, stored or logged. */
-export class CardNumberRefused extends InvalidInput {
-  constructor(property: string) {
-    super('CARD_NUMBER_REFUSED', 'Card numbers must never be sent to the quote endpoints; send a card token at purchase instead.', { property });
   }
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { BrandCode } from '../catalogue/brands.js';
 import type { Notification, Validation } from '../http/schemas.js';
-import { toMinor, minorDigits } from './money.js';
+import { toMinor, minorDigits } from '../money/units.js';
 import { jsonCopy } from './json-copy.js';
 import { withNestedValidation } from './nested-validation.js';
-import type { PricingRequest, QuotePorts, QuoteConfiguration } from './ports.js';
+import type { QuotePricingRequest, QuotePorts, QuoteConfiguration } from './ports.js';
 import { compileCleaner } from './schema-clean.js';
 import { QuoteInput, type QuoteRequest, type QuoteStage } from './schemas.js';
 import { resolveStage } from './stages.js';
@@ -29,8 +29,7 @@ const cleanQuoteInput = compileCleaner(QuoteInput);
  * (prices refer to them). Client-sent `validation`s are replaced later.
  */
 function normalise(raw: QuoteInput): QuoteInput {
-  // The cleaner returns fresh objects, so they are completed in place (a spread plus properties
-  // is slow on Node 20, V8 defect v8:11536); keys keep the order a spread gave them.
+  // The cleaner returns fresh objects, so they are completed in place; keys keep the order a spread gave them.
   const input = cleanQuoteInput(raw) as QuoteInput;
   input.quoteType ??= 'SINGLETRIP';
   input.policyHolders = input.policyHolders?.map((h) => withGuid(h));
@@ -49,7 +48,7 @@ function withGuid<T extends { guid?: string }>(value: T): T {
 }
 
 /** The pricing request, when the quote has everything a price needs and nothing wrong. */
-function pricingRequest(brandCode: BrandCode, partnerCode: string, input: QuoteInput, facts: QuoteFacts, configuration: QuoteConfiguration): PricingRequest | undefined {
+function pricingRequest(brandCode: BrandCode, partnerCode: string, input: QuoteInput, facts: QuoteFacts, configuration: QuoteConfiguration): QuotePricingRequest | undefined {
   const { trip, homeCountryCode } = facts;
   if (!trip || homeCountryCode === undefined || !facts.allAgesKnown || facts.travellers.length === 0) return undefined;
   if (facts.regionCodes.length === 0 || facts.plansSold.length === 0) return undefined;

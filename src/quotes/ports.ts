@@ -119,8 +119,8 @@ export interface PricedTraveller {
   isDependent: boolean;
 }
 
-/** Everything the rating engine needs; validated and normalised by the quotes area first. */
-export interface PricingRequest {
+/** What the quotes area asks its pricing port to price (the engine takes a `PricingRequest` of its own, `src/pricing/request.ts`); validated and normalised by the quotes area first. */
+export interface QuotePricingRequest {
   brandCode: BrandCode;
   quoteType: QuoteType;
   homeCountryCode: string;
@@ -164,7 +164,7 @@ export interface PricingOutcome {
 }
 
 export interface QuotePricing {
-  priceQuote(request: PricingRequest): Promise<PricingOutcome>;
+  priceQuote(request: QuotePricingRequest): Promise<PricingOutcome>;
 }
 
 export interface QuotePorts {

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.js';
+import { refuseCardNumbers } from '../http/card-number-refusal.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
-import { findCardNumber } from '../payments/card-numbers.js';
 import { toContractQuote } from './contract.js';
-import { CardNumberRefused } from './errors.js';
 import type { QuotePorts } from './ports.js';
-import { principalOf } from './principal.js';
+import { principalOf } from '../auth/principal.js';
 import { Quote, QuoteIdParam, QuoteRequest } from './schemas.js';
 import { createQuote, readQuote, reviseQuote, type QuotesDeps } from './service.js';
 
@@ -20,10 +19,7 @@ export const quotesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; port
   const deps: QuotesDeps = { db: context.db, ports, clock: context.clock };
 
   // Before schema validation, so a card number is refused even in an otherwise malformed body.
-  app.addHook('preValidation', (request, _reply, done) => {
-    const property = findCardNumber(request.body);
-    done(property === undefined ? undefined : new CardNumberRefused(property));
-  });
+  app.addHook('preValidation', refuseCardNumbers);
 
   app.post(
     '/quotes/v2/:brandCode/quote',

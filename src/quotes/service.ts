@@ -5,7 +5,7 @@ import type { Db } from '../db/database.js';
 import { QuoteChangedConcurrently, QuoteNotFound, QuotePurchased, QuotePurchaseInitiated } from './errors.js';
 import { evaluateQuote, type Evaluation } from './evaluation.js';
 import type { QuotePorts } from './ports.js';
-import type { QuoteActor } from './principal.js';
+import type { Actor as QuoteActor } from '../auth/principal.js';
 import { findQuote, insertQuote, updateQuote } from './repository.js';
 import type { QuoteRequest } from './schemas.js';
 import type { QuoteRecord, StoredQuote } from './stored-quote.js';

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { bearerFor, ensureTestUser } from '../helpers/auth.js';
 import { FAST_AUTH_ENV, movableClock, partnerLogin, postToken } from './support.js';
-import { protectWithBearer, principalOf } from '../../src/auth/guard.js';
+import { protectWithBearer } from '../../src/auth/guard.js';
+import { principalOf } from '../../src/auth/principal.js';
 import { KeyStore } from '../../src/auth/keys.js';
 import { createUser, deactivate } from '../../src/auth/accounts.js';
 

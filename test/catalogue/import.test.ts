@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCatalogue } from '../../src/catalogue/import.js';
-import { rateTableAt } from '../../src/catalogue/service.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 
@@ -69,13 +68,5 @@ describe('catalogue import', () => {
     expect(await count('catalogue_version')).toBe(2);
     expect(await count('catalogue_document')).toBe(2 * documents);
     expect(await count('catalogue_pds')).toBe(2 * pdfs);
-  });
-
-  it('gives the rate table in force at an instant', async () => {
-    expect((await rateTableAt(database.db, 'brandau', new Date('2026-02-01T00:00:00Z'))).version).toBe('2026.1');
-    expect((await rateTableAt(database.db, 'brandau', new Date('2026-03-02T00:00:00Z'))).version).toBe('2026.2');
-    // Before the first import the first version applies.
-    expect((await rateTableAt(database.db, 'brandau', new Date('2025-01-01T00:00:00Z'))).version).toBe('2026.1');
-    expect((await rateTableAt(database.db, 'nomad', new Date('2026-03-02T00:00:00Z'))).currencyCode).toBe('USD');
   });
 });

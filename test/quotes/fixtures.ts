@@ -1,6 +1,6 @@
 import type { BrandCode } from '../../src/catalogue/brands.js';
 import type {
-  CampaignInfo, Destination, PlanVersion, PricedPlan, PricingOutcome, PricingRequest, QuoteCatalogue, QuoteConfiguration, QuotePorts, QuotePricing,
+  CampaignInfo, Destination, PlanVersion, PricedPlan, PricingOutcome, QuotePricingRequest, QuoteCatalogue, QuoteConfiguration, QuotePorts, QuotePricing,
 } from '../../src/quotes/ports.js';
 import type { PolicyHolderInput, QuoteInput, QuoteType } from '../../src/quotes/schemas.js';
 
@@ -63,7 +63,7 @@ const PLAN_RATE: Record<string, number> = { COMP: 900, ESSENTIALS: 600, BASIC: 3
 const AGE_FACTOR = (age: number) => (age < 50 ? 1 : age < 70 ? 1.6 : 2.8);
 
 /** A minimal rating: adult base by plan × highest region × days × age; dependents free; GST then NSW stamp duty. */
-function pricePlan(plan: PlanVersion, request: PricingRequest): PricedPlan {
+function pricePlan(plan: PlanVersion, request: QuotePricingRequest): PricedPlan {
   const region = Math.max(...request.regionCodes.map((r) => REGION_FACTOR[r] ?? 1));
   const days = Math.min(request.longestTripDays, 60);
   const details = request.travellers.map((t) => {
@@ -101,11 +101,11 @@ export interface FixturePorts extends QuotePorts {
   /** Change to simulate a new catalogue or rate version coming into force. */
   version: string;
   /** Every pricing request seen, newest last. */
-  readonly pricingRequests: PricingRequest[];
+  readonly pricingRequests: QuotePricingRequest[];
 }
 
 export function fixturePorts(): FixturePorts {
-  const pricingRequests: PricingRequest[] = [];
+  const pricingRequests: QuotePricingRequest[] = [];
   const state = { version: 'brand-2026.11-rates-7' };
   const catalogue: QuoteCatalogue = {
     quoteConfiguration: (brandCode, quoteType) => Promise.resolve(configurationFor(brandCode, quoteType)),

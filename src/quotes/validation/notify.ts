@@ -1,4 +1,4 @@
-import { echoValue } from '../../http/notifications.js';
+import { echoValue } from '../../errors.js';
 import type { Notification } from '../../http/schemas.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Notification } from '../../http/schemas.js';
 import type { AgeRules, PricedTraveller, QuoteConfiguration } from '../ports.js';
 import type { PolicyHolderInput } from '../schemas.js';
-import { ageOn, parseDate, type CalendarDate } from './dates.js';
+import { ageOn, parseDate, type CalendarDate } from '../../calendar/dates.js';
 import { problem } from './notify.js';
 
 export interface TravellerFacts {

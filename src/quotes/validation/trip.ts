@@ -1,7 +1,7 @@
 import type { Notification } from '../../http/schemas.js';
 import type { DurationRules } from '../ports.js';
 import type { QuoteInput, QuoteType } from '../schemas.js';
-import { daysBetween, inclusiveDays, isMonthsAfter, isoDate, parseDate, plusDays, plusMonths, type CalendarDate } from './dates.js';
+import { daysBetween, inclusiveDays, isMonthsAfter, isoDate, parseDate, plusDays, plusMonths, type CalendarDate } from '../../calendar/dates.js';
 import { problem } from './notify.js';
 
 export interface TripFacts {

@@ -2,7 +2,8 @@ import type { BrandCode } from '../../catalogue/brands.js';
 import type { Notification } from '../../http/schemas.js';
 import type { CampaignInfo, Destination, PlanVersion, PricedTraveller, QuoteConfiguration } from '../ports.js';
 import type { QuoteInput, QuoteType } from '../schemas.js';
-import { isoDate, quoteDateOf, type CalendarDate } from './dates.js';
+import { isoDate, type CalendarDate } from '../../calendar/dates.js';
+import { calendarDateIn } from '../../calendar/zones.js';
 import { validateDestinations } from './destinations.js';
 import { problem } from './notify.js';
 import { validateTravellers } from './travellers.js';
@@ -78,7 +79,7 @@ export function validateQuote(input: QuoteInput, data: ValidationData): { notifi
   const out: Notification[] = [];
   const quoteType = input.quoteType ?? 'SINGLETRIP';
   const { configuration } = data;
-  const quoteDateTime: CalendarDate = quoteDateOf(data.now, configuration?.timeZone ?? 'UTC');
+  const quoteDateTime: CalendarDate = calendarDateIn(data.now, configuration?.timeZone ?? 'UTC');
   const quoteDate = isoDate(quoteDateTime);
   const facts: QuoteFacts = { quoteType, quoteDate, travellers: [], allAgesKnown: false, regionCodes: [], plansSold: [] };
   if (!configuration) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { minorDigits, pricesToMajor, toMajor, toMinor } from './money.js';
+import { minorDigits, pricesToMajor, toMajor, toMinor } from './units.js';
 
 describe('money at the HTTP boundary', () => {
   it('knows the minor unit of a currency', () => {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { coverDays, endOfDayIn, instantIn, isIsoDate, isTimeZone, localDateOf, startOfDayIn, yearIn } from './local-time.js';
+import { coverDays, isIsoDate } from './dates.js';
+import { localDateOf } from './local-date.js';
+import { endOfDayIn, instantIn, isTimeZone, startOfDayIn, yearIn } from './zones.js';
 
 describe('LocalDate', () => {
   it('has the ISO calendar, the CE era, weekday and day of year', () => {

@@ -1,5 +1,4 @@
 import { DateTime } from 'luxon';
-import { dateIn } from '../../catalogue/service.js';
 
 /**
  * Calendar arithmetic on contract dates (YYYY-MM-DD) in plain integers: a date is its fields and
@@ -18,6 +17,7 @@ export interface CalendarDate {
 
 const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 
+/** Days in a month of the proleptic Gregorian calendar (as JavaScript dates and luxon count). */
 function daysInMonth(year: number, month: number): number {
   return month === 2 ? (isLeap(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
@@ -45,13 +45,13 @@ function fromEpochDay(epochDay: number): CalendarDate {
   return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day, epochDay };
 }
 
-function dateOf(year: number, month: number, day: number): CalendarDate {
+export function dateOf(year: number, month: number, day: number): CalendarDate {
   return { year, month, day, epochDay: epochDayOf(year, month, day) };
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** A real calendar date in exactly the form YYYY-MM-DD, or undefined. */
+/** A real calendar date in exactly the form YYYY-MM-DD (four-digit year), or undefined. */
 export function parseDate(text: string | undefined): CalendarDate | undefined {
   if (text === undefined) return undefined;
   const match = DATE.exec(text);
@@ -61,21 +61,13 @@ export function parseDate(text: string | undefined): CalendarDate | undefined {
   return dateOf(year, month, day);
 }
 
-/** The calendar date of `now` in `timeZone` (an unknown zone falls back to UTC). */
-export function quoteDateOf(now: Date, timeZone: string): CalendarDate {
-  if (Number.isNaN(now.getTime())) throw new Error('the clock gave an invalid instant');
-  let text: string;
-  try {
-    text = dateIn(now, timeZone); // one cached formatter per zone, YYYY-MM-DD
-  } catch {
-    // Not an IANA zone Intl knows: luxon's reading of it (offsets like `UTC+10`, else UTC), as before.
-    const local = DateTime.fromJSDate(now).setZone(timeZone);
-    const zoned = local.isValid ? local : DateTime.fromJSDate(now, { zone: 'UTC' });
-    return dateOf(zoned.year, zoned.month, zoned.day);
-  }
-  const date = parseDate(text);
-  if (!date) throw new Error(`unexpected date format from Intl: ${text}`);
-  return date;
+const ISO_DATE = /^(-?\d{4,})-(\d{2})-(\d{2})$/;
+
+/** Whether `text` is a real calendar date written `YYYY-MM-DD` (years beyond four digits and before 0 through luxon). */
+export function isIsoDate(text: string): boolean {
+  // Plain dates by arithmetic (luxon parsing was 2 % of a purchase); other years through luxon.
+  if (DATE.test(text)) return parseDate(text) !== undefined;
+  return ISO_DATE.test(text) && DateTime.fromISO(text, { zone: 'utc' }).isValid;
 }
 
 /** Whole days from `from` to `to` (negative when `to` is earlier). */
@@ -133,4 +125,22 @@ export function ageOn(dateOfBirth: CalendarDate, on: CalendarDate): number {
 
 export function isoDate(date: CalendarDate): string {
   return `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+}
+
+/**
+ * Whole years from `from` to `to` (YYYY-MM-DD), counted as luxon's diff does: `ageOn` for plain
+ * dates in order (luxon was 2.6 % of a purchase), luxon itself otherwise.
+ */
+export function wholeYears(from: string, to: string): number {
+  const a = parseDate(from);
+  const b = parseDate(to);
+  if (!a || !b || b.epochDay < a.epochDay) return Math.floor(DateTime.fromISO(to).diff(DateTime.fromISO(from), 'years').years);
+  return ageOn(a, b);
+}
+
+/** Days of cover, both ends included: a trip departing and ending the same day is 1 day. */
+export function coverDays(departureDate: string, coverEndDate: string): number {
+  const from = DateTime.fromISO(departureDate, { zone: 'utc' });
+  const to = DateTime.fromISO(coverEndDate, { zone: 'utc' });
+  return Math.round(to.diff(from, 'days').days) + 1;
 }

@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  checkPlanNumberFormat,
   counterKeyOf,
   formatPolicyNumber,
   InvalidPolicyNumberFormat,
   numberTemplateOf,
   parsePolicyNumberFormat,
   policyDetailNumber,
-} from './number-format.js';
+} from './policy-number.js';
 
 const parts = { prefix: 'TI', country: 'au', year: 2026 };
 
@@ -75,6 +76,37 @@ describe('policy number format', () => {
         // What the SQL does: lpad to the greater of the width and the digits (lpad alone would cut).
         const digits = String(n);
         expect(template.before + '0'.repeat(Math.max(0, template.width - digits.length)) + digits + template.after).toBe(formatPolicyNumber(format, parts, n));
+      }),
+    );
+  });
+});
+
+describe("plan formats as the catalogue checks them", () => {
+  it('builds a number from prefix, jurisdiction, year and a padded increment', () => {
+    const values = { prefix: 'BAC', country: 'AU', year: 2026 };
+    expect(formatPolicyNumber(parsePolicyNumberFormat('{prefix}{jurisdiction}{yy}{increment:7}'), values, 42)).toBe('BACAU260000042');
+    expect(formatPolicyNumber(parsePolicyNumberFormat('{prefix}-{yyyy}-{increment:8}'), values, 42)).toBe('BAC-2026-00000042');
+  });
+
+  it('refuses formats outside the grammar, naming the problem', () => {
+    expect(() => checkPlanNumberFormat('{prefix}{increment:3}')).toThrow(/outside 4..12/);
+    expect(() => checkPlanNumberFormat('{increment:7}')).toThrow(/exactly one \{prefix\}/);
+    expect(() => checkPlanNumberFormat('{prefix}{month}{increment:7}')).toThrow(/unexpected '\{month\}/);
+    expect(() => checkPlanNumberFormat('{prefix}ab{increment:7}')).toThrow(/unexpected 'ab/);
+  });
+
+  it('admits only formats that number policies', () => {
+    const part = fc.constantFrom('{prefix}', '{jurisdiction}', '{yy}', '{yyyy}', '{increment:4}', '{increment:12}', '{increment:3}', '{country}', '{seq:7}', '-', 'A9', 'ab', '{', '}');
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 6 }), (parts) => {
+        const source = parts.join('');
+        let admitted = true;
+        try {
+          checkPlanNumberFormat(source);
+        } catch {
+          admitted = false;
+        }
+        if (admitted) expect(() => parsePolicyNumberFormat(source)).not.toThrow();
       }),
     );
   });

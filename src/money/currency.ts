@@ -1,4 +1,4 @@
-import { setBounded } from './http/bounded-map.js';
+import { memoize } from '../cache/memoize.js';
 
 /** What the runtime's ISO 4217 data says about a currency: quotes, purchases and policies all ask. */
 export interface CurrencyFacts {
@@ -14,9 +14,7 @@ export interface CurrencyFacts {
 // Building Intl formatters costs more than the rest of a price conversion or a policy summary
 // (docs/performance.md), so each code is read once. Codes come from the catalogue; the bound
 // only keeps a malformed stream of them from growing the map for ever.
-const CAPACITY = 1000;
-const factsByCode = new Map<string, CurrencyFacts>();
-const amountFormats = new Map<number, Intl.NumberFormat>();
+const CODES_KEPT = 1000;
 
 function orElse<T>(read: () => T | undefined, fallback: T): T {
   try {
@@ -26,10 +24,9 @@ function orElse<T>(read: () => T | undefined, fallback: T): T {
   }
 }
 
-export function currencyFacts(code: string): CurrencyFacts {
-  let facts = factsByCode.get(code);
-  if (facts === undefined) {
-    facts = Object.freeze({
+export const currencyFacts: (code: string) => CurrencyFacts = memoize(
+  (code: string): CurrencyFacts =>
+    Object.freeze({
       code,
       symbol: orElse(
         () => new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).formatToParts(0).find((p) => p.type === 'currency')?.value,
@@ -37,18 +34,12 @@ export function currencyFacts(code: string): CurrencyFacts {
       ),
       description: orElse(() => new Intl.DisplayNames(['en'], { type: 'currency' }).of(code), code),
       minorDigits: orElse(() => new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits, 2),
-    });
-    setBounded(factsByCode, code, facts, CAPACITY);
-  }
-  return facts;
-}
+    }),
+  CODES_KEPT,
+);
 
 /** An en-US number format with exactly `digits` decimals ("1,234.50"), one per digit count. */
-export function amountFormat(digits: number): Intl.NumberFormat {
-  let format = amountFormats.get(digits);
-  if (format === undefined) {
-    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    setBounded(amountFormats, digits, format, CAPACITY);
-  }
-  return format;
-}
+export const amountFormat: (digits: number) => Intl.NumberFormat = memoize(
+  (digits: number) => new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  CODES_KEPT,
+);

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { isIsoDate, yearIn } from '../policies/local-time.js';
-import { wholeYears } from './policy-request.js';
+import { isIsoDate, wholeYears } from './dates.js';
+import { yearIn } from './zones.js';
 
 // Dates as text, valid or not, around month ends and leap days.
 const dateText = fc

@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import type { Minor } from './units.js';
 
 /**
  * Money arithmetic of the pricing engine. Amounts are integer counts of minor units (cents).
@@ -9,9 +10,6 @@ import Big from 'big.js';
  * item, per option) are computed on the whole first and then split with `allocate`, so the parts
  * always sum exactly to the whole.
  */
-
-/** An integer count of minor units of the rate table's currency. */
-export type Minor = number;
 
 /** `amount × percentage / 100`, rounded half to even to a whole minor unit. */
 export function applyPercentage(amount: Minor, percentage: number): Minor {
@@ -94,28 +92,4 @@ export function roundToMinor(amount: number): Minor {
 /** The sum of a list of minor-unit amounts. */
 export function sum(amounts: readonly Minor[]): Minor {
   return amounts.reduce((a, b) => a + b, 0);
-}
-
-/**
- * Digits after the decimal point of a currency (ISO 4217 minor-unit exponent: AUD 2, JPY 0,
- * KWD 3), from the runtime's ICU data. Unknown codes fall back to 2.
- */
-export function currencyExponent(currencyCode: string): number {
-  try {
-    const digits = new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).resolvedOptions()
-      .maximumFractionDigits;
-    return digits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-
-/** Minor units → the contract's double (12345, 2 → 123.45). Integer ÷ 10^e is correctly rounded. */
-export function minorToMajor(amount: Minor, exponent: number): number {
-  return amount / 10 ** exponent;
-}
-
-/** The contract's double → minor units (123.455, 2 → 12346), half to even; `amount` must be finite. */
-export function majorToMinor(amount: number, exponent: number): Minor {
-  return new Big(amount).times(new Big(10).pow(exponent)).round(0, Big.roundHalfEven).toNumber();
 }

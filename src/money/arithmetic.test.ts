@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocate, applyFactor, applyPercentage, currencyExponent, majorToMinor, minorToMajor, roundToMinor } from './money.js';
+import { allocate, applyFactor, applyPercentage, roundToMinor } from './arithmetic.js';
 
 describe('applyPercentage', () => {
   it('rounds half to even, once, on the exact decimal product', () => {
@@ -46,27 +46,6 @@ describe('allocate', () => {
   it('stays exact beyond 2^53 intermediate products', () => {
     const parts = allocate(9_999_999_999, [9_999_999_999, 1, 3_333_333_333]);
     expect(parts.reduce((a, b) => a + b, 0)).toBe(9_999_999_999);
-  });
-});
-
-describe('currency conversion', () => {
-  it('knows minor-unit exponents', () => {
-    expect(currencyExponent('AUD')).toBe(2);
-    expect(currencyExponent('NZD')).toBe(2);
-    expect(currencyExponent('JPY')).toBe(0);
-    expect(currencyExponent('KWD')).toBe(3);
-    expect(currencyExponent('not a code')).toBe(2);
-  });
-
-  it('converts minor units to doubles and back', () => {
-    expect(minorToMajor(61691, 2)).toBe(616.91);
-    expect(minorToMajor(5, 2)).toBe(0.05);
-    expect(minorToMajor(1234, 0)).toBe(1234);
-    expect(majorToMinor(616.91, 2)).toBe(61691);
-    expect(majorToMinor(0.29, 2)).toBe(29); // 0.29 × 100 is 28.999… in floats
-    expect(majorToMinor(123.455, 2)).toBe(12346);
-    expect(majorToMinor(123.445, 2)).toBe(12344);
-    expect(majorToMinor(1.2345, 3)).toBe(1234);
   });
 });
 

@@ -1,9 +1,12 @@
-import { currencyFacts } from '../currency.js';
+import { currencyFacts } from './currency.js';
 
 /**
- * Money crosses the HTTP boundary here: the engine and the database hold integer minor units,
- * the contract's doubles are major units. One conversion, one place.
+ * Minor and major units. The engine and the database hold integer minor units (cents); the
+ * contract's doubles are major units. One conversion, one place.
  */
+
+/** An integer count of minor units of a currency. */
+export type Minor = number;
 
 /** Fields of the price types (spec §2.2) that are amounts; ids, ages, percentages and orders are not. */
 const MONEY_FIELDS = new Set([
@@ -21,14 +24,16 @@ export function minorDigits(currencyCode: string): number {
 /** Whole minor units up to this size divide to the double nearest their decimal value. */
 const WHOLE_LIMIT = 1e12;
 
-export function toMajor(minor: number, digits: number): number {
-  // Such a division already is what the decimal text round trip below gives (money.test.ts), at
+/** Minor units → the contract's double (12345, 2 → 123.45). */
+export function toMajor(minor: Minor, digits: number): number {
+  // Such a division already is what the decimal text round trip below gives (units.test.ts), at
   // a fraction of its cost; `+ 0` turns -0 into 0 as the text does.
   if (Number.isInteger(minor) && Math.abs(minor) <= WHOLE_LIMIT && digits >= 0 && digits <= 4) return minor / 10 ** digits + 0;
   return Number((minor / 10 ** digits).toFixed(digits));
 }
 
-export function toMinor(major: number, digits: number): number {
+/** The contract's double → minor units, rounded half up (19.99, 2 → 1999). */
+export function toMinor(major: number, digits: number): Minor {
   return Math.round(major * 10 ** digits);
 }
 
