@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isBrandCode, type BrandCode } from '../catalogue/brands.js';
+import { isBrandCode } from '../catalogue/brands.js';
 import type { AppContext } from '../context.js';
 import { UnknownBrand } from '../errors.js';
 import { verifyAccessToken } from './access-tokens.js';
