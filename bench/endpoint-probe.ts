@@ -13,7 +13,9 @@ import { prepareBenchDatabase } from './seed/database.js';
 
 const usePostgres = process.argv.includes('--postgres');
 const profileFile = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
-const [name = 'quoteCreate', requests = '3000', concurrency = '50'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const [name = 'quoteCreate', requests = '3000', concurrency = '50'] = process.argv
+  .slice(2)
+  .filter((a) => !a.startsWith('--'));
 const N = Number(requests);
 const C = Number(concurrency);
 const WARM_UP = 500;
@@ -31,7 +33,12 @@ try {
   try {
     await app.ready();
     const api = injectedApi(app);
-    const request = await scenario.prepare(api, fixtures, { engine: usePostgres ? 'postgres' : 'sqlite', durationSeconds: 1, connections: C, env });
+    const request = await scenario.prepare(api, fixtures, {
+      engine: usePostgres ? 'postgres' : 'sqlite',
+      durationSeconds: 1,
+      connections: C,
+      env,
+    });
     let bytes = 0;
     const once = async () => {
       const res = await api.call(request);
@@ -54,7 +61,12 @@ try {
       `per request: app CPU ${((used.user + used.system) / N).toFixed(0)} µs (system ${(used.system / N).toFixed(0)}), in database calls ${((inDatabase * 1000) / N).toFixed(0)} µs` +
         (usePostgres ? `, PostgreSQL server processes ${((serverCpu * 1000) / N).toFixed(0)} µs CPU` : ''),
       'statements per request (count, µs in the call):',
-      ...[...statements.entries()].sort((a, b) => b[1].ms - a[1].ms).map(([kind, s]) => `  ${(s.count / N).toFixed(2).padStart(6)}  ${((s.ms * 1000) / N).toFixed(0).padStart(6)} µs  ${kind}`),
+      ...[...statements.entries()]
+        .sort((a, b) => b[1].ms - a[1].ms)
+        .map(
+          ([kind, s]) =>
+            `  ${(s.count / N).toFixed(2).padStart(6)}  ${((s.ms * 1000) / N).toFixed(0).padStart(6)} µs  ${kind}`,
+        ),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -17,7 +17,11 @@ export interface FreshDatabase {
 export async function freshDatabase(usePostgres: boolean): Promise<FreshDatabase> {
   if (!usePostgres) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-    return { env: { SQLITE_PATH: join(dir, 'bench.sqlite') }, label: 'SQLite (WAL, durable group commit)', drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) };
+    return {
+      env: { SQLITE_PATH: join(dir, 'bench.sqlite') },
+      label: 'SQLite (WAL, durable group commit)',
+      drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+    };
   }
   const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const schema = `bench_${randomBytes(4).toString('hex')}`;
@@ -44,17 +48,36 @@ export function apiFor(url: string): BenchApi {
   return {
     url,
     async call(request: BenchRequest) {
-      const res = await fetch(`${url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
-      return { status: res.status, body: await res.text(), contentType: res.headers.get('content-type') ?? 'application/json' };
+      const res = await fetch(`${url}${request.path}`, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+      });
+      return {
+        status: res.status,
+        body: await res.text(),
+        contentType: res.headers.get('content-type') ?? 'application/json',
+      };
     },
   };
 }
 
 /** Drives `request` (each time the next of its supply, if it has one) for the settings' duration. */
-export async function drive(url: string, request: BenchRequest, settings: { connections: number; durationSeconds: number }): Promise<LoadResult> {
+export async function drive(
+  url: string,
+  request: BenchRequest,
+  settings: { connections: number; durationSeconds: number },
+): Promise<LoadResult> {
   const { supply } = request;
   const before = supply?.exhausted ?? 0;
-  const result = await load({ url: `${url}${request.path}`, method: request.method, headers: request.headers, body: request.body, ...(supply ? { next: () => supply.next() } : {}), ...settings });
+  const result = await load({
+    url: `${url}${request.path}`,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    ...(supply ? { next: () => supply.next() } : {}),
+    ...settings,
+  });
   return supply ? { ...result, supplyExhausted: supply.exhausted - before } : result;
 }
 

@@ -29,10 +29,18 @@ if (!catalogue) throw new Error(`catalogue has problems: ${problems.map(formatPr
 const brand = catalogue.brands.find((b) => b.brandCode === 'brandau');
 if (!brand) throw new Error('demo catalogue has no brandau');
 const rateTable = brand.rates;
-const planCodes = brand.plans.filter((p) => p.quoteType === 'SINGLETRIP').map((p) => p.code).filter((c, i, all) => all.indexOf(c) === i);
+const planCodes = brand.plans
+  .filter((p) => p.quoteType === 'SINGLETRIP')
+  .map((p) => p.code)
+  .filter((c, i, all) => all.indexOf(c) === i);
 // Ten destinations of different rating regions, in the order a customer might list them.
-const regions = catalogue.destinations.filter((d) => d.code.length === 3 && !d.code.startsWith('X')).map((d) => d.ratingRegion);
-const tenRegions = regions.filter((r, i) => regions.indexOf(r) === i).concat(regions).slice(0, 10);
+const regions = catalogue.destinations
+  .filter((d) => d.code.length === 3 && !d.code.startsWith('X'))
+  .map((d) => d.ratingRegion);
+const tenRegions = regions
+  .filter((r, i) => regions.indexOf(r) === i)
+  .concat(regions)
+  .slice(0, 10);
 
 /** n travellers: two adults for every dependent (1 → one adult; 3 → 2 + 1; 9 → 6 + 3). */
 function travellers(n: number): PricingTraveller[] {
@@ -52,7 +60,10 @@ function request(people: number, destinations: number): PricingRequest {
     tripDurationDays: 14,
     homeCountryCode: 'AUS',
     homeProvinceCode: 'NSW',
-    basicOptions: [{ optionTypeCode: 'CRUISE', isOptedIn: true }, { optionTypeCode: 'SNOWSPORTS', isOptedIn: true }],
+    basicOptions: [
+      { optionTypeCode: 'CRUISE', isOptedIn: true },
+      { optionTypeCode: 'SNOWSPORTS', isOptedIn: true },
+    ],
     quoteDate: new Date().toISOString().slice(0, 10),
   };
 }
@@ -85,7 +96,14 @@ function measure(people: number, destinations: number): CaseResult {
   const started = performance.now();
   const n = run(ms);
   const seconds = (performance.now() - started) / 1000;
-  return { travellers: people, destinations, plans: planCodes.length, plansPriced: priced, quotesPerSecond: n / seconds, microsecondsPerQuote: (seconds * 1e6) / n };
+  return {
+    travellers: people,
+    destinations,
+    plans: planCodes.length,
+    plansPriced: priced,
+    quotesPerSecond: n / seconds,
+    microsecondsPerQuote: (seconds * 1e6) / n,
+  };
 }
 
 const CASES = [1, 10].flatMap((destinations) => [1, 3, 9].map((people) => ({ people, destinations })));
@@ -100,7 +118,9 @@ for (const destinations of [1, 10]) {
   for (const people of [1, 3, 9]) {
     const result = measure(people, destinations);
     results.push(result);
-    process.stderr.write(`${people} travellers, ${destinations} destinations: ${result.quotesPerSecond.toFixed(0)} quotes/s\n`);
+    process.stderr.write(
+      `${people} travellers, ${destinations} destinations: ${result.quotesPerSecond.toFixed(0)} quotes/s\n`,
+    );
   }
 }
 const baseline = results[0]!.microsecondsPerQuote;
@@ -119,7 +139,10 @@ const markdown = [
   '',
   '| travellers | destinations | quotes/s | µs per quote | cost × (1 traveller, 1 destination) |',
   '|---:|---:|---:|---:|---:|',
-  ...report.results.map((r) => `| ${r.travellers} | ${r.destinations} | ${r.quotesPerSecond.toFixed(0)} | ${r.microsecondsPerQuote.toFixed(1)} | ${r.costVsOneTravellerOneDestination.toFixed(2)} |`),
+  ...report.results.map(
+    (r) =>
+      `| ${r.travellers} | ${r.destinations} | ${r.quotesPerSecond.toFixed(0)} | ${r.microsecondsPerQuote.toFixed(1)} | ${r.costVsOneTravellerOneDestination.toFixed(2)} |`,
+  ),
   '',
 ].join('\n');
 mkdirSync(options.out, { recursive: true });

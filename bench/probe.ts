@@ -67,8 +67,15 @@ function timed(sqlite: SqliteDatabase.Database) {
 /** The configured database, statements timed; PostgreSQL connections carry `applicationName`. */
 export function timedDatabase(config: AppConfig, applicationName: string): Kysely<Database> {
   if (config.database.kind === 'sqlite') return connectDatabase(config.database, { wrapSqlite: timed });
-  const pool = new pg.Pool({ connectionString: config.database.url, max: config.database.poolSize, application_name: applicationName });
-  return new Kysely<Database>({ dialect: new SharedDatabasePostgresDialect({ pool }), log: (event) => record(event.query.sql, event.queryDurationMillis) });
+  const pool = new pg.Pool({
+    connectionString: config.database.url,
+    max: config.database.poolSize,
+    application_name: applicationName,
+  });
+  return new Kysely<Database>({
+    dialect: new SharedDatabasePostgresDialect({ pool }),
+    log: (event) => record(event.query.sql, event.queryDurationMillis),
+  });
 }
 
 /** The bench's API seen through app.inject. */
@@ -76,7 +83,12 @@ export function injectedApi(app: FastifyInstance): BenchApi {
   return {
     url: '',
     async call(request: BenchRequest) {
-      const res = await app.inject({ method: request.method, url: request.path, ...(request.headers ? { headers: request.headers } : {}), ...(request.body !== undefined ? { payload: request.body } : {}) });
+      const res = await app.inject({
+        method: request.method,
+        url: request.path,
+        ...(request.headers ? { headers: request.headers } : {}),
+        ...(request.body !== undefined ? { payload: request.body } : {}),
+      });
       return { status: res.statusCode, body: res.body, contentType: String(res.headers['content-type'] ?? '') };
     },
   };
@@ -84,7 +96,9 @@ export function injectedApi(app: FastifyInstance): BenchApi {
 
 /** CPU (ms) used so far by the PostgreSQL server processes serving `applicationName` (same machine, /proc). */
 export async function serverCpuMs(db: Kysely<Database>, applicationName: string): Promise<number> {
-  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where application_name = ${applicationName}`.execute(db);
+  const { rows } = await sql<{
+    pid: number;
+  }>`select pid from pg_stat_activity where application_name = ${applicationName}`.execute(db);
   return rows.reduce((sum, { pid }) => {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return sum + (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, clock ticks of 10 ms

@@ -71,5 +71,9 @@ for (const [id, time] of self) {
     inclusive.set(name, (inclusive.get(name) ?? 0) + time);
   }
 }
-process.stdout.write(`busy ${(total / 1e6).toFixed(1)} s sampled${skipMicros > 0 ? ` after the first ${skipMicros / 1e6} s` : ''}\n\ninclusive time of src/ functions:\n${top(inclusive)}\n\n`);
-process.stdout.write(`total ${(total / 1e6).toFixed(1)} s sampled\n\nself time by frame:\n${top(frames)}\n\nself time by package or file:\n${top(places)}\n`);
+process.stdout.write(
+  `busy ${(total / 1e6).toFixed(1)} s sampled${skipMicros > 0 ? ` after the first ${skipMicros / 1e6} s` : ''}\n\ninclusive time of src/ functions:\n${top(inclusive)}\n\n`,
+);
+process.stdout.write(
+  `total ${(total / 1e6).toFixed(1)} s sampled\n\nself time by frame:\n${top(frames)}\n\nself time by package or file:\n${top(places)}\n`,
+);

@@ -40,7 +40,8 @@ try {
     const buy = async () => {
       const started = performance.now();
       const res = await api.call({ ...request, ...request.supply!.next() });
-      if (res.status !== 200 || (JSON.parse(res.body) as { paymentResult?: string }).paymentResult !== 'APPROVED') throw new Error(`${res.status} ${res.body}`);
+      if (res.status !== 200 || (JSON.parse(res.body) as { paymentResult?: string }).paymentResult !== 'APPROVED')
+        throw new Error(`${res.status} ${res.body}`);
       latencies.push(performance.now() - started);
     };
     for (let i = 0; i < WARM_UP; i++) await buy();
@@ -52,7 +53,11 @@ try {
       const cpu = process.cpuUsage();
       const loop = performance.eventLoopUtilization();
       await inFlight(N, C, buy);
-      return { wall: performance.now() - started, used: process.cpuUsage(cpu), loopUsed: performance.eventLoopUtilization(loop) };
+      return {
+        wall: performance.now() - started,
+        used: process.cpuUsage(cpu),
+        loopUsed: performance.eventLoopUtilization(loop),
+      };
     });
     const serverCpu = usePostgres ? (await serverCpuMs(db, APPLICATION_NAME)) - serverCpuBefore : 0;
     const sorted = latencies.sort((a, b) => a - b);
@@ -64,9 +69,16 @@ try {
       `per purchase: app CPU ${((used.user + used.system) / 1000 / N).toFixed(2)} ms, event loop busy ${(loopUsed.active / N).toFixed(2)} ms, in database calls ${(inDatabase / N).toFixed(2)} ms` +
         (usePostgres ? `, PostgreSQL server processes ${(serverCpu / N).toFixed(1)} ms CPU` : ''),
       'statements per purchase (count, ms in the call, slowest single call):',
-      ...[...statements.entries()].sort((a, b) => b[1].ms - a[1].ms).map(([kind, s]) => `  ${(s.count / N).toFixed(2).padStart(6)}  ${(s.ms / N).toFixed(3).padStart(8)} ms  ${s.max.toFixed(1).padStart(6)} ms  ${kind}`),
+      ...[...statements.entries()]
+        .sort((a, b) => b[1].ms - a[1].ms)
+        .map(
+          ([kind, s]) =>
+            `  ${(s.count / N).toFixed(2).padStart(6)}  ${(s.ms / N).toFixed(3).padStart(8)} ms  ${s.max.toFixed(1).padStart(6)} ms  ${kind}`,
+        ),
     ];
-    const { rows: sizes } = await sql<{ n: number | string }>`select avg(length(issue_request_json)) as n from purchase`.execute(db);
+    const { rows: sizes } = await sql<{
+      n: number | string;
+    }>`select avg(length(issue_request_json)) as n from purchase`.execute(db);
     lines.push(`stored issue request: ${Math.round(Number(sizes[0]?.n ?? 0))} characters per purchase row`);
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -26,7 +26,15 @@ export function readyQuoteBody(planId: number): string {
       departureDate: isoDay(30),
       returnDate: isoDay(43),
       policyHolders: [
-        { guid: 'adult-1', dateOfBirth: '1984-05-02', isPrimary: true, firstName: 'Ada', lastName: 'Lovelace', emailAddress: 'ada@example.com', phoneNumber: '+61 400 000 000' },
+        {
+          guid: 'adult-1',
+          dateOfBirth: '1984-05-02',
+          isPrimary: true,
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          emailAddress: 'ada@example.com',
+          phoneNumber: '+61 400 000 000',
+        },
         { guid: 'adult-2', dateOfBirth: '1986-03-15', firstName: 'Charles', lastName: 'Babbage' },
         { guid: 'child-1', dateOfBirth: '2017-08-09', isDependent: true, firstName: 'Byron', lastName: 'Lovelace' },
       ],
@@ -45,29 +53,62 @@ interface PlanFacts {
 
 /** The COMP plan in force and the purchase terms the buyer must agree to (spec §4.5). */
 export async function planFacts(api: BenchApi, headers: Record<string, string>): Promise<PlanFacts> {
-  const res = await api.call({ method: 'GET', path: `/products/v1/${BRAND}/plans?planCode=COMP&partnerCode=${PARTNER}`, headers });
+  const res = await api.call({
+    method: 'GET',
+    path: `/products/v1/${BRAND}/plans?planCode=COMP&partnerCode=${PARTNER}`,
+    headers,
+  });
   if (res.status !== 200) throw new Error(`plan: ${res.status} ${res.body}`);
-  const plan = JSON.parse(res.body) as { planId: number; purchaseTermsAndConditions: { termConditionId: number; policyActionTypeId: number }[] };
+  const plan = JSON.parse(res.body) as {
+    planId: number;
+    purchaseTermsAndConditions: { termConditionId: number; policyActionTypeId: number }[];
+  };
   return {
     planId: plan.planId,
-    declarations: plan.purchaseTermsAndConditions.filter((t) => t.policyActionTypeId === 1).map((t) => ({ termConditionId: t.termConditionId, hasAgreed: true as const })),
+    declarations: plan.purchaseTermsAndConditions
+      .filter((t) => t.policyActionTypeId === 1)
+      .map((t) => ({ termConditionId: t.termConditionId, hasAgreed: true as const })),
   };
 }
 
 /** One ready quote through the API, as a partner makes it. */
-async function createReadyQuote(api: BenchApi, headers: Record<string, string>, body: string): Promise<Record<string, unknown> & { id: string }> {
-  const res = await api.call({ method: 'POST', path: `/quotes/v2/${BRAND}/quote`, headers: { ...headers, ...json }, body });
-  const quote = JSON.parse(res.body) as Record<string, unknown> & { id?: string; stage?: string; validation?: { isValid?: boolean } };
-  if (res.status !== 200 || !quote.id || quote.stage !== 'DETAILS' || quote.validation?.isValid !== true) throw new Error(`ready quote: ${res.status} ${res.body.slice(0, 2000)}`);
+async function createReadyQuote(
+  api: BenchApi,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Record<string, unknown> & { id: string }> {
+  const res = await api.call({
+    method: 'POST',
+    path: `/quotes/v2/${BRAND}/quote`,
+    headers: { ...headers, ...json },
+    body,
+  });
+  const quote = JSON.parse(res.body) as Record<string, unknown> & {
+    id?: string;
+    stage?: string;
+    validation?: { isValid?: boolean };
+  };
+  if (res.status !== 200 || !quote.id || quote.stage !== 'DETAILS' || quote.validation?.isValid !== true)
+    throw new Error(`ready quote: ${res.status} ${res.body.slice(0, 2000)}`);
   return { ...quote, id: quote.id };
 }
 
 /** What a seeded quote must share with the API's (ids, times and audit differ by nature). */
-const comparable = (quote: Record<string, unknown>) => JSON.stringify({ stage: quote.stage, input: quote.input, prices: quote.prices, validation: quote.validation, isPurchased: quote.isPurchased });
+const comparable = (quote: Record<string, unknown>) =>
+  JSON.stringify({
+    stage: quote.stage,
+    input: quote.input,
+    prices: quote.prices,
+    validation: quote.validation,
+    isPurchased: quote.isPurchased,
+  });
 
 /** The purchase request body of one quote: the declarations agreed, the sandbox's approving card. */
 export function purchaseBody(quoteId: string, declarations: PlanFacts['declarations']): string {
-  return JSON.stringify({ quote: { id: quoteId, input: { regulatoryDeclarations: declarations } }, cardToken: { token: APPROVED_CARD, source: 'bench' } });
+  return JSON.stringify({
+    quote: { id: quoteId, input: { regulatoryDeclarations: declarations } },
+    cardToken: { token: APPROVED_CARD, source: 'bench' },
+  });
 }
 
 /**
@@ -78,14 +119,25 @@ export function purchaseBody(quoteId: string, declarations: PlanFacts['declarati
  * request buys the last quote again: the server answers 409 QUOTE_PURCHASED, the load counts
  * it as non-2xx and `supply.exhausted` says how many there were.
  */
-export async function purchaseSupply(api: BenchApi, headers: Record<string, string>, count: number, seed: (body: string, count: number) => Promise<string[]>): Promise<BenchRequest> {
+export async function purchaseSupply(
+  api: BenchApi,
+  headers: Record<string, string>,
+  count: number,
+  seed: (body: string, count: number) => Promise<string[]>,
+): Promise<BenchRequest> {
   const facts = await planFacts(api, headers);
   const body = readyQuoteBody(facts.planId);
   const sample = await createReadyQuote(api, headers, body);
   const seeded = await seed(body, count);
-  const check = await api.call({ method: 'GET', path: `/quotes/v2/${BRAND}/quote/${seeded[seeded.length - 1] ?? ''}`, headers });
+  const check = await api.call({
+    method: 'GET',
+    path: `/quotes/v2/${BRAND}/quote/${seeded[seeded.length - 1] ?? ''}`,
+    headers,
+  });
   if (check.status !== 200 || comparable(JSON.parse(check.body) as Record<string, unknown>) !== comparable(sample)) {
-    throw new Error(`a seeded quote differs from the API's:\n${check.body.slice(0, 2000)}\n${JSON.stringify(sample).slice(0, 2000)}`);
+    throw new Error(
+      `a seeded quote differs from the API's:\n${check.body.slice(0, 2000)}\n${JSON.stringify(sample).slice(0, 2000)}`,
+    );
   }
   const bodies = [sample.id, ...seeded].map((id) => purchaseBody(id, facts.declarations));
   let next = 1;
@@ -108,5 +160,11 @@ export async function purchaseSupply(api: BenchApi, headers: Record<string, stri
       return { body };
     },
   };
-  return { method: 'POST', path: `/quotes/v2/${BRAND}/purchase`, headers: { ...headers, ...json }, body: bodies[0]!, supply };
+  return {
+    method: 'POST',
+    path: `/quotes/v2/${BRAND}/purchase`,
+    headers: { ...headers, ...json },
+    body: bodies[0]!,
+    supply,
+  };
 }

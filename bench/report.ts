@@ -45,14 +45,20 @@ const ENGINE_NAMES: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'Post
 /** Failed answers are never throughput: any non-2xx or error in a scenario's own run is flagged. */
 export function flagsOf(endpoint: LoadResult): string[] {
   const flags: string[] = [];
-  if (endpoint.supplyExhausted) flags.push(`request supply ran out: ${endpoint.supplyExhausted} requests after every prepared one was used`);
+  if (endpoint.supplyExhausted)
+    flags.push(`request supply ran out: ${endpoint.supplyExhausted} requests after every prepared one was used`);
   if (endpoint.non2xx > 0) flags.push(`${endpoint.non2xx} non-2xx answers of ${endpoint.total}`);
   if (endpoint.errors > 0) flags.push(`${endpoint.errors} errors or timeouts`);
   return flags;
 }
 
 /** The target's wording and whether the run met it (a flagged run never meets an absolute rate). */
-export function judge(target: ScenarioTarget, engine: Engine, endpoint: LoadResult, ratios: { fastify: number; node: number }): { target: string; met: boolean } {
+export function judge(
+  target: ScenarioTarget,
+  engine: Engine,
+  endpoint: LoadResult,
+  ratios: { fastify: number; node: number },
+): { target: string; met: boolean } {
   if (target.kind === 'rate') {
     const wanted = target.perSecond[engine];
     return {
@@ -101,10 +107,23 @@ export function summaryOf(round: RoundResult): RoundSummary {
 
 const fixed = (n: number, digits = 0) => n.toFixed(digits);
 const percent = (n: number) => `${(n * 100).toFixed(0)} %`;
-const range = (values: number[], show: (n: number) => string) => `${show(Math.min(...values))}–${show(Math.max(...values))}`;
+const range = (values: number[], show: (n: number) => string) =>
+  `${show(Math.min(...values))}–${show(Math.max(...values))}`;
 const roundsCell = (rounds: RoundSummary[]) =>
-  `÷ Fastify ${range(rounds.map((r) => r.ratioToFastify * 100), fixed)} %, ÷ node:http ${range(rounds.map((r) => r.ratioToNode * 100), fixed)} %, ` +
-  `2xx/s ${range(rounds.map((r) => r.okPerSecond ?? r.requestsPerSecond), fixed)}, p99 ${range(rounds.map((r) => r.p99Ms), fixed)} ms`;
+  `÷ Fastify ${range(
+    rounds.map((r) => r.ratioToFastify * 100),
+    fixed,
+  )} %, ÷ node:http ${range(
+    rounds.map((r) => r.ratioToNode * 100),
+    fixed,
+  )} %, ` +
+  `2xx/s ${range(
+    rounds.map((r) => r.okPerSecond ?? r.requestsPerSecond),
+    fixed,
+  )}, p99 ${range(
+    rounds.map((r) => r.p99Ms),
+    fixed,
+  )} ms`;
 const cpu = (load: MeasuredLoad) => (load.cpuMicrosPerRequest === undefined ? '–' : fixed(load.cpuMicrosPerRequest));
 
 /** The Markdown table committed as bench/results/latest.md. */
@@ -137,7 +156,7 @@ export function toMarkdown(report: BenchReport): string {
     '',
     'Each ceiling server answers with the same response bytes, precomputed, in the same kind of process. ' +
       (multiRound
-        ? 'Each round measures the endpoint and both ceilings back to back; the row is the round whose judged number (the target\'s ratio or rate, else ÷ node:http) is the median, the last column the spread over all rounds. '
+        ? "Each round measures the endpoint and both ceilings back to back; the row is the round whose judged number (the target's ratio or rate, else ÷ node:http) is the median, the last column the spread over all rounds. "
         : '') +
       "CPU µs/req is the server process's own CPU time (user + system, from /proc) per answered request: " +
       'it moves less than req/s when other work shares the machine.',

@@ -6,7 +6,17 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { apiFor, drive, freshDatabase, measured, type MeasuredLoad } from './harness.js';
-import { flagsOf, judge, measureOf, medianRound, summaryOf, toMarkdown, type BenchReport, type RoundResult, type ScenarioReport } from './report.js';
+import {
+  flagsOf,
+  judge,
+  measureOf,
+  medianRound,
+  summaryOf,
+  toMarkdown,
+  type BenchReport,
+  type RoundResult,
+  type ScenarioReport,
+} from './report.js';
 import { runScale } from './scale.js';
 import type { BenchApi } from './requests.js';
 import { SCENARIOS, type BenchRun, type Scenario } from './scenarios.js';
@@ -31,16 +41,27 @@ const program = new Command()
   .name('bench')
   .description('Benchmark the partner API against same-bytes ceilings.')
   .option('--duration <seconds>', 'seconds of load per server', '10')
-  .option('--warm-up <seconds>', 'seconds of unmeasured load on each server first (a cold server answers its first requests slowly)', '0')
+  .option(
+    '--warm-up <seconds>',
+    'seconds of unmeasured load on each server first (a cold server answers its first requests slowly)',
+    '0',
+  )
   .option('--connections <n>', 'concurrent connections', '50')
-  .option('--rounds <n>', 'measure each scenario and its ceilings this many times, alternating, and report the median round', '1')
+  .option(
+    '--rounds <n>',
+    'measure each scenario and its ceilings this many times, alternating, and report the median round',
+    '1',
+  )
   .option('--postgres', 'use PostgreSQL (DATABASE_URL, default the local test database)')
   .option('--only <names>', 'comma-separated scenario names')
   .option('--out <dir>', 'where to write the reports', 'bench/results')
   .option('--scale', 'measure policySummary and quoteRetrieve at growing numbers of stored policies instead')
   .option('--sizes <list>', 'stored policies per scale step (with --scale)', '10000,1000000')
   .option('--cpu-prof <dir>', 'run the API server under node --cpu-prof, profiles written to <dir>')
-  .option('--node-flags <flags>', 'extra Node or V8 flags for the API server, space-separated (e.g. "--max-semi-space-size=64")');
+  .option(
+    '--node-flags <flags>',
+    'extra Node or V8 flags for the API server, space-separated (e.g. "--max-semi-space-size=64")',
+  );
 const options = program.parse().opts<Options>();
 const settings = { durationSeconds: Number(options.duration), connections: Number(options.connections) };
 const warmUp = { ...settings, durationSeconds: Number(options.warmUp) };
@@ -50,13 +71,17 @@ if (!Number.isSafeInteger(rounds) || rounds < 1) {
   process.exit(2);
 }
 const usePostgres = Boolean(options.postgres ?? process.env.DATABASE_URL);
-const nodeArgs = [...(options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] : []), ...(options.nodeFlags?.split(' ').filter(Boolean) ?? [])];
+const nodeArgs = [
+  ...(options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] : []),
+  ...(options.nodeFlags?.split(' ').filter(Boolean) ?? []),
+];
 
 async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   if (options.scale) {
     const sizes = options.sizes.split(',').map((s) => Number(s.trim()));
-    if (sizes.some((n) => !Number.isSafeInteger(n) || n < 0)) throw new Error(`--sizes must list whole numbers, got ${options.sizes}`);
+    if (sizes.some((n) => !Number.isSafeInteger(n) || n < 0))
+      throw new Error(`--sizes must list whole numbers, got ${options.sizes}`);
     await runScale({ sizes, settings, usePostgres, out: options.out, nodeArgs });
     return;
   }
@@ -72,7 +97,13 @@ async function main(): Promise<void> {
     const server = await startApiServer(env, nodeArgs);
     try {
       const api = apiFor(server.url);
-      const run: BenchRun = { engine: usePostgres ? 'postgres' : 'sqlite', ...settings, warmUpSeconds: warmUp.durationSeconds, env, progress: (line) => process.stderr.write(`${line}\n`) };
+      const run: BenchRun = {
+        engine: usePostgres ? 'postgres' : 'sqlite',
+        ...settings,
+        warmUpSeconds: warmUp.durationSeconds,
+        env,
+        progress: (line) => process.stderr.write(`${line}\n`),
+      };
       for (const scenario of scenarios) {
         const measuredRounds: RoundResult[] = [];
         for (let round = 1; round <= rounds; round++) {
@@ -83,7 +114,12 @@ async function main(): Promise<void> {
         const reported = medianRound(measuredRounds, measureOf(scenario.target));
         const { endpoint } = reported;
         const flags = [...new Set(measuredRounds.flatMap((r) => flagsOf(r.endpoint)))];
-        const judged = scenario.target && judge(scenario.target, run.engine, endpoint, { fastify: reported.ratioToFastify, node: reported.ratioToNode });
+        const judged =
+          scenario.target &&
+          judge(scenario.target, run.engine, endpoint, {
+            fastify: reported.ratioToFastify,
+            node: reported.ratioToNode,
+          });
         reports.push({
           name: scenario.name,
           description: scenario.description,
@@ -104,8 +140,17 @@ async function main(): Promise<void> {
   }
   const report: BenchReport = {
     startedAt,
-    machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, database: database.label },
-    settings: { ...settings, ...(warmUp.durationSeconds > 0 ? { warmUpSeconds: warmUp.durationSeconds } : {}), ...(rounds > 1 ? { rounds } : {}) },
+    machine: {
+      cores: cpus().length,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      database: database.label,
+    },
+    settings: {
+      ...settings,
+      ...(warmUp.durationSeconds > 0 ? { warmUpSeconds: warmUp.durationSeconds } : {}),
+      ...(rounds > 1 ? { rounds } : {}),
+    },
     scenarios: reports,
   };
   mkdirSync(options.out, { recursive: true });
@@ -127,10 +172,14 @@ interface RoundContext {
  * One round: the scenario prepared afresh (a purchase round gets its own quotes), the endpoint
  * driven, then a bare Fastify and a bare node:http server answering the same bytes, back to back.
  */
-async function measureRound(scenario: Scenario, { api, server, fixtures, run, work }: RoundContext): Promise<RoundResult> {
+async function measureRound(
+  scenario: Scenario,
+  { api, server, fixtures, run, work }: RoundContext,
+): Promise<RoundResult> {
   const request = await scenario.prepare(api, fixtures, run);
   const sample = await api.call(request);
-  if (sample.status >= 300) throw new Error(`${scenario.name}: ${request.method} ${request.path} answered ${sample.status}: ${sample.body}`);
+  if (sample.status >= 300)
+    throw new Error(`${scenario.name}: ${request.method} ${request.path} answered ${sample.status}: ${sample.body}`);
   if (warmUp.durationSeconds > 0) await drive(server.url, request, warmUp);
   const endpoint = await measured(server, () => drive(server.url, request, settings));
   const bytesFile = join(work, `${scenario.name}.body`);

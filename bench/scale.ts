@@ -40,25 +40,46 @@ export interface ScaleReport {
 }
 
 function progress(total: number): { update(done: number): void; stop(): void } {
-  const bar = new SingleBar({ format: '  seeding {bar} {value}/{total} policies', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 15_000 }, Presets.shades_classic);
+  const bar = new SingleBar(
+    {
+      format: '  seeding {bar} {value}/{total} policies',
+      stream: process.stderr,
+      noTTYOutput: true,
+      notTTYSchedule: 15_000,
+    },
+    Presets.shades_classic,
+  );
   bar.start(total, 0);
   return { update: (done) => bar.update(done), stop: () => bar.stop() };
 }
 
-async function measure(env: Record<string, string>, fixtures: BenchFixtures, options: ScaleOptions): Promise<ScaleStep['results']> {
+async function measure(
+  env: Record<string, string>,
+  fixtures: BenchFixtures,
+  options: ScaleOptions,
+): Promise<ScaleStep['results']> {
   const server = await startApiServer(env, options.nodeArgs);
   try {
     const api = apiFor(server.url);
     const results: Partial<ScaleStep['results']> = {};
     for (const name of MEASURED) {
       const scenario = SCENARIOS.find((s) => s.name === name)!;
-      const request = await scenario.prepare(api, fixtures, { engine: options.usePostgres ? 'postgres' : 'sqlite', ...options.settings, env });
+      const request = await scenario.prepare(api, fixtures, {
+        engine: options.usePostgres ? 'postgres' : 'sqlite',
+        ...options.settings,
+        env,
+      });
       const sample = await api.call(request);
       if (sample.status !== 200) throw new Error(`${name}: ${sample.status} ${sample.body}`);
       // A fresh server's code is cold: warm it up so that both steps are measured warm.
-      await drive(server.url, request, { ...options.settings, durationSeconds: Math.min(3, options.settings.durationSeconds) });
+      await drive(server.url, request, {
+        ...options.settings,
+        durationSeconds: Math.min(3, options.settings.durationSeconds),
+      });
       results[name] = await drive(server.url, request, options.settings);
-      process.stderr.write(`  ${name}: p99 ${results[name].p99Ms} ms, ${results[name].requestsPerSecond.toFixed(0)} req/s\n`);
+      process.stderr.write(
+        `  ${name}: p99 ${results[name].p99Ms} ms, ${results[name].requestsPerSecond.toFixed(0)} req/s\n`,
+      );
     }
     return results as ScaleStep['results'];
   } finally {
@@ -100,7 +121,12 @@ export async function runScale(options: ScaleOptions): Promise<void> {
   const p99Ratio = { policySummary: ratio('policySummary'), quoteRetrieve: ratio('quoteRetrieve') };
   const report: ScaleReport = {
     startedAt,
-    machine: { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, database: database.label },
+    machine: {
+      cores: cpus().length,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      database: database.label,
+    },
     settings: options.settings,
     steps,
     p99Ratio,

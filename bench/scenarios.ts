@@ -40,8 +40,19 @@ export const LOGIN = { username: 'demoa.brandau@demo.example', password: 'DEMOA-
 
 /** The password grant exactly as a partner sends it. */
 function tokenRequest(): BenchRequest {
-  const form = new URLSearchParams({ grant_type: 'password', client_id: 'API', customerInterfaceId: '8', userTypeId: '4', ...LOGIN });
-  return { method: 'POST', path: `/users/${BRAND}/token`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() };
+  const form = new URLSearchParams({
+    grant_type: 'password',
+    client_id: 'API',
+    customerInterfaceId: '8',
+    userTypeId: '4',
+    ...LOGIN,
+  });
+  return {
+    method: 'POST',
+    path: `/users/${BRAND}/token`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+  };
 }
 
 export async function bearer(api: BenchApi): Promise<Record<string, string>> {
@@ -95,30 +106,51 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'token',
-    description: 'POST /users/{brand}/token, password grant: argon2id verification (19 MiB, t=2) by design, the slowest call.',
+    description:
+      'POST /users/{brand}/token, password grant: argon2id verification (19 MiB, t=2) by design, the slowest call.',
     prepare: () => Promise.resolve(tokenRequest()),
   },
   {
     name: 'baseQuoteConfig',
-    description: 'GET /products/v1/{brand}/baseQuoteConfig?quoteType=SINGLETRIP: serialised once per catalogue version.',
-    prepare: async (api) => ({ method: 'GET', path: `/products/v1/${BRAND}/baseQuoteConfig?quoteType=SINGLETRIP`, headers: await bearer(api) }),
+    description:
+      'GET /products/v1/{brand}/baseQuoteConfig?quoteType=SINGLETRIP: serialised once per catalogue version.',
+    prepare: async (api) => ({
+      method: 'GET',
+      path: `/products/v1/${BRAND}/baseQuoteConfig?quoteType=SINGLETRIP`,
+      headers: await bearer(api),
+    }),
   },
   {
     name: 'planByCode',
     description: 'GET /products/v1/{brand}/plans?planCode=COMP: the plan version in force, serialised once.',
-    prepare: async (api) => ({ method: 'GET', path: `/products/v1/${BRAND}/plans?planCode=COMP`, headers: await bearer(api) }),
+    prepare: async (api) => ({
+      method: 'GET',
+      path: `/products/v1/${BRAND}/plans?planCode=COMP`,
+      headers: await bearer(api),
+    }),
   },
   {
     name: 'quoteCreate',
-    description: 'POST /quotes/v2/{brand}/quote: 2 adults + 1 dependent, 14 days, every plan priced, 2 options opted in; stored (one durable commit each).',
-    prepare: async (api) => ({ method: 'POST', path: `/quotes/v2/${BRAND}/quote`, headers: { ...(await bearer(api)), ...json }, body: quoteBody() }),
+    description:
+      'POST /quotes/v2/{brand}/quote: 2 adults + 1 dependent, 14 days, every plan priced, 2 options opted in; stored (one durable commit each).',
+    prepare: async (api) => ({
+      method: 'POST',
+      path: `/quotes/v2/${BRAND}/quote`,
+      headers: { ...(await bearer(api)), ...json },
+      body: quoteBody(),
+    }),
   },
   {
     name: 'quoteRetrieve',
     description: 'GET /quotes/v2/{brand}/quote/{id}: a stored quote of the caller.',
     prepare: async (api) => {
       const headers = await bearer(api);
-      const created = await api.call({ method: 'POST', path: `/quotes/v2/${BRAND}/quote`, headers: { ...headers, ...json }, body: quoteBody() });
+      const created = await api.call({
+        method: 'POST',
+        path: `/quotes/v2/${BRAND}/quote`,
+        headers: { ...headers, ...json },
+        body: quoteBody(),
+      });
       const { id } = JSON.parse(created.body) as { id?: string };
       if (created.status !== 200 || !id) throw new Error(`quote create: ${created.status} ${created.body}`);
       return { method: 'GET', path: `/quotes/v2/${BRAND}/quote/${id}`, headers };
@@ -126,14 +158,21 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'purchase',
-    description: 'POST /quotes/v2/{brand}/purchase: a different ready quote per request (the Bali trip at DETAILS, COMP, terms agreed), card tok_sandbox_approved: authorise, issue, capture.',
+    description:
+      'POST /quotes/v2/{brand}/purchase: a different ready quote per request (the Bali trip at DETAILS, COMP, terms agreed), card tok_sandbox_approved: authorise, issue, capture.',
     target: { kind: 'rate', perSecond: PURCHASE_TARGET },
     prepare: async (api, _fixtures, run) => {
       // Enough quotes for the run at a rate well above the target; running out is reported, never hidden.
       const count = Math.ceil((run.durationSeconds + (run.warmUpSeconds ?? 0)) * PURCHASE_SUPPLY_PER_SECOND);
       const started = performance.now();
       const request = await purchaseSupply(api, await bearer(api), count, (body, n) =>
-        seedQuotes(run.env, { brandCode: BRAND, login: LOGIN.username, body: JSON.parse(body) as QuoteRequest, count: n, onProgress: (done) => run.progress?.(`purchase: ${done}/${n} ready quotes`) }),
+        seedQuotes(run.env, {
+          brandCode: BRAND,
+          login: LOGIN.username,
+          body: JSON.parse(body) as QuoteRequest,
+          count: n,
+          onProgress: (done) => run.progress?.(`purchase: ${done}/${n} ready quotes`),
+        }),
       );
       run.progress?.(`purchase: ${count + 1} ready quotes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       return request;
@@ -142,11 +181,19 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'policySummary',
     description: 'GET /policies/v1/{brand}/policies/{policyNumber}: one policy issued by the issuing commit.',
-    prepare: async (api, fixtures) => ({ method: 'GET', path: `/policies/v1/${BRAND}/policies/${ofFixture(fixtures)}`, headers: await bearer(api) }),
+    prepare: async (api, fixtures) => ({
+      method: 'GET',
+      path: `/policies/v1/${BRAND}/policies/${ofFixture(fixtures)}`,
+      headers: await bearer(api),
+    }),
   },
   {
     name: 'policyDetails',
     description: 'GET /policies/v1/{brand}/policies/{policyNumber}/details: every transaction of that policy.',
-    prepare: async (api, fixtures) => ({ method: 'GET', path: `/policies/v1/${BRAND}/policies/${ofFixture(fixtures)}/details`, headers: await bearer(api) }),
+    prepare: async (api, fixtures) => ({
+      method: 'GET',
+      path: `/policies/v1/${BRAND}/policies/${ofFixture(fixtures)}/details`,
+      headers: await bearer(api),
+    }),
   },
 ];

@@ -39,7 +39,14 @@ const db = connectDatabase(config.database);
 try {
   // Same preparation as a server start: migrations, then demo partners when DEMO_DATA is on.
   await prepareDatabase({ config, db, clock: () => new Date() });
-  const bar = new SingleBar({ format: 'policies {bar} {percentage}% | {value}/{total} | {rate}/s | eta {eta_formatted}', noTTYOutput: true, notTTYSchedule: 15_000 }, Presets.shades_classic);
+  const bar = new SingleBar(
+    {
+      format: 'policies {bar} {percentage}% | {value}/{total} | {rate}/s | eta {eta_formatted}',
+      noTTYOutput: true,
+      notTTYSchedule: 15_000,
+    },
+    Presets.shades_classic,
+  );
   const started = Date.now();
   bar.start(count, 0, { rate: 0 });
   await seedPolicies(db, {

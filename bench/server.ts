@@ -83,14 +83,23 @@ export async function startProcess(
  * `BENCH_KEEP_LOG=<path>` keeps its output (the request log, traces such as `--trace-gc`).
  */
 export function startApiServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
-  return startProcess([...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: '0', SHUTDOWN_DRAIN_MS: '0', ...env }, (line) => {
-    if (!line.includes('"serving"')) return undefined;
-    return (JSON.parse(line) as { url?: string }).url;
-  }, process.env.BENCH_KEEP_LOG || undefined);
+  return startProcess(
+    [...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', 'src/cli.ts', 'serve'],
+    { PORT: '0', SHUTDOWN_DRAIN_MS: '0', ...env },
+    (line) => {
+      if (!line.includes('"serving"')) return undefined;
+      return (JSON.parse(line) as { url?: string }).url;
+    },
+    process.env.BENCH_KEEP_LOG || undefined,
+  );
 }
 
 /** A ceiling server answering every request with `bodyFile`'s bytes. */
-export function startCeilingServer(kind: 'fastify' | 'node', bodyFile: string, contentType: string): Promise<ServerProcess> {
+export function startCeilingServer(
+  kind: 'fastify' | 'node',
+  bodyFile: string,
+  contentType: string,
+): Promise<ServerProcess> {
   return startProcess(['--import', 'tsx', 'bench/ceiling-server.ts', kind, bodyFile, contentType], {}, (line) => {
     if (!line.startsWith('{"port"')) return undefined;
     return `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;

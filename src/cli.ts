@@ -58,7 +58,9 @@ async function migrate(options: { down?: boolean }): Promise<void> {
   const db = connectDatabase(config.database);
   try {
     const applied = options.down ? await migrateDown(db) : await migrateToLatest(db);
-    process.stdout.write(applied.length ? `${options.down ? 'Reverted' : 'Applied'}: ${applied.join(', ')}\n` : 'Nothing to do.\n');
+    process.stdout.write(
+      applied.length ? `${options.down ? 'Reverted' : 'Applied'}: ${applied.join(', ')}\n` : 'Nothing to do.\n',
+    );
   } finally {
     await db.destroy();
   }
@@ -81,10 +83,15 @@ async function writeOpenApi(options: { out?: string }): Promise<void> {
 
 const program = new Command()
   .name('partner-api')
-  .description('Travel Insurance Partner API: server and operator commands. Configuration comes from the environment (see README).')
+  .description(
+    'Travel Insurance Partner API: server and operator commands. Configuration comes from the environment (see README).',
+  )
   .showHelpAfterError();
 
-program.command('serve', { isDefault: true }).description('Migrate the database and serve HTTP until SIGTERM.').action(serve);
+program
+  .command('serve', { isDefault: true })
+  .description('Migrate the database and serve HTTP until SIGTERM.')
+  .action(serve);
 program
   .command('migrate')
   .description('Apply pending database migrations (or revert the latest with --down), then exit.')

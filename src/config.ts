@@ -19,9 +19,14 @@ const EnvSchema = Type.Object({
     description: "Prefix of every contract path, e.g. '/api'; empty for none.",
   }),
   PUBLIC_BASE_URL: Type.Optional(
-    Type.String({ pattern: '^https?://[^\\s/]+(/.*)?$', description: 'Absolute URL partners use to reach this server.' }),
+    Type.String({
+      pattern: '^https?://[^\\s/]+(/.*)?$',
+      description: 'Absolute URL partners use to reach this server.',
+    }),
   ),
-  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL; unset means embedded SQLite.' })),
+  DATABASE_URL: Type.Optional(
+    Type.String({ pattern: '^postgres(ql)?://', description: 'PostgreSQL; unset means embedded SQLite.' }),
+  ),
   SQLITE_PATH: Type.String({ default: 'data/partner-api.sqlite', minLength: 1 }),
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
@@ -34,8 +39,17 @@ const EnvSchema = Type.Object({
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100 }),
   DEMO_DATA: Type.Optional(Type.Enum(['true', 'false'])),
   PAYMENT_GATEWAY: Type.Optional(Type.Enum(['sandbox'])),
-  CATALOGUE_DIR: Type.String({ default: 'catalogue', minLength: 1, description: 'Catalogue folder imported at start when demo data is on.' }),
-  CATALOGUE_REFRESH_SECONDS: Type.Number({ default: 5, minimum: 0, maximum: 3600, description: 'How often a process checks for a newer catalogue import.' }),
+  CATALOGUE_DIR: Type.String({
+    default: 'catalogue',
+    minLength: 1,
+    description: 'Catalogue folder imported at start when demo data is on.',
+  }),
+  CATALOGUE_REFRESH_SECONDS: Type.Number({
+    default: 5,
+    minimum: 0,
+    maximum: 3600,
+    description: 'How often a process checks for a newer catalogue import.',
+  }),
   ...AuthEnvSchema.properties,
   IDEMPOTENCY_RETENTION_HOURS: Type.Integer({
     default: 24,
@@ -47,9 +61,14 @@ const EnvSchema = Type.Object({
     default: 60,
     minimum: 0,
     maximum: 86_400,
-    description: 'Recovery leaves purchases changed within this many seconds alone (another process may still be working on them).',
+    description:
+      'Recovery leaves purchases changed within this many seconds alone (another process may still be working on them).',
   }),
-  PURCHASE_CRASH_AFTER: Type.Optional(Type.Enum(['authorise', 'issue'], { description: 'Test hook: SIGKILL the process after this purchase step. Refused in production.' })),
+  PURCHASE_CRASH_AFTER: Type.Optional(
+    Type.Enum(['authorise', 'issue'], {
+      description: 'Test hook: SIGKILL the process after this purchase step. Refused in production.',
+    }),
+  ),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -62,7 +81,9 @@ export interface AppConfig {
   readonly port: number;
   readonly basePath: string;
   readonly publicBaseUrl: string;
-  readonly database: { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number };
+  readonly database:
+    | { readonly kind: 'sqlite'; readonly path: string }
+    | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number };
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
   readonly shutdownDrainMs: number;
@@ -111,7 +132,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (production && SANDBOX_GATEWAYS.includes(paymentGateway)) {
     problems.push('PAYMENT_GATEWAY: the sandbox gateway is refused when APP_ENV=production');
   }
-  if (production && env.PURCHASE_CRASH_AFTER) problems.push('PURCHASE_CRASH_AFTER: the crash-test hook is refused when APP_ENV=production');
+  if (production && env.PURCHASE_CRASH_AFTER)
+    problems.push('PURCHASE_CRASH_AFTER: the crash-test hook is refused when APP_ENV=production');
   if (production && !env.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: required when APP_ENV=production');
   problems.push(...authConfigProblems(env, production));
   if (problems.length > 0) throw new ConfigError(problems);

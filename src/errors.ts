@@ -47,13 +47,7 @@ export function echoValue(value: unknown): string | undefined {
 
 /** How an error reads to a client; the HTTP mapping keys on this alone. */
 export type ErrorKind =
-  | 'invalid-input'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not-found'
-  | 'conflict'
-  | 'unprocessable'
-  | 'unavailable';
+  'invalid-input' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'unprocessable' | 'unavailable';
 
 /** The request itself is malformed (wrong types, missing fields, unparsable body). */
 export class InvalidInput extends DomainError {
@@ -86,11 +80,7 @@ export class NotFound extends DomainError {
 /** The request clashes with the current state (a purchased quote, a request still running). */
 export class Conflict extends DomainError {
   readonly kind = 'conflict';
-  constructor(
-    code: string,
-    message: string,
-    detail: ErrorDetail & { retryAfterSeconds?: number } = {},
-  ) {
+  constructor(code: string, message: string, detail: ErrorDetail & { retryAfterSeconds?: number } = {}) {
     super(code, message, detail);
     this.retryAfterSeconds = detail.retryAfterSeconds;
   }

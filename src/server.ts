@@ -43,7 +43,9 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     await prepareDatabase(context);
     app = await buildApp(context, { logger: options.logger });
     // Finish or undo purchases a previous process left in flight, before taking new ones.
-    await recoverPurchases(purchaseDepsFor(context, app.paymentGateway, app.log), { graceSeconds: config.purchaseRecoveryGraceSeconds });
+    await recoverPurchases(purchaseDepsFor(context, app.paymentGateway, app.log), {
+      graceSeconds: config.purchaseRecoveryGraceSeconds,
+    });
     if (!options.db) app.addHook('onClose', async () => db.destroy());
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {

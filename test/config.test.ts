@@ -27,7 +27,12 @@ describe('configuration', () => {
   });
 
   it('reads PostgreSQL, a base path and numbers from text', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', BASE_PATH: '/api/v', PORT: '8080', DB_POOL_SIZE: '4' });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@h:5432/db',
+      BASE_PATH: '/api/v',
+      PORT: '8080',
+      DB_POOL_SIZE: '4',
+    });
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db', poolSize: 4 });
     expect(config.basePath).toBe('/api/v');
     expect(config.port).toBe(8080);

@@ -5,7 +5,9 @@ async function dropSchemas(url: string, shouldDrop: (runPid: number) => boolean)
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ name: string }>(`select nspname as name from pg_namespace where nspname ~ '^test_[0-9]+_'`);
+    const { rows } = await client.query<{ name: string }>(
+      `select nspname as name from pg_namespace where nspname ~ '^test_[0-9]+_'`,
+    );
     for (const { name } of rows) {
       const runPid = Number(/^test_(\d+)_/.exec(name)?.[1]);
       if (shouldDrop(runPid)) await client.query(`drop schema if exists ${name} cascade`);

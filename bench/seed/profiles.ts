@@ -16,7 +16,15 @@ export interface BrandProfile {
 
 const FORMAT = '{prefix}{country}{yy}{seq:7}';
 
-function plan(id: number, code: string, description: string, currency: PlanSnapshot['currency'], prefix: string, country: string, annual = false): PlanSnapshot {
+function plan(
+  id: number,
+  code: string,
+  description: string,
+  currency: PlanSnapshot['currency'],
+  prefix: string,
+  country: string,
+  annual = false,
+): PlanSnapshot {
   return {
     planId: id,
     productId: Math.floor(id / 10),
@@ -41,8 +49,16 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
     brandCode: 'brandau',
     zone: 'Australia/Sydney',
     home: { countryCode: 'AU', countryName: 'Australia', provinces: ['NSW', 'VIC', 'QLD', 'WA', 'SA'] },
-    plans: [plan(11, 'COMP', 'Comprehensive', AUD, 'BA', 'AU'), plan(12, 'ESSE', 'Essentials', AUD, 'BA', 'AU'), plan(13, 'BASIC', 'Basic', AUD, 'BA', 'AU'), plan(14, 'AMT', 'Annual Multi-Trip', AUD, 'BA', 'AU', true)],
-    taxes: [{ name: 'GST', percent: 10 }, { name: 'Stamp Duty', percent: 9 }],
+    plans: [
+      plan(11, 'COMP', 'Comprehensive', AUD, 'BA', 'AU'),
+      plan(12, 'ESSE', 'Essentials', AUD, 'BA', 'AU'),
+      plan(13, 'BASIC', 'Basic', AUD, 'BA', 'AU'),
+      plan(14, 'AMT', 'Annual Multi-Trip', AUD, 'BA', 'AU', true),
+    ],
+    taxes: [
+      { name: 'GST', percent: 10 },
+      { name: 'Stamp Duty', percent: 9 },
+    ],
   },
   {
     brandCode: 'brandnz',
@@ -56,13 +72,19 @@ export const BRAND_PROFILES: readonly BrandProfile[] = [
     zone: 'Australia/Brisbane',
     home: { countryCode: 'AU', countryName: 'Australia', provinces: ['QLD', 'NSW', 'VIC'] },
     plans: [plan(31, 'COMP', 'Comprehensive', AUD, 'DA', 'AU'), plan(32, 'BASIC', 'Basic', AUD, 'DA', 'AU')],
-    taxes: [{ name: 'GST', percent: 10 }, { name: 'Stamp Duty', percent: 9 }],
+    taxes: [
+      { name: 'GST', percent: 10 },
+      { name: 'Stamp Duty', percent: 9 },
+    ],
   },
   {
     brandCode: 'nomad',
     zone: 'Europe/London',
     home: { countryCode: 'GB', countryName: 'United Kingdom', provinces: [] },
-    plans: [plan(41, 'EXPLORER', 'Explorer', GBP, 'NM', 'GB'), plan(42, 'ANNUAL', 'Annual Explorer', GBP, 'NM', 'GB', true)],
+    plans: [
+      plan(41, 'EXPLORER', 'Explorer', GBP, 'NM', 'GB'),
+      plan(42, 'ANNUAL', 'Annual Explorer', GBP, 'NM', 'GB', true),
+    ],
     taxes: [{ name: 'Insurance Premium Tax', percent: 12 }],
   },
 ];
@@ -80,8 +102,34 @@ export const DESTINATIONS: readonly { readonly code: string; readonly name: stri
   { code: 'SGP', name: 'Singapore', region: 'Asia' },
 ];
 
-export const FIRST_NAMES = ['Ada', 'Charles', 'Grace', 'Alan', 'Mary', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Niklaus', 'Radia', 'Ken'];
-export const SURNAMES = ['Lovelace', 'Babbage', 'Hopper', 'Turing', 'Somerville', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Wirth', 'Perlman', 'Thompson'];
+export const FIRST_NAMES = [
+  'Ada',
+  'Charles',
+  'Grace',
+  'Alan',
+  'Mary',
+  'Edsger',
+  'Barbara',
+  'Donald',
+  'Frances',
+  'Niklaus',
+  'Radia',
+  'Ken',
+];
+export const SURNAMES = [
+  'Lovelace',
+  'Babbage',
+  'Hopper',
+  'Turing',
+  'Somerville',
+  'Dijkstra',
+  'Liskov',
+  'Knuth',
+  'Allen',
+  'Wirth',
+  'Perlman',
+  'Thompson',
+];
 export const OPTIONS = [
   { optionTypeId: 1, name: 'Cruise cover' },
   { optionTypeId: 2, name: 'Snow sports' },

@@ -35,7 +35,12 @@ export async function seedQuotes(env: Record<string, string>, seed: QuoteSeed): 
     const user = await db
       .selectFrom('app_user')
       .innerJoin('partner', 'partner.id', 'app_user.partner_id')
-      .select(['app_user.id as userId', 'app_user.login as username', 'partner.id as partnerId', 'partner.code as partnerCode'])
+      .select([
+        'app_user.id as userId',
+        'app_user.login as username',
+        'partner.id as partnerId',
+        'partner.code as partnerCode',
+      ])
       .where('app_user.login_key', '=', seed.login.toLowerCase())
       .executeTakeFirstOrThrow();
     // The quotes service reads the catalogue through a reader on this handle; inside a

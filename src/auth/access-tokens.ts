@@ -14,7 +14,11 @@ export function issuerOf(context: AppContext): string {
   return context.config.auth.issuer ?? context.config.publicBaseUrl;
 }
 
-export async function signAccessToken(context: AppContext, keys: KeyStore, claims: AccessClaims): Promise<{ token: string; expiresIn: number }> {
+export async function signAccessToken(
+  context: AppContext,
+  keys: KeyStore,
+  claims: AccessClaims,
+): Promise<{ token: string; expiresIn: number }> {
   const { auth } = context.config;
   const { kid, key } = await keys.signingKey();
   const now = Math.floor(context.clock().getTime() / 1000);
@@ -46,7 +50,12 @@ const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
  * InvalidToken. With `verified`, a token already verified by this process is answered from it
  * while it has not expired and its signing key may still verify.
  */
-export async function verifyAccessToken(context: AppContext, keys: KeyStore, token: string, verified?: VerifiedTokenCache): Promise<AccessClaims> {
+export async function verifyAccessToken(
+  context: AppContext,
+  keys: KeyStore,
+  token: string,
+  verified?: VerifiedTokenCache,
+): Promise<AccessClaims> {
   const hit = verified?.get(token, context.clock().getTime());
   if (hit && (await keys.verificationKey(hit.kid))) return hit.claims;
   const { auth } = context.config;
@@ -74,11 +83,18 @@ export async function verifyAccessToken(context: AppContext, keys: KeyStore, tok
     throw new InvalidToken('the signature or claims do not verify');
   }
   const userId = Number(payload.sub);
-  const { partner_id, partner_code, user_type_id, customer_interface_id, brand, client_id, preferred_username } = payload;
+  const { partner_id, partner_code, user_type_id, customer_interface_id, brand, client_id, preferred_username } =
+    payload;
   if (!positiveInt(userId) || !positiveInt(partner_id) || !text(partner_code) || !positiveInt(user_type_id)) {
     throw new InvalidToken('the token lacks required claims');
   }
-  if (!positiveInt(customer_interface_id) || !text(brand) || !isBrandCode(brand) || !text(client_id) || !text(preferred_username)) {
+  if (
+    !positiveInt(customer_interface_id) ||
+    !text(brand) ||
+    !isBrandCode(brand) ||
+    !text(client_id) ||
+    !text(preferred_username)
+  ) {
     throw new InvalidToken('the token lacks required claims');
   }
   const claims: AccessClaims = {

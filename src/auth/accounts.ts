@@ -2,11 +2,24 @@ import { isBrandCode } from '../catalogue/brands.js';
 import type { AppContext } from '../context.js';
 import { Conflict, InvalidInput, NotFound } from '../errors.js';
 import { PasswordHasher } from './passwords.js';
-import { deactivateUser, findPartnerByCode, findUserByLogin, insertPartner, insertUser, type PartnerRecord } from './repository.js';
+import {
+  deactivateUser,
+  findPartnerByCode,
+  findUserByLogin,
+  insertPartner,
+  insertUser,
+  type PartnerRecord,
+} from './repository.js';
 
 /** Operator-side account rules (partners and users), shared by the CLI, demo data and tests. */
 
-export const USER_TYPES: Record<number, string> = { 1: 'customer', 2: 'employee', 3: 'assistance provider', 4: 'partner', 5: 'underwriter' };
+export const USER_TYPES: Record<number, string> = {
+  1: 'customer',
+  2: 'employee',
+  3: 'assistance provider',
+  4: 'partner',
+  5: 'underwriter',
+};
 const PARTNER_CODE = /^[A-Z0-9_-]{2,32}$/;
 export const MIN_PASSWORD_LENGTH = 12;
 
@@ -19,13 +32,23 @@ export interface NewPartner {
 
 export async function createPartner(context: AppContext, partner: NewPartner): Promise<number> {
   if (!PARTNER_CODE.test(partner.code)) {
-    throw new InvalidInput('INVALID_PARTNER_CODE', 'A partner code is 2–32 characters of A-Z, 0-9, _ and -.', { property: 'code', value: partner.code });
+    throw new InvalidInput('INVALID_PARTNER_CODE', 'A partner code is 2–32 characters of A-Z, 0-9, _ and -.', {
+      property: 'code',
+      value: partner.code,
+    });
   }
-  if (partner.name.trim() === '') throw new InvalidInput('FIELD_REQUIRED', 'A partner needs a name.', { property: 'name' });
+  if (partner.name.trim() === '')
+    throw new InvalidInput('FIELD_REQUIRED', 'A partner needs a name.', { property: 'name' });
   if (await findPartnerByCode(context.db, partner.code)) {
-    throw new Conflict('PARTNER_EXISTS', `Partner '${partner.code}' already exists.`, { property: 'code', value: partner.code });
+    throw new Conflict('PARTNER_EXISTS', `Partner '${partner.code}' already exists.`, {
+      property: 'code',
+      value: partner.code,
+    });
   }
-  return insertPartner(context.db, { ...partner, isOnAccountPurchaseEnabled: partner.isOnAccountPurchaseEnabled ?? false });
+  return insertPartner(context.db, {
+    ...partner,
+    isOnAccountPurchaseEnabled: partner.isOnAccountPurchaseEnabled ?? false,
+  });
 }
 
 export function findPartner(context: AppContext, code: string): Promise<PartnerRecord | undefined> {
@@ -47,21 +70,45 @@ export async function createUser(context: AppContext, user: NewUser): Promise<nu
     throw new InvalidInput('INVALID_LOGIN', 'A login is 3–254 characters without spaces.', { property: 'login' });
   }
   if (user.password.length < MIN_PASSWORD_LENGTH) {
-    throw new InvalidInput('PASSWORD_TOO_SHORT', `A password has at least ${MIN_PASSWORD_LENGTH} characters.`, { property: 'password' });
+    throw new InvalidInput('PASSWORD_TOO_SHORT', `A password has at least ${MIN_PASSWORD_LENGTH} characters.`, {
+      property: 'password',
+    });
   }
   if (!(user.userTypeId in USER_TYPES)) {
-    throw new InvalidInput('INVALID_USER_TYPE', 'userTypeId is 1 to 5.', { property: 'userTypeId', value: String(user.userTypeId) });
+    throw new InvalidInput('INVALID_USER_TYPE', 'userTypeId is 1 to 5.', {
+      property: 'userTypeId',
+      value: String(user.userTypeId),
+    });
   }
   const unknown = user.brandCodes.find((b) => !isBrandCode(b));
-  if (unknown !== undefined) throw new InvalidInput('UNKNOWN_BRAND', `Brand '${unknown}' does not exist.`, { property: 'brand', value: unknown });
-  if (user.brandCodes.length === 0) throw new InvalidInput('FIELD_REQUIRED', 'A user needs at least one brand.', { property: 'brand' });
+  if (unknown !== undefined)
+    throw new InvalidInput('UNKNOWN_BRAND', `Brand '${unknown}' does not exist.`, {
+      property: 'brand',
+      value: unknown,
+    });
+  if (user.brandCodes.length === 0)
+    throw new InvalidInput('FIELD_REQUIRED', 'A user needs at least one brand.', { property: 'brand' });
   const partner = await findPartnerByCode(context.db, user.partnerCode);
-  if (!partner) throw new NotFound('UNKNOWN_PARTNER', `Partner '${user.partnerCode}' does not exist.`, { property: 'partner', value: user.partnerCode });
-  if (await findUserByLogin(context.db, login)) throw new Conflict('LOGIN_EXISTS', `Login '${login}' is taken (logins ignore case).`, { property: 'login' });
+  if (!partner)
+    throw new NotFound('UNKNOWN_PARTNER', `Partner '${user.partnerCode}' does not exist.`, {
+      property: 'partner',
+      value: user.partnerCode,
+    });
+  if (await findUserByLogin(context.db, login))
+    throw new Conflict('LOGIN_EXISTS', `Login '${login}' is taken (logins ignore case).`, { property: 'login' });
   const passwordHash = await new PasswordHasher(context.config.auth.argon2).hash(user.password);
-  return context.db.transaction().execute((tx) =>
-    insertUser(tx, { partnerId: partner.id, login, passwordHash, userTypeId: user.userTypeId, brandCodes: [...new Set(user.brandCodes)], isDemo: user.isDemo }),
-  );
+  return context.db
+    .transaction()
+    .execute((tx) =>
+      insertUser(tx, {
+        partnerId: partner.id,
+        login,
+        passwordHash,
+        userTypeId: user.userTypeId,
+        brandCodes: [...new Set(user.brandCodes)],
+        isDemo: user.isDemo,
+      }),
+    );
 }
 
 export function userExists(context: AppContext, login: string): Promise<boolean> {

@@ -34,7 +34,10 @@ export class LoginThrottle {
   async assertAllowed(username: string, ip: string): Promise<void> {
     const keys = this.keysFor(username, ip);
     const now = this.context.clock();
-    const counts = await readFailures(this.context.db, keys.map((k) => k.key));
+    const counts = await readFailures(
+      this.context.db,
+      keys.map((k) => k.key),
+    );
     let retryAfter = 0;
     for (const { key, limit } of keys) {
       const count = counts.get(key);
@@ -43,7 +46,12 @@ export class LoginThrottle {
       retryAfter = Math.max(retryAfter, Math.ceil((closesAt - now.getTime()) / 1000));
     }
     if (retryAfter > 0) {
-      throw new OAuthError(429, 'temporarily_unavailable', 'Too many failed sign-in attempts; try again later.', retryAfter);
+      throw new OAuthError(
+        429,
+        'temporarily_unavailable',
+        'Too many failed sign-in attempts; try again later.',
+        retryAfter,
+      );
     }
   }
 

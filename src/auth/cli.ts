@@ -28,10 +28,15 @@ async function withContext<T>(options: AuthCliOptions, work: (context: AppContex
 }
 
 async function readStdin(stdin: NonNullable<AuthCliOptions['stdin']>): Promise<string> {
-  if (stdin.isTTY) throw new Error('Pipe the password on standard input, or use --password-file or --generate-password (never an argument).');
+  if (stdin.isTTY)
+    throw new Error(
+      'Pipe the password on standard input, or use --password-file or --generate-password (never an argument).',
+    );
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** Operator commands of the identity area: partners, users, signing keys. */
@@ -47,7 +52,9 @@ export function registerAuthCommands(program: Command, options: AuthCliOptions):
     .requiredOption('--name <name>', 'display name')
     .option('--on-account', 'allow on-account purchases (PartnerSummary.isOnAccountPurchaseEnabled)')
     .action(async (o: { code: string; name: string; onAccount?: boolean }) => {
-      const id = await withContext(options, (c) => createPartner(c, { code: o.code, name: o.name, isOnAccountPurchaseEnabled: o.onAccount === true }));
+      const id = await withContext(options, (c) =>
+        createPartner(c, { code: o.code, name: o.name, isOnAccountPurchaseEnabled: o.onAccount === true }),
+      );
       out(`Created partner ${o.code} (id ${id}).`);
     });
 
@@ -58,19 +65,42 @@ export function registerAuthCommands(program: Command, options: AuthCliOptions):
     .requiredOption('--partner <code>', 'the partner the user belongs to')
     .requiredOption('--login <login>', 'login (usually an e-mail address; compared case-insensitively)')
     .requiredOption('--brand <brand...>', 'brand(s) the user may get tokens for')
-    .addOption(new Option('--user-type <id>', 'userTypeId: 1 customer, 2 employee, 3 assistance provider, 4 partner, 5 underwriter').default('4'))
+    .addOption(
+      new Option(
+        '--user-type <id>',
+        'userTypeId: 1 customer, 2 employee, 3 assistance provider, 4 partner, 5 underwriter',
+      ).default('4'),
+    )
     .option('--password-file <file>', 'read the password from this file (first line)')
     .option('--generate-password', 'generate a strong password and print it once')
-    .action(async (o: { partner: string; login: string; brand: string[]; userType: string; passwordFile?: string; generatePassword?: boolean }) => {
-      const generated = o.generatePassword ? randomBytes(18).toString('base64url') : undefined;
-      const password =
-        generated ?? (o.passwordFile ? ((await readFile(o.passwordFile, 'utf8')).split(/\r?\n/)[0] ?? '') : await readStdin(stdin));
-      const id = await withContext(options, (c) =>
-        createUser(c, { partnerCode: o.partner, login: o.login, password, userTypeId: Number(o.userType), brandCodes: o.brand }),
-      );
-      out(`Created user ${o.login} (id ${id}).`);
-      if (generated) out(`Generated password (shown only now): ${generated}`);
-    });
+    .action(
+      async (o: {
+        partner: string;
+        login: string;
+        brand: string[];
+        userType: string;
+        passwordFile?: string;
+        generatePassword?: boolean;
+      }) => {
+        const generated = o.generatePassword ? randomBytes(18).toString('base64url') : undefined;
+        const password =
+          generated ??
+          (o.passwordFile
+            ? ((await readFile(o.passwordFile, 'utf8')).split(/\r?\n/)[0] ?? '')
+            : await readStdin(stdin));
+        const id = await withContext(options, (c) =>
+          createUser(c, {
+            partnerCode: o.partner,
+            login: o.login,
+            password,
+            userTypeId: Number(o.userType),
+            brandCodes: o.brand,
+          }),
+        );
+        out(`Created user ${o.login} (id ${id}).`);
+        if (generated) out(`Generated password (shown only now): ${generated}`);
+      },
+    );
   user
     .command('deactivate')
     .description('Deactivate a user: no new tokens, refresh tokens revoked, access tokens refused by the guard.')

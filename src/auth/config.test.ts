@@ -17,7 +17,11 @@ const production = { APP_ENV: 'production', PUBLIC_BASE_URL: 'https://api.exampl
 describe('identity settings', () => {
   it('staging has working defaults, including the documented demo key secret', () => {
     const { auth } = loadConfig({});
-    expect(auth).toMatchObject({ jwtAlgorithm: 'ES256', accessTokenTtlSeconds: 3600, keyEncryptionSecret: DEMO_KEY_ENCRYPTION_SECRET });
+    expect(auth).toMatchObject({
+      jwtAlgorithm: 'ES256',
+      accessTokenTtlSeconds: 3600,
+      keyEncryptionSecret: DEMO_KEY_ENCRYPTION_SECRET,
+    });
     expect(auth.argon2).toEqual({ memoryKib: 19_456, timeCost: 2 });
     expect(auth.bruteForce).toMatchObject({ userFailureLimit: 10, windowSeconds: 900 });
   });
@@ -34,7 +38,14 @@ describe('identity settings', () => {
   it('refuses symmetric or unknown algorithms, short secrets and an idle timeout beyond the absolute lifetime', () => {
     expect(problems({ JWT_ALGORITHM: 'HS256' }).some((p) => p.startsWith('JWT_ALGORITHM'))).toBe(true);
     expect(problems({ KEY_ENCRYPTION_SECRET: 'short' }).some((p) => p.startsWith('KEY_ENCRYPTION_SECRET'))).toBe(true);
-    expect(problems({ REFRESH_TOKEN_IDLE_SECONDS: '7200', REFRESH_TOKEN_TTL_SECONDS: '3600' }).some((p) => p.startsWith('REFRESH_TOKEN_IDLE_SECONDS'))).toBe(true);
-    expect(loadConfig({ JWT_ALGORITHM: 'EdDSA', ACCESS_TOKEN_TTL_SECONDS: '600' }).auth).toMatchObject({ jwtAlgorithm: 'EdDSA', accessTokenTtlSeconds: 600 });
+    expect(
+      problems({ REFRESH_TOKEN_IDLE_SECONDS: '7200', REFRESH_TOKEN_TTL_SECONDS: '3600' }).some((p) =>
+        p.startsWith('REFRESH_TOKEN_IDLE_SECONDS'),
+      ),
+    ).toBe(true);
+    expect(loadConfig({ JWT_ALGORITHM: 'EdDSA', ACCESS_TOKEN_TTL_SECONDS: '600' }).auth).toMatchObject({
+      jwtAlgorithm: 'EdDSA',
+      accessTokenTtlSeconds: 600,
+    });
   });
 });

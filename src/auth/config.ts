@@ -10,7 +10,9 @@ export const DEMO_KEY_ENCRYPTION_SECRET = 'staging-demo-key-encryption-secret-no
 /** Identity settings; merged into the main environment schema in src/config.ts. */
 export const AuthEnvSchema = Type.Object({
   JWT_ALGORITHM: Type.Enum([...JWT_ALGORITHMS], { default: 'ES256' }),
-  JWT_ISSUER: Type.Optional(Type.String({ minLength: 1, description: '`iss` of access tokens; default PUBLIC_BASE_URL.' })),
+  JWT_ISSUER: Type.Optional(
+    Type.String({ minLength: 1, description: '`iss` of access tokens; default PUBLIC_BASE_URL.' }),
+  ),
   JWT_AUDIENCE: Type.String({ default: 'partner-api', minLength: 1 }),
   ACCESS_TOKEN_TTL_SECONDS: Type.Integer({ default: 3600, minimum: 60, maximum: 86_400 }),
   REFRESH_TOKEN_TTL_SECONDS: Type.Integer({ default: 2_592_000, minimum: 60 }),

@@ -30,15 +30,26 @@ export const invalidRequest = (description: string) => new OAuthError(400, 'inva
 
 /** One message for every credential failure, so it never tells whether the username exists. */
 export const badCredentials = () =>
-  new OAuthError(401, 'invalid_grant', 'The username, password or user type is not valid for this brand and interface.');
+  new OAuthError(
+    401,
+    'invalid_grant',
+    'The username, password or user type is not valid for this brand and interface.',
+  );
 
 export const badRefreshToken = () =>
-  new OAuthError(401, 'invalid_grant', 'The refresh token is invalid, expired, revoked or was issued to another client or brand.');
+  new OAuthError(
+    401,
+    'invalid_grant',
+    'The refresh token is invalid, expired, revoked or was issued to another client or brand.',
+  );
 
 export const REALM = 'partner-api';
 
 /** RFC 6750 §3 challenge; `error` is left out when the request carried no credentials. */
-export function bearerChallenge(error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope', description?: string): string {
+export function bearerChallenge(
+  error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope',
+  description?: string,
+): string {
   let challenge = `Bearer realm="${REALM}"`;
   if (error) challenge += `, error="${error}"`;
   if (description) challenge += `, error_description="${description}"`;
@@ -47,7 +58,11 @@ export function bearerChallenge(error?: 'invalid_request' | 'invalid_token' | 'i
 
 export class TokenRequired extends Unauthenticated {
   constructor() {
-    super('TOKEN_REQUIRED', 'This endpoint requires an Authorization: Bearer <access token> header.', bearerChallenge());
+    super(
+      'TOKEN_REQUIRED',
+      'This endpoint requires an Authorization: Bearer <access token> header.',
+      bearerChallenge(),
+    );
   }
 }
 

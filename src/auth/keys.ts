@@ -17,12 +17,15 @@ export function sealPrivateKey(secret: string, kid: string, pem: string): string
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(kid));
   const sealed = Buffer.concat([cipher.update(pem, 'utf8'), cipher.final()]);
-  return [SEAL_VERSION, salt, iv, cipher.getAuthTag(), sealed].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return [SEAL_VERSION, salt, iv, cipher.getAuthTag(), sealed]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
 }
 
 export function openPrivateKey(secret: string, kid: string, sealed: string): string {
   const [version, salt, iv, tag, data] = sealed.split('.');
-  if (version !== SEAL_VERSION || !salt || !iv || !tag || !data) throw new Error(`Signing key ${kid}: unknown sealed format.`);
+  if (version !== SEAL_VERSION || !salt || !iv || !tag || !data)
+    throw new Error(`Signing key ${kid}: unknown sealed format.`);
   const key = Buffer.from(hkdfSync('sha256', secret, Buffer.from(salt, 'base64url'), 'partner-api signing key', 32));
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url')).setAAD(Buffer.from(kid));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
@@ -41,7 +44,12 @@ async function createKey(context: AppContext, db: Executor): Promise<string> {
   const privatePem = await exportPKCS8(privateKey);
   await insertKey(
     db,
-    { kid, algorithm, publicKeyPem: await exportSPKI(publicKey), privateKeySealed: sealPrivateKey(config.auth.keyEncryptionSecret, kid, privatePem) },
+    {
+      kid,
+      algorithm,
+      publicKeyPem: await exportSPKI(publicKey),
+      privateKeySealed: sealPrivateKey(config.auth.keyEncryptionSecret, kid, privatePem),
+    },
     context.clock().toISOString(),
   );
   return kid;
@@ -92,7 +100,10 @@ export class KeyStore {
       const stored = await listUsableKeys(this.context.db, this.algorithm, this.context.clock().toISOString());
       const previous = new Map(this.keys.map((k) => [k.stored.kid, k.publicKey]));
       this.keys = await Promise.all(
-        stored.map(async (s) => ({ stored: s, publicKey: previous.get(s.kid) ?? (await importSPKI(s.publicKeyPem, this.algorithm)) })),
+        stored.map(async (s) => ({
+          stored: s,
+          publicKey: previous.get(s.kid) ?? (await importSPKI(s.publicKeyPem, this.algorithm)),
+        })),
       );
       this.loadedAt = this.context.clock().getTime();
     })().finally(() => {
@@ -102,7 +113,8 @@ export class KeyStore {
   }
 
   private async fresh(): Promise<void> {
-    if (this.context.clock().getTime() - this.loadedAt >= this.context.config.auth.signingKeyCacheSeconds * 1000) await this.reload();
+    if (this.context.clock().getTime() - this.loadedAt >= this.context.config.auth.signingKeyCacheSeconds * 1000)
+      await this.reload();
   }
 
   /** The newest active key of the configured algorithm; created if there is none yet. */
@@ -116,7 +128,11 @@ export class KeyStore {
       if (!active) throw new Error('No active signing key after creating one.');
     }
     if (this.signer?.kid !== active.stored.kid) {
-      const pem = openPrivateKey(this.context.config.auth.keyEncryptionSecret, active.stored.kid, active.stored.privateKeySealed);
+      const pem = openPrivateKey(
+        this.context.config.auth.keyEncryptionSecret,
+        active.stored.kid,
+        active.stored.privateKeySealed,
+      );
       this.signer = { kid: active.stored.kid, key: await importPKCS8(pem, this.algorithm) };
     }
     return this.signer;
@@ -136,7 +152,10 @@ export class KeyStore {
   loadedVerificationKey(kid: string): CryptoKey | undefined {
     const now = this.context.clock();
     if (now.getTime() - this.loadedAt >= this.context.config.auth.signingKeyCacheSeconds * 1000) return undefined;
-    return this.stillVerifying(this.keys.find((k) => k.stored.kid === kid), now);
+    return this.stillVerifying(
+      this.keys.find((k) => k.stored.kid === kid),
+      now,
+    );
   }
 
   /** The public key for `kid`, if it may still verify now. */

@@ -8,7 +8,11 @@ import type { AuthServices } from './service.js';
  * signing key still in its verification window, the user in good standing. Anything it cannot
  * decide synchronously is undefined, and the caller goes the guard's way (which also gives the errors).
  */
-export function claimsKnownFor(services: AuthServices, authorization: string | undefined, nowMs: number): AccessClaims | undefined {
+export function claimsKnownFor(
+  services: AuthServices,
+  authorization: string | undefined,
+  nowMs: number,
+): AccessClaims | undefined {
   const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
   const verified = token === undefined ? undefined : services.verifiedTokens.get(token, nowMs);
   if (!verified || !services.keys.loadedVerificationKey(verified.kid)) return undefined;

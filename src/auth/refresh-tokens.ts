@@ -1,7 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { badRefreshToken } from './errors.js';
-import { claimRefreshToken, findRefreshToken, insertRefreshToken, purgeExpiredFamilies, revokeFamily } from './token-repository.js';
+import {
+  claimRefreshToken,
+  findRefreshToken,
+  insertRefreshToken,
+  purgeExpiredFamilies,
+  revokeFamily,
+} from './token-repository.js';
 
 /** What a refresh token is bound to; the rotated token inherits it. */
 export interface RefreshBinding {
@@ -24,7 +30,12 @@ interface FamilyPosition {
   familyExpiresAt: string;
 }
 
-async function store(context: AppContext, binding: RefreshBinding, family: FamilyPosition, db = context.db): Promise<string> {
+async function store(
+  context: AppContext,
+  binding: RefreshBinding,
+  family: FamilyPosition,
+  db = context.db,
+): Promise<string> {
   const token = newToken();
   const now = context.clock();
   await insertRefreshToken(db, {
@@ -49,7 +60,9 @@ export function purgeExpiredRefreshTokens(context: AppContext): Promise<void> {
 
 /** A password login starts a new family with an absolute end of REFRESH_TOKEN_TTL_SECONDS. */
 export function startFamily(context: AppContext, binding: RefreshBinding): Promise<string> {
-  const familyExpiresAt = new Date(context.clock().getTime() + context.config.auth.refreshTokenTtlSeconds * 1000).toISOString();
+  const familyExpiresAt = new Date(
+    context.clock().getTime() + context.config.auth.refreshTokenTtlSeconds * 1000,
+  ).toISOString();
   return store(context, binding, { familyId: randomUUID(), familyExpiresAt });
 }
 

@@ -46,18 +46,27 @@ export async function findPartnerByCode(db: Executor, code: string): Promise<Par
     .select(['id', 'code', 'name', 'status_code', 'is_on_account_purchase_enabled'])
     .where('code', '=', code)
     .executeTakeFirst();
-  return row && {
-    id: row.id,
-    code: row.code,
-    name: row.name,
-    statusCode: row.status_code,
-    isOnAccountPurchaseEnabled: row.is_on_account_purchase_enabled === 1,
-  };
+  return (
+    row && {
+      id: row.id,
+      code: row.code,
+      name: row.name,
+      statusCode: row.status_code,
+      isOnAccountPurchaseEnabled: row.is_on_account_purchase_enabled === 1,
+    }
+  );
 }
 
 export async function insertUser(
   db: Executor,
-  user: { partnerId: number; login: string; passwordHash: string; userTypeId: number; brandCodes: readonly string[]; isDemo?: boolean },
+  user: {
+    partnerId: number;
+    login: string;
+    passwordHash: string;
+    userTypeId: number;
+    brandCodes: readonly string[];
+    isDemo?: boolean;
+  },
 ): Promise<number> {
   const row = await db
     .insertInto('app_user')
@@ -121,7 +130,10 @@ export async function isUserInGoodStanding(db: Executor, userId: number): Promis
   return row !== undefined && row.is_active === 1 && row.partner_status_code === 'ACTIVE';
 }
 
-export async function findUserPartner(db: Executor, userId: number): Promise<{ id: number; code: string; login: string } | undefined> {
+export async function findUserPartner(
+  db: Executor,
+  userId: number,
+): Promise<{ id: number; code: string; login: string } | undefined> {
   return db
     .selectFrom('app_user')
     .innerJoin('partner', 'partner.id', 'app_user.partner_id')
@@ -139,18 +151,32 @@ export async function deactivateUser(db: Executor, login: string, now: string): 
     .returning('id')
     .executeTakeFirst();
   if (!row) return undefined;
-  await db.updateTable('refresh_token').set({ revoked_at: now }).where('user_id', '=', row.id).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('refresh_token')
+    .set({ revoked_at: now })
+    .where('user_id', '=', row.id)
+    .where('revoked_at', 'is', null)
+    .execute();
   return row.id;
 }
 
 export async function countDemoUsers(db: Executor): Promise<number> {
-  const row = await db.selectFrom('app_user').select((eb) => eb.fn.countAll<number | string>().as('n')).where('is_demo', '=', 1).where('is_active', '=', 1).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('app_user')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('is_demo', '=', 1)
+    .where('is_active', '=', 1)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** The interfaces a registered client may use; undefined when the client is unknown. */
 export async function findClientInterfaces(db: Executor, clientId: string): Promise<number[] | undefined> {
-  const client = await db.selectFrom('oauth_client').select('client_id').where('client_id', '=', clientId).executeTakeFirst();
+  const client = await db
+    .selectFrom('oauth_client')
+    .select('client_id')
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
   if (!client) return undefined;
   const rows = await db
     .selectFrom('oauth_client_interface')

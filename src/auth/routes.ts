@@ -19,7 +19,10 @@ function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: 
   if (error instanceof OAuthError) return sendOAuthError(reply, error);
   if (error.validation && error.validationContext === 'params') {
     const brand = String((request.params as Record<string, unknown>).brandCode);
-    return sendOAuthError(reply, new OAuthError(404, 'invalid_request', `Brand '${brand.slice(0, 40)}' does not exist.`));
+    return sendOAuthError(
+      reply,
+      new OAuthError(404, 'invalid_request', `Brand '${brand.slice(0, 40)}' does not exist.`),
+    );
   }
   if (error.validation) {
     const first = error.validation[0];
@@ -28,19 +31,26 @@ function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: 
     const problem = typeof missing === 'string' ? 'is required' : 'must be given once, as text';
     return sendOAuthError(reply, invalidRequest(`The form field '${field}' ${problem}.`));
   }
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendOAuthError(reply, new OAuthError(413, 'invalid_request', 'The request body is too large.'));
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return sendOAuthError(reply, new OAuthError(413, 'invalid_request', 'The request body is too large.'));
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return sendOAuthError(reply, invalidRequest(`The request body must be ${FORM}.`));
   }
   request.log.error({ err: error }, 'token request failed');
-  return reply.status(500).send({ error: 'server_error', error_description: `The server could not complete the request (request id ${request.id}).` });
+  return reply
+    .status(500)
+    .send({
+      error: 'server_error',
+      error_description: `The server could not complete the request (request id ${request.id}).`,
+    });
 }
 
 /** Form bodies only, and no credentials in the URL (RFC 6749 §2.3.1, §3.2). */
 function transportProblem(request: FastifyRequest): OAuthError | undefined {
   const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== FORM) return invalidRequest(`The request body must be ${FORM}.`);
-  if (Object.keys(request.query as object).length > 0) return invalidRequest('The token endpoint takes no query parameters; send every field in the form body.');
+  if (Object.keys(request.query as object).length > 0)
+    return invalidRequest('The token endpoint takes no query parameters; send every field in the form body.');
   return undefined;
 }
 
@@ -48,7 +58,10 @@ function transportProblem(request: FastifyRequest): OAuthError | undefined {
  * `POST /users/{brandCode}/token`. Registered as its own plugin so the form parser exists only
  * here: every other endpoint keeps accepting JSON alone.
  */
-export async function authRoutes(scope: FastifyInstance, options: { context: AppContext; services: AuthServices }): Promise<void> {
+export async function authRoutes(
+  scope: FastifyInstance,
+  options: { context: AppContext; services: AuthServices },
+): Promise<void> {
   const api = scope.withTypeProvider<TypeBoxTypeProvider>();
   await api.register(formbody);
   api.addHook('onSend', async (_request, reply, payload) => {
@@ -74,8 +87,12 @@ export async function authRoutes(scope: FastifyInstance, options: { context: App
         body: TokenForm,
         response: {
           200: TokenResult,
-          400: TokenError('Malformed request: missing or repeated field, wrong content type, query parameters, or an unsupported grant type.'),
-          401: TokenError('Authentication failed: bad credentials or refresh token (`invalid_grant`), unknown client, or client not allowed for the interface.'),
+          400: TokenError(
+            'Malformed request: missing or repeated field, wrong content type, query parameters, or an unsupported grant type.',
+          ),
+          401: TokenError(
+            'Authentication failed: bad credentials or refresh token (`invalid_grant`), unknown client, or client not allowed for the interface.',
+          ),
           404: TokenError('Unknown brand.'),
           413: TokenError('The body is larger than the server accepts.'),
           429: TokenError('Too many failed attempts for this username or address; see `Retry-After`.'),

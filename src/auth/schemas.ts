@@ -5,7 +5,8 @@ export const TokenForm = Type.Object(
   {
     grant_type: Type.String({ description: '`password` to sign in with credentials; `refresh_token` to renew.' }),
     client_id: Type.String({
-      description: 'Registered client: `API` (partners), `InternalApi`, `ngPublicApp`, `mobileApp`, `ngUnderwriterApp`. Required for both grants.',
+      description:
+        'Registered client: `API` (partners), `InternalApi`, `ngPublicApp`, `mobileApp`, `ngUnderwriterApp`. Required for both grants.',
     }),
     username: Type.Optional(Type.String({ description: 'For `password`: the login (compared case-insensitively).' })),
     password: Type.Optional(Type.String({ description: 'For `password`: the user’s password.' })),
@@ -16,11 +17,19 @@ export const TokenForm = Type.Object(
       }),
     ),
     userTypeId: Type.Optional(
-      Type.String({ description: 'Default 1 (customer); 2 employee, 3 assistance provider, 4 partner, 5 underwriter. Must match the user.' }),
+      Type.String({
+        description:
+          'Default 1 (customer); 2 employee, 3 assistance provider, 4 partner, 5 underwriter. Must match the user.',
+      }),
     ),
-    refresh_token: Type.Optional(Type.String({ description: 'For `refresh_token`: the refresh token to exchange (single use).' })),
+    refresh_token: Type.Optional(
+      Type.String({ description: 'For `refresh_token`: the refresh token to exchange (single use).' }),
+    ),
   },
-  { description: 'application/x-www-form-urlencoded body. Unknown fields are ignored; a repeated field is invalid_request.' },
+  {
+    description:
+      'application/x-www-form-urlencoded body. Unknown fields are ignored; a repeated field is invalid_request.',
+  },
 );
 export type TokenForm = Static<typeof TokenForm>;
 
@@ -28,9 +37,12 @@ export const TokenResult = Type.Object(
   {
     access_token: Type.String({ description: 'JWT to send as `Authorization: Bearer <access_token>`.' }),
     token_type: Type.String({ description: 'Always `Bearer`.' }),
-    expires_in: Type.Integer({ description: 'Seconds until the access token expires (ACCESS_TOKEN_TTL_SECONDS, default 3600).' }),
+    expires_in: Type.Integer({
+      description: 'Seconds until the access token expires (ACCESS_TOKEN_TTL_SECONDS, default 3600).',
+    }),
     refresh_token: Type.String({
-      description: 'Opaque, single-use refresh token; a new one comes with every answer. Presenting a used one revokes its whole family.',
+      description:
+        'Opaque, single-use refresh token; a new one comes with every answer. Presenting a used one revokes its whole family.',
     }),
   },
   { required: ['access_token', 'token_type', 'expires_in'], description: 'Token result (spec §2.4).' },
@@ -43,7 +55,9 @@ export const TokenError = (description: string) =>
         description:
           'RFC 6749 §5.2 code: `invalid_request`, `invalid_client`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `temporarily_unavailable` (429), `server_error` (500).',
       }),
-      error_description: Type.String({ description: 'What went wrong, for a person. Never tells whether a username exists.' }),
+      error_description: Type.String({
+        description: 'What went wrong, for a person. Never tells whether a username exists.',
+      }),
     },
     { description },
   );

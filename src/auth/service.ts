@@ -86,11 +86,22 @@ function numericField(fields: TokenRequest['fields'], name: string, fallback?: s
   return Number(value);
 }
 
-async function issue(context: AppContext, services: AuthServices, binding: RefreshBinding, refreshToken: string): Promise<TokenResult> {
+async function issue(
+  context: AppContext,
+  services: AuthServices,
+  binding: RefreshBinding,
+  refreshToken: string,
+): Promise<TokenResult> {
   const partner = await userPartner(context, binding.userId);
   const { brandCode } = binding;
   if (!isBrandCode(brandCode)) throw new Error(`Refresh binding names unknown brand ${brandCode}.`);
-  const claims: AccessClaims = { ...binding, brandCode, partnerId: partner.id, partnerCode: partner.code, username: partner.login };
+  const claims: AccessClaims = {
+    ...binding,
+    brandCode,
+    partnerId: partner.id,
+    partnerCode: partner.code,
+    username: partner.login,
+  };
   const { token, expiresIn } = await signAccessToken(context, services.keys, claims);
   return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, refresh_token: refreshToken };
 }
@@ -101,7 +112,12 @@ async function userPartner(context: AppContext, userId: number): Promise<{ id: n
   return partner;
 }
 
-async function passwordGrant(context: AppContext, services: AuthServices, request: TokenRequest, clientId: string): Promise<TokenResult> {
+async function passwordGrant(
+  context: AppContext,
+  services: AuthServices,
+  request: TokenRequest,
+  clientId: string,
+): Promise<TokenResult> {
   const { fields } = request;
   const username = required(fields, 'username');
   const password = required(fields, 'password');
@@ -110,12 +126,18 @@ async function passwordGrant(context: AppContext, services: AuthServices, reques
   const interfaces = await findClientInterfaces(context.db, clientId);
   if (!interfaces) throw new OAuthError(401, 'invalid_client', 'The client_id is not a registered client.');
   if (!interfaces.includes(customerInterfaceId)) {
-    throw new OAuthError(401, 'unauthorized_client', `Client '${clientId}' may not request tokens for customerInterfaceId ${customerInterfaceId}.`);
+    throw new OAuthError(
+      401,
+      'unauthorized_client',
+      `Client '${clientId}' may not request tokens for customerInterfaceId ${customerInterfaceId}.`,
+    );
   }
 
   await services.throttle.assertAllowed(username, request.ip);
   const user = await findUserByLogin(context.db, username);
-  const passwordOk = user ? await services.passwords.verify(user.passwordHash, password) : await services.passwords.verifyDummy(password);
+  const passwordOk = user
+    ? await services.passwords.verify(user.passwordHash, password)
+    : await services.passwords.verifyDummy(password);
   const accepted =
     user !== undefined &&
     passwordOk &&
@@ -128,11 +150,22 @@ async function passwordGrant(context: AppContext, services: AuthServices, reques
     throw badCredentials();
   }
   await services.throttle.recordSuccess(username);
-  const binding: RefreshBinding = { clientId, userId: user.id, brandCode: request.brandCode, customerInterfaceId, userTypeId };
+  const binding: RefreshBinding = {
+    clientId,
+    userId: user.id,
+    brandCode: request.brandCode,
+    customerInterfaceId,
+    userTypeId,
+  };
   return issue(context, services, binding, await startFamily(context, binding));
 }
 
-async function refreshGrant(context: AppContext, services: AuthServices, request: TokenRequest, clientId: string): Promise<TokenResult> {
+async function refreshGrant(
+  context: AppContext,
+  services: AuthServices,
+  request: TokenRequest,
+  clientId: string,
+): Promise<TokenResult> {
   const presented = required(request.fields, 'refresh_token');
   if ((await findClientInterfaces(context.db, clientId)) === undefined) {
     throw new OAuthError(401, 'invalid_client', 'The client_id is not a registered client.');
@@ -144,10 +177,18 @@ async function refreshGrant(context: AppContext, services: AuthServices, request
 }
 
 /** The token endpoint's rules (spec §4.1, §5): password and refresh_token grants. */
-export async function issueToken(context: AppContext, services: AuthServices, request: TokenRequest): Promise<TokenResult> {
+export async function issueToken(
+  context: AppContext,
+  services: AuthServices,
+  request: TokenRequest,
+): Promise<TokenResult> {
   const grantType = required(request.fields, 'grant_type');
   const clientId = required(request.fields, 'client_id');
   if (grantType === 'password') return passwordGrant(context, services, request, clientId);
   if (grantType === 'refresh_token') return refreshGrant(context, services, request, clientId);
-  throw new OAuthError(400, 'unsupported_grant_type', `grant_type '${grantType}' is not supported; use 'password' or 'refresh_token'.`);
+  throw new OAuthError(
+    400,
+    'unsupported_grant_type',
+    `grant_type '${grantType}' is not supported; use 'password' or 'refresh_token'.`,
+  );
 }

@@ -16,7 +16,9 @@ export const demoPassword = (partnerCode: string, brand: string) => `${partnerCo
 
 export class DemoUsersInProduction extends Error {
   constructor(count: number) {
-    super(`The database holds ${count} demo users with published passwords; production refuses to start. Deactivate or remove them first.`);
+    super(
+      `The database holds ${count} demo users with published passwords; production refuses to start. Deactivate or remove them first.`,
+    );
     this.name = 'DemoUsersInProduction';
   }
 }
@@ -42,7 +44,15 @@ export async function seedDemoIdentities(context: AppContext): Promise<void> {
       const login = demoLogin(partner.code, brand);
       await ensure(
         () => userExists(context, login),
-        () => createUser(context, { partnerCode: partner.code, login, password: demoPassword(partner.code, brand), userTypeId: 4, brandCodes: [brand], isDemo: true }),
+        () =>
+          createUser(context, {
+            partnerCode: partner.code,
+            login,
+            password: demoPassword(partner.code, brand),
+            userTypeId: 4,
+            brandCodes: [brand],
+            isDemo: true,
+          }),
       );
     }
   }

@@ -35,7 +35,12 @@ export async function listUsableKeys(db: Executor, algorithm: string, now: strin
   return rows.map(toKey);
 }
 
-export async function findUsableKey(db: Executor, kid: string, algorithm: string, now: string): Promise<StoredKey | undefined> {
+export async function findUsableKey(
+  db: Executor,
+  kid: string,
+  algorithm: string,
+  now: string,
+): Promise<StoredKey | undefined> {
   const row = await db
     .selectFrom('signing_key')
     .selectAll()
@@ -46,15 +51,30 @@ export async function findUsableKey(db: Executor, kid: string, algorithm: string
   return row && toKey(row);
 }
 
-export async function insertKey(db: Executor, key: Omit<StoredKey, 'retired' | 'verifyUntil'>, now: string): Promise<void> {
+export async function insertKey(
+  db: Executor,
+  key: Omit<StoredKey, 'retired' | 'verifyUntil'>,
+  now: string,
+): Promise<void> {
   await db
     .insertInto('signing_key')
-    .values({ kid: key.kid, algorithm: key.algorithm, public_key_pem: key.publicKeyPem, private_key_sealed: key.privateKeySealed, created_at: now })
+    .values({
+      kid: key.kid,
+      algorithm: key.algorithm,
+      public_key_pem: key.publicKeyPem,
+      private_key_sealed: key.privateKeySealed,
+      created_at: now,
+    })
     .execute();
 }
 
 /** Retires every active key except `keepKid`; they keep verifying until `verifyUntil`. */
-export async function retireKeysExcept(db: Executor, keepKid: string, now: string, verifyUntil: string): Promise<number> {
+export async function retireKeysExcept(
+  db: Executor,
+  keepKid: string,
+  now: string,
+  verifyUntil: string,
+): Promise<number> {
   const result = await db
     .updateTable('signing_key')
     .set({ retired_at: now, verify_until: verifyUntil })
@@ -66,7 +86,10 @@ export async function retireKeysExcept(db: Executor, keepKid: string, now: strin
 
 export type RefreshTokenRecord = RefreshTokenRow;
 
-export async function insertRefreshToken(db: Executor, row: Omit<RefreshTokenRow, 'id' | 'used_at' | 'revoked_at'>): Promise<void> {
+export async function insertRefreshToken(
+  db: Executor,
+  row: Omit<RefreshTokenRow, 'id' | 'used_at' | 'revoked_at'>,
+): Promise<void> {
   await db.insertInto('refresh_token').values(row).execute();
 }
 
@@ -87,7 +110,12 @@ export async function claimRefreshToken(tx: Tx, id: number, now: string): Promis
 }
 
 export async function revokeFamily(db: Executor, familyId: string, now: string): Promise<void> {
-  await db.updateTable('refresh_token').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('refresh_token')
+    .set({ revoked_at: now })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export interface FailureCount {
@@ -104,7 +132,12 @@ export async function readFailures(db: Executor, keys: readonly string[]): Promi
  * Adds one failure atomically in one statement (safe across processes): a window older than
  * `windowStart` restarts at 1.
  */
-export async function recordFailure(db: Executor, key: string, now: string, windowStart: string): Promise<FailureCount> {
+export async function recordFailure(
+  db: Executor,
+  key: string,
+  now: string,
+  windowStart: string,
+): Promise<FailureCount> {
   const row = await db
     .insertInto('login_failure')
     .values({ key, failures: 1, window_started_at: now })

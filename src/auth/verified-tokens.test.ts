@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { AccessClaims } from './claims.js';
 import { VerifiedTokenCache } from './verified-tokens.js';
 
-const claims: AccessClaims = { userId: 1, partnerId: 2, partnerCode: 'P', userTypeId: 4, customerInterfaceId: 8, brandCode: 'brandau', clientId: 'API', username: 'u' };
+const claims: AccessClaims = {
+  userId: 1,
+  partnerId: 2,
+  partnerCode: 'P',
+  userTypeId: 4,
+  customerInterfaceId: 8,
+  brandCode: 'brandau',
+  clientId: 'API',
+  username: 'u',
+};
 const entry = (expiresAt: number) => ({ claims, kid: 'k1', expiresAt });
 
 describe('verified-token cache', () => {

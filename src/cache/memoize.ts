@@ -8,7 +8,11 @@ type Key = string | number;
  * docs/performance.md) and whose arguments repeat (zones, currencies, dates). The key is the
  * arguments joined, or `keyOf` when the answer depends on less than all of them.
  */
-export function memoize<A extends readonly unknown[], T>(compute: (...args: A) => T, capacity: number, keyOf: (...args: A) => Key = joined): (...args: A) => T {
+export function memoize<A extends readonly unknown[], T>(
+  compute: (...args: A) => T,
+  capacity: number,
+  keyOf: (...args: A) => Key = joined,
+): (...args: A) => T {
   const answers = new Map<Key, T>();
   return (...args: A): T => {
     const key = keyOf(...args);

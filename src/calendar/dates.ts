@@ -37,7 +37,9 @@ function fromEpochDay(epochDay: number): CalendarDate {
   const z = epochDay + 719_468;
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const mp = Math.floor((5 * dayOfYear + 2) / 153);
   const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
@@ -134,7 +136,8 @@ export function isoDate(date: CalendarDate): string {
 export function wholeYears(from: string, to: string): number {
   const a = parseDate(from);
   const b = parseDate(to);
-  if (!a || !b || b.epochDay < a.epochDay) return Math.floor(DateTime.fromISO(to).diff(DateTime.fromISO(from), 'years').years);
+  if (!a || !b || b.epochDay < a.epochDay)
+    return Math.floor(DateTime.fromISO(to).diff(DateTime.fromISO(from), 'years').years);
   return ageOn(a, b);
 }
 

@@ -6,7 +6,16 @@ import { memoize } from '../cache/memoize.js';
  * of year and era, as policy records show dates of birth.
  */
 
-export const DAYS_OF_WEEK = ['None', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+export const DAYS_OF_WEEK = [
+  'None',
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+  'Sunday',
+] as const;
 export type DayOfWeek = (typeof DAYS_OF_WEEK)[number];
 
 export interface Era {
@@ -43,7 +52,10 @@ const ISO_DATE = /^(-?\d{4,})-(\d{2})-(\d{2})$/;
 const DATES_KEPT = 10_000;
 
 /** `2026-12-01` → the contract's LocalDate object (calendar `ISO`, era `CE`, weekday, day of year); shared and frozen. */
-export const localDateOf: (isoDate: string) => Readonly<LocalDate> = memoize((isoDate: string) => deepFreeze(computeLocalDate(isoDate)), DATES_KEPT);
+export const localDateOf: (isoDate: string) => Readonly<LocalDate> = memoize(
+  (isoDate: string) => deepFreeze(computeLocalDate(isoDate)),
+  DATES_KEPT,
+);
 
 function computeLocalDate(isoDate: string): LocalDate {
   const date = DateTime.fromISO(isoDate, { zone: 'utc' });
@@ -62,6 +74,7 @@ function computeLocalDate(isoDate: string): LocalDate {
 }
 
 function deepFreeze<T extends object>(value: T): T {
-  for (const child of Object.values(value)) if (child !== null && typeof child === 'object') deepFreeze(child as object);
+  for (const child of Object.values(value))
+    if (child !== null && typeof child === 'object') deepFreeze(child as object);
   return Object.freeze(value);
 }

@@ -33,15 +33,31 @@ describe('calendar arithmetic without luxon (each checked against luxon, which i
   });
 
   it('the year of an instant in a zone: as luxon reads it, across new year', () => {
-    const zones = ['UTC', 'Australia/Sydney', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'America/New_York', 'Asia/Kolkata'];
+    const zones = [
+      'UTC',
+      'Australia/Sydney',
+      'Pacific/Kiritimati',
+      'Pacific/Pago_Pago',
+      'America/New_York',
+      'Asia/Kolkata',
+    ];
     fc.assert(
-      fc.property(fc.date({ min: new Date('1950-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }), fc.constantFrom(...zones), (instant, zone) => {
-        expect(yearIn(instant, zone)).toBe(DateTime.fromJSDate(instant, { zone }).year);
-      }),
+      fc.property(
+        fc.date({ min: new Date('1950-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }),
+        fc.constantFrom(...zones),
+        (instant, zone) => {
+          expect(yearIn(instant, zone)).toBe(DateTime.fromJSDate(instant, { zone }).year);
+        },
+      ),
       { numRuns: 3000 },
     );
     for (const zone of zones) {
-      for (const at of ['2026-12-31T10:30:00Z', '2026-12-31T13:30:00Z', '2027-01-01T10:59:59Z', '2027-01-01T11:00:00Z']) {
+      for (const at of [
+        '2026-12-31T10:30:00Z',
+        '2026-12-31T13:30:00Z',
+        '2027-01-01T10:59:59Z',
+        '2027-01-01T11:00:00Z',
+      ]) {
         expect(yearIn(new Date(at), zone)).toBe(DateTime.fromJSDate(new Date(at), { zone }).year);
       }
     }

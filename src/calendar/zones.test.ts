@@ -36,12 +36,20 @@ describe('zoned times', () => {
       at: '2026-11-22T21:53:09.123Z',
       localDateTime: '2026-11-23T08:53:09.123',
     });
-    expect(instantIn(new Date('2026-07-01T00:00:00Z'), 'Pacific/Auckland').localDateTime).toBe('2026-07-01T12:00:00.000');
+    expect(instantIn(new Date('2026-07-01T00:00:00Z'), 'Pacific/Auckland').localDateTime).toBe(
+      '2026-07-01T12:00:00.000',
+    );
   });
 
   it('starts cover at local midnight and ends it at 23:59:59 local', () => {
-    expect(startOfDayIn('2026-12-01', 'Australia/Sydney')).toEqual({ at: '2026-11-30T13:00:00.000Z', localDateTime: '2026-12-01T00:00:00.000' });
-    expect(endOfDayIn('2026-06-10', 'Australia/Perth')).toEqual({ at: '2026-06-10T15:59:59.000Z', localDateTime: '2026-06-10T23:59:59.000' });
+    expect(startOfDayIn('2026-12-01', 'Australia/Sydney')).toEqual({
+      at: '2026-11-30T13:00:00.000Z',
+      localDateTime: '2026-12-01T00:00:00.000',
+    });
+    expect(endOfDayIn('2026-06-10', 'Australia/Perth')).toEqual({
+      at: '2026-06-10T15:59:59.000Z',
+      localDateTime: '2026-06-10T23:59:59.000',
+    });
   });
 
   it('skips forward over a midnight DST gap', () => {
@@ -71,18 +79,28 @@ describe('zoned times', () => {
 
 describe('remembered date answers', () => {
   const zones = ['Australia/Sydney', 'Pacific/Auckland', 'America/New_York', 'Europe/London', 'Asia/Kolkata', 'UTC'];
-  const dates = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  const dates = fc
+    .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10));
 
   it('are what luxon computes, on the first call and on later ones, and frozen', () => {
     fc.assert(
       fc.property(dates, fc.constantFrom(...zones), (date, zone) => {
         const start = DateTime.fromISO(date, { zone }).startOf('day');
         const end = DateTime.fromISO(date, { zone }).set({ hour: 23, minute: 59, second: 59, millisecond: 0 });
-        const expected = (m: DateTime) => ({ at: m.toUTC().toISO({ suppressMilliseconds: false }), localDateTime: m.toISO({ includeOffset: false, suppressMilliseconds: false }) });
+        const expected = (m: DateTime) => ({
+          at: m.toUTC().toISO({ suppressMilliseconds: false }),
+          localDateTime: m.toISO({ includeOffset: false, suppressMilliseconds: false }),
+        });
         for (let call = 0; call < 2; call += 1) {
           expect(startOfDayIn(date, zone)).toEqual(expected(start));
           expect(endOfDayIn(date, zone)).toEqual(expected(end));
-          expect(localDateOf(date)).toMatchObject({ year: start.year, month: start.month, day: start.day, dayOfYear: start.ordinal });
+          expect(localDateOf(date)).toMatchObject({
+            year: start.year,
+            month: start.month,
+            day: start.day,
+            dayOfYear: start.ordinal,
+          });
         }
         expect(Object.isFrozen(startOfDayIn(date, zone)) && Object.isFrozen(localDateOf(date).calendar)).toBe(true);
       }),

@@ -17,7 +17,8 @@ const DAYS_KEPT = 10_000;
 export const isTimeZone: (zone: string) => boolean = memoize((zone: string) => IANAZone.isValidZone(zone), ZONES_KEPT);
 
 const dateFormatIn = memoize(
-  (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }),
+  (timeZone: string) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }),
   ZONES_KEPT,
 );
 
@@ -45,7 +46,8 @@ export function calendarDateIn(now: Date, timeZone: string): CalendarDate {
 
 /** The instant the calendar date in `timeZone` next changes after `instant` (epoch ms); the same for every instant of a day. */
 export const nextMidnightIn: (instant: Date, timeZone: string) => number = memoize(
-  (instant: Date, timeZone: string) => DateTime.fromJSDate(instant, { zone: timeZone }).startOf('day').plus({ days: 1 }).toMillis(),
+  (instant: Date, timeZone: string) =>
+    DateTime.fromJSDate(instant, { zone: timeZone }).startOf('day').plus({ days: 1 }).toMillis(),
   ZONES_KEPT,
   (instant, timeZone) => `${timeZone} ${dateIn(instant, timeZone)}`,
 );
@@ -71,17 +73,24 @@ function inZone(isoDate: string, zone: string): DateTime {
 
 /** An instant (ISO text or Date) in `zone`. */
 export function instantIn(instant: string | Date, zone: string): ZonedTimes {
-  const moment = typeof instant === 'string' ? DateTime.fromISO(instant, { zone: 'utc' }) : DateTime.fromJSDate(instant, { zone: 'utc' });
+  const moment =
+    typeof instant === 'string'
+      ? DateTime.fromISO(instant, { zone: 'utc' })
+      : DateTime.fromJSDate(instant, { zone: 'utc' });
   if (!moment.isValid) throw new RangeError(`not an instant: ${String(instant)}`);
   return zoned(moment.setZone(zone));
 }
 
 /** The first moment of a day in `zone` (DST gaps skip forward); shared and frozen. */
-export const startOfDayIn: (isoDate: string, zone: string) => ZonedTimes = memoize((isoDate: string, zone: string) => zoned(inZone(isoDate, zone).startOf('day')), DAYS_KEPT);
+export const startOfDayIn: (isoDate: string, zone: string) => ZonedTimes = memoize(
+  (isoDate: string, zone: string) => zoned(inZone(isoDate, zone).startOf('day')),
+  DAYS_KEPT,
+);
 
 /** 23:59:59 of a day in `zone`; shared and frozen. */
 export const endOfDayIn: (isoDate: string, zone: string) => ZonedTimes = memoize(
-  (isoDate: string, zone: string) => zoned(inZone(isoDate, zone).set({ hour: 23, minute: 59, second: 59, millisecond: 0 })),
+  (isoDate: string, zone: string) =>
+    zoned(inZone(isoDate, zone).set({ hour: 23, minute: 59, second: 59, millisecond: 0 })),
   DAYS_KEPT,
 );
 

@@ -66,7 +66,12 @@ export class WalCheckpointer {
   constructor(databasePath: string, options: CheckpointerOptions = {}) {
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { path: databasePath, driver: driverPath, intervalMs: options.intervalMs ?? 100, restartFrames: options.restartFrames ?? 2000 },
+      workerData: {
+        path: databasePath,
+        driver: driverPath,
+        intervalMs: options.intervalMs ?? 100,
+        restartFrames: options.restartFrames ?? 2000,
+      },
     });
     // Never keeps a process alive on its own; close() is the orderly way out.
     this.#worker.unref();

@@ -23,4 +23,3 @@ export function nowIsoDefault(db: Kysely<unknown>) {
     ? sql`(to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`
     : sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 }
-

@@ -17,7 +17,9 @@ export interface DatabaseOptions {
   /** PostgreSQL only: the schema to work in (tests use one schema each). */
   readonly schema?: string;
   /** SQLite only: wraps the opened connection (the purchase probe times every statement with it). */
-  readonly wrapSqlite?: (database: SqliteDatabase.Database) => ConstructorParameters<typeof DurableSqliteDialect>[0]['database'];
+  readonly wrapSqlite?: (
+    database: SqliteDatabase.Database,
+  ) => ConstructorParameters<typeof DurableSqliteDialect>[0]['database'];
 }
 
 /** Opens the configured database. SQLite is tuned for one writer with durable commits. */
@@ -44,9 +46,20 @@ export function connectDatabase(database: AppConfig['database'], options: Databa
   // past 64 KiB (src/db/write-batch.ts); kept in memory it costs no system calls.
   sqlite.pragma('temp_store = MEMORY');
   const walFile = inMemory ? undefined : walFileFlusher(database.path);
-  const walSync = walFile && new WalSync(() => walFile.flush(), () => walFile.close());
+  const walSync =
+    walFile &&
+    new WalSync(
+      () => walFile.flush(),
+      () => walFile.close(),
+    );
   const wrapped = options.wrapSqlite ? options.wrapSqlite(sqlite) : sqlite;
-  return new Kysely<Database>({ dialect: new DurableSqliteDialect({ database: wrapped }, walSync, inMemory ? undefined : checkpointerFor(sqlite, database.path)) });
+  return new Kysely<Database>({
+    dialect: new DurableSqliteDialect(
+      { database: wrapped },
+      walSync,
+      inMemory ? undefined : checkpointerFor(sqlite, database.path),
+    ),
+  });
 }
 
 /**

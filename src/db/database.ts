@@ -12,7 +12,15 @@ import type { PurchasesTables } from '../purchases/tables.js';
  * timestamps are ISO 8601 UTC text, flags are integers 0/1, structured values are JSON text,
  * money is an integer count of minor units.
  */
-export interface Database extends AuthTables, CatalogueTables, QuotesTables, PaymentsTables, IdempotencyTables, PoliciesTables, PurchasesTables {
+export interface Database
+  extends
+    AuthTables,
+    CatalogueTables,
+    QuotesTables,
+    PaymentsTables,
+    IdempotencyTables,
+    PoliciesTables,
+    PurchasesTables {
   brand: BrandTable;
 }
 

@@ -8,7 +8,10 @@ export class MigrationFailed extends Error {
     readonly migrationName: string | undefined,
     cause: unknown,
   ) {
-    super(`Migration ${migrationName ?? '(unknown)'} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `Migration ${migrationName ?? '(unknown)'} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
     this.name = 'MigrationFailed';
   }
 }

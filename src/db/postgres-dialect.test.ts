@@ -1,4 +1,12 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type CompiledQuery } from 'kysely';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  sql,
+  type CompiledQuery,
+} from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { NamingConnection, retryWhileVanishing, StatementNames, type NamingClient } from './postgres-dialect.js';
 
@@ -122,7 +130,9 @@ describe('NamingConnection', () => {
   });
 
   it('inside a transaction, throws it (the transaction is aborted) and prepares anew after', async () => {
-    const { client, sent } = fakeClient((_, calls) => (calls === 1 ? pgError('26000', 'FetchPreparedStatement') : undefined));
+    const { client, sent } = fakeClient((_, calls) =>
+      calls === 1 ? pgError('26000', 'FetchPreparedStatement') : undefined,
+    );
     const connection = new NamingConnection(client, new StatementNames());
     connection.inTransaction = true;
     await expect(connection.executeQuery(byId(1))).rejects.toMatchObject({ code: '26000' });
@@ -133,7 +143,9 @@ describe('NamingConnection', () => {
 
   it('gives up after one more try, and keeps the names for any other error', async () => {
     const always = fakeClient(() => resultTypeChanged());
-    await expect(new NamingConnection(always.client, new StatementNames()).executeQuery(byId(1))).rejects.toMatchObject({ code: '0A000' });
+    await expect(new NamingConnection(always.client, new StatementNames()).executeQuery(byId(1))).rejects.toMatchObject(
+      { code: '0A000' },
+    );
     expect(always.sent).toHaveLength(2);
 
     const errors = [pgError('0A000', 'transformLockingClause'), pgError('23505', '_bt_check_unique')];
@@ -147,7 +159,9 @@ describe('NamingConnection', () => {
 
   it('never retries an unnamed statement', async () => {
     const { client, sent } = fakeClient(() => resultTypeChanged());
-    await expect(new NamingConnection(client, new StatementNames()).executeQuery(sql`select * from t`.compile(compiler))).rejects.toMatchObject({ code: '0A000' });
+    await expect(
+      new NamingConnection(client, new StatementNames()).executeQuery(sql`select * from t`.compile(compiler)),
+    ).rejects.toMatchObject({ code: '0A000' });
     expect(sent).toHaveLength(1);
   });
 });

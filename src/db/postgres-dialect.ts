@@ -77,7 +77,13 @@ export class SharedDatabasePostgresDialect extends PostgresDialect {
 // Named prepared statements
 
 /** Root nodes whose SQL text comes from the query builder: one text per query shape. */
-const NAMED_KINDS: ReadonlySet<string> = new Set(['SelectQueryNode', 'InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode']);
+const NAMED_KINDS: ReadonlySet<string> = new Set([
+  'SelectQueryNode',
+  'InsertQueryNode',
+  'UpdateQueryNode',
+  'DeleteQueryNode',
+  'MergeQueryNode',
+]);
 /**
  * The server can no longer run a prepared statement: "cached plan must not change result type"
  * (feature_not_supported raised by plan revalidation: a table the statement reads changed its
@@ -118,7 +124,11 @@ export class StatementNames {
 
 /** What the connection needs of a pg pool client. */
 export interface NamingClient {
-  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ command: string; rowCount: number | null; rows: unknown[] }>;
+  query(config: {
+    name?: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ command: string; rowCount: number | null; rows: unknown[] }>;
   release(): void;
 }
 
@@ -156,7 +166,9 @@ export class NamingConnection implements DatabaseConnection {
     const text = compiled.sql;
     const values = [...compiled.parameters];
     const name = base === undefined ? undefined : this.#generation === 0 ? base : `${base}_${this.#generation}`;
-    const { command, rowCount, rows } = await this.client.query(name === undefined ? { text, values } : { name, text, values });
+    const { command, rowCount, rows } = await this.client.query(
+      name === undefined ? { text, values } : { name, text, values },
+    );
     const affected = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
     return { ...(affected ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}), rows: rows as R[] };
   }

@@ -97,7 +97,11 @@ function compileWith<R>(compilable: Compilable<R>, slots: ReadonlyMap<unknown, S
   return { query, names: found.map((slot) => slot?.[1]), rows: found.map((slot) => slot?.[0] ?? -1) };
 }
 
-async function run<R>(db: Executor, { query, names, rows }: Compiled<R>, values: readonly Record<string, unknown>[]): Promise<QueryResult<R>> {
+async function run<R>(
+  db: Executor,
+  { query, names, rows }: Compiled<R>,
+  values: readonly Record<string, unknown>[],
+): Promise<QueryResult<R>> {
   const constants = query.parameters;
   const parameters: unknown[] = new Array(constants.length);
   for (let i = 0; i < constants.length; i++) {

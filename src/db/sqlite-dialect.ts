@@ -111,7 +111,11 @@ const STATEMENT_CACHE_SIZE = 500;
  * in the benchmarks (docs/performance.md). Statements are reusable, so they are kept by SQL
  * text; one still iterating (a streamed query) is never handed out twice.
  */
-export function withStatementCache(db: SqliteDatabase, size = STATEMENT_CACHE_SIZE, beforeWrite?: (sqlText: string) => void): SqliteDatabase {
+export function withStatementCache(
+  db: SqliteDatabase,
+  size = STATEMENT_CACHE_SIZE,
+  beforeWrite?: (sqlText: string) => void,
+): SqliteDatabase {
   // better-sqlite3's statements say whether they are still iterating and whether they can write.
   type CachedStatement = SqliteStatement & { readonly busy?: boolean; readonly readonly?: boolean };
   const cache = new Map<string, CachedStatement>();
@@ -150,7 +154,10 @@ export class DurableSqliteDialect extends SqliteDialect {
   ) {
     const raw = config.database;
     let batch: WriteBatch | undefined;
-    const database = typeof raw === 'function' ? raw : withStatementCache(raw, STATEMENT_CACHE_SIZE, walSync ? (sqlText) => batch?.beforeWrite(sqlText) : undefined);
+    const database =
+      typeof raw === 'function'
+        ? raw
+        : withStatementCache(raw, STATEMENT_CACHE_SIZE, walSync ? (sqlText) => batch?.beforeWrite(sqlText) : undefined);
     if (walSync && typeof raw !== 'function') batch = new WriteBatch(raw, walSync);
     super({ ...config, database });
     this.#config = { ...config, database };

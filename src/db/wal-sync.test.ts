@@ -10,7 +10,12 @@ function manualDisk() {
       started.push(resolve);
       failures.push(reject);
     });
-  return { flush, started, finish: (i: number) => started[i]?.(), fail: (i: number) => failures[i]?.(new Error('EIO')) };
+  return {
+    flush,
+    started,
+    finish: (i: number) => started[i]?.(),
+    fail: (i: number) => failures[i]?.(new Error('EIO')),
+  };
 }
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 

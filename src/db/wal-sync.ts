@@ -4,7 +4,9 @@ import { open, type FileHandle } from 'node:fs/promises';
 /** A flush to disk failed: what was committed since the last good one may be lost. */
 export class DurabilityLost extends Error {
   constructor(cause: unknown) {
-    super('The database write-ahead log could not be flushed to disk; restart the process after checking the disk.', { cause });
+    super('The database write-ahead log could not be flushed to disk; restart the process after checking the disk.', {
+      cause,
+    });
     this.name = 'DurabilityLost';
   }
 }

@@ -23,7 +23,11 @@ export function namesEtag(ifNoneMatch: string | undefined, etag: string): boolea
  * (catalogue/http-cache.ts) and the front cache send, so the two answer byte for byte alike.
  * `Cache-Control` is private: every product response is behind a partner's bearer token.
  */
-export function cachedResponseHeaders(requestId: string, entry: CachedResponse, notModified: boolean): OutgoingHttpHeaders {
+export function cachedResponseHeaders(
+  requestId: string,
+  entry: CachedResponse,
+  notModified: boolean,
+): OutgoingHttpHeaders {
   const cacheControl = `private, max-age=${entry.maxAgeSeconds}`;
   if (notModified) return { [REQUEST_ID_HEADER]: requestId, etag: entry.etag, 'cache-control': cacheControl };
   return {

@@ -5,7 +5,11 @@ import { findCardNumber } from '../payments/card-numbers.js';
 /** A card number in a request body. The value is never echoed, stored or logged. */
 export class CardNumberRefused extends InvalidInput {
   constructor(property: string) {
-    super('CARD_NUMBER_REFUSED', 'Card numbers must never be sent to the quote endpoints; send a card token at purchase instead.', { property });
+    super(
+      'CARD_NUMBER_REFUSED',
+      'Card numbers must never be sent to the quote endpoints; send a card token at purchase instead.',
+      { property },
+    );
   }
 }
 

@@ -15,12 +15,28 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
 
 /** Fastify's own client errors, renamed into the contract's vocabulary. */
 const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'This endpoint does not accept that Content-Type.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'This endpoint does not accept that Content-Type.',
+  },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large.' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', message: 'The body is empty but Content-Type is application/json.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'MALFORMED_JSON',
+    message: 'The body is empty but Content-Type is application/json.',
+  },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', message: 'The body is not valid JSON.' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'MALFORMED_REQUEST', message: 'Content-Length does not match the body.' },
-  FST_ERR_CTP_INVALID_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The Content-Type header is invalid.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+    message: 'Content-Length does not match the body.',
+  },
+  FST_ERR_CTP_INVALID_TYPE: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'The Content-Type header is invalid.',
+  },
 };
 
 export function envelope(errors: Notification[]): ErrorResponse {
@@ -44,7 +60,8 @@ function handleFrameworkError(error: FastifyError, request: FastifyRequest, repl
   if (error.validation) {
     const params = error.validationContext === 'params';
     const brand = params && error.validation.find((v) => v.instancePath === '/brandCode');
-    if (brand) return sendDomainError(new UnknownBrand(String((request.params as Record<string, unknown>).brandCode)), reply);
+    if (brand)
+      return sendDomainError(new UnknownBrand(String((request.params as Record<string, unknown>).brandCode)), reply);
     return reply.status(400).send(envelope(error.validation.map((v) => schemaViolationToNotification(v))));
   }
   const known = FRAMEWORK_ERRORS[error.code];
@@ -58,9 +75,17 @@ function handleFrameworkError(error: FastifyError, request: FastifyRequest, repl
   }
   // Never show internals: the request id lets an operator find the logged stack.
   request.log.error({ err: error }, 'request failed');
-  return reply.status(500).send(
-    envelope([{ code: 'INTERNAL_ERROR', message: 'The server could not complete the request.', tokens: { requestId: request.id } }]),
-  );
+  return reply
+    .status(500)
+    .send(
+      envelope([
+        {
+          code: 'INTERNAL_ERROR',
+          message: 'The server could not complete the request.',
+          tokens: { requestId: request.id },
+        },
+      ]),
+    );
 }
 
 /** The single place where errors become HTTP answers. */

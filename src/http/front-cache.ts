@@ -99,7 +99,8 @@ export class FrontCache {
     // A GET with a body is odd enough to leave to Fastify.
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const nowMs = deps.nowMs();
-    if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs) return false;
+    if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs)
+      return false;
     if (deps.brandOfCaller(headers.authorization, nowMs) !== read.brandCode) return false;
 
     const id = requestIdFor(req);
@@ -113,7 +114,15 @@ export class FrontCache {
     this.answered++;
     const elapsedMs = performance.now() - startedAt;
     deps.metrics.record('GET', read.route, statusCode, elapsedMs);
-    deps.logCompleted({ id, url, ip: req.socket.remoteAddress, userAgent: headers['user-agent'], statusCode, route: read.route, elapsedMs });
+    deps.logCompleted({
+      id,
+      url,
+      ip: req.socket.remoteAddress,
+      userAgent: headers['user-agent'],
+      statusCode,
+      route: read.route,
+      elapsedMs,
+    });
     return true;
   }
 }

@@ -17,7 +17,8 @@ export function registerHttpMetrics(app: FastifyInstance): HttpMetrics {
   collectDefaultMetrics({ register: registry });
   const series = new RequestSeries();
   series.registerWith(registry);
-  const record = (method: string, route: string, statusCode: number, elapsedMs: number) => series.record(method, route, statusCode, elapsedMs);
+  const record = (method: string, route: string, statusCode: number, elapsedMs: number) =>
+    series.record(method, route, statusCode, elapsedMs);
   app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: ids in paths would explode the label space.
     record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);

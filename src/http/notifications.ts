@@ -31,7 +31,9 @@ const CODE_BY_KEYWORD: Record<string, string> = {
 };
 
 /** One Notification per schema violation, with the property as a path and the limits as tokens. */
-export function schemaViolationToNotification(violation: FastifySchemaValidationError & { data?: unknown }): Notification {
+export function schemaViolationToNotification(
+  violation: FastifySchemaValidationError & { data?: unknown },
+): Notification {
   const params: Record<string, unknown> = violation.params;
   let property = jsonPointerToPath(violation.instancePath);
   const missing = params.missingProperty ?? params.additionalProperty;

@@ -32,7 +32,12 @@ export async function registerOpenApi(app: FastifyInstance, config: AppConfig): 
       tags: API_TAGS,
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from the token endpoint.' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'Access token from the token endpoint.',
+          },
         },
       },
     },

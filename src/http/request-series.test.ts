@@ -7,8 +7,19 @@ import { LATENCY_BUCKETS, RequestSeries } from './request-series.js';
 function promClientSeries() {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered.', labelNames, registers: [registry] });
-  const latency = new Histogram({ name: 'http_request_duration_seconds', help: 'Time from request received to response sent.', labelNames, buckets: [...LATENCY_BUCKETS], registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered.',
+    labelNames,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from request received to response sent.',
+    labelNames,
+    buckets: [...LATENCY_BUCKETS],
+    registers: [registry],
+  });
   const record = (method: string, route: string, statusCode: number, elapsedMs: number) => {
     const labels = { method, route, status_code: String(statusCode) };
     requests.inc(labels);

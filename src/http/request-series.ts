@@ -27,7 +27,12 @@ export class RequestSeries {
     const key = `${method} ${route} ${statusCode}`;
     let series = this.#series.get(key);
     if (series === undefined) {
-      series = { labels: { method, route, status_code: String(statusCode) }, count: 0, sumSeconds: 0, buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0) };
+      series = {
+        labels: { method, route, status_code: String(statusCode) },
+        count: 0,
+        sumSeconds: 0,
+        buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0),
+      };
       this.#series.set(key, series);
     }
     const seconds = elapsedMs / 1000;
@@ -40,8 +45,14 @@ export class RequestSeries {
 
   /** Registers both metrics with `registry`, read from these counters when it is scraped. */
   registerWith(registry: Registry): void {
-    registry.registerMetric(this.#metric('http_requests_total', 'HTTP requests answered.', 'counter', () => this.#counts()));
-    registry.registerMetric(this.#metric('http_request_duration_seconds', 'Time from request received to response sent.', 'histogram', () => this.#latencies()));
+    registry.registerMetric(
+      this.#metric('http_requests_total', 'HTTP requests answered.', 'counter', () => this.#counts()),
+    );
+    registry.registerMetric(
+      this.#metric('http_request_duration_seconds', 'Time from request received to response sent.', 'histogram', () =>
+        this.#latencies(),
+      ),
+    );
   }
 
   #counts(): MetricValue<string>[] {
@@ -67,6 +78,8 @@ export class RequestSeries {
   // The shape prom-client's registry reads from a metric: name, help, type and `get()`.
   #metric(name: string, help: string, type: 'counter' | 'histogram', values: () => MetricValue<string>[]) {
     const get = () => ({ name, help, type, values: values(), aggregator: 'sum' });
-    return { name, help, type, get, reset: () => this.#series.clear() } as unknown as Parameters<Registry['registerMetric']>[0];
+    return { name, help, type, get, reset: () => this.#series.clear() } as unknown as Parameters<
+      Registry['registerMetric']
+    >[0];
   }
 }

@@ -13,7 +13,9 @@ export const Notification = Type.Object(
       }),
     ),
     property: Type.Optional(
-      Type.String({ description: 'Where the problem is: a JSON path into the body (`quote.input.returnDate`) or a parameter name.' }),
+      Type.String({
+        description: 'Where the problem is: a JSON path into the body (`quote.input.returnDate`) or a parameter name.',
+      }),
     ),
     value: Type.Optional(Type.String({ description: 'The offending value, when it is safe to echo.' })),
     title: Type.Optional(Type.String()),
@@ -41,7 +43,9 @@ export const ErrorResponse = Type.Object(
       {
         validation: {
           isValid: false,
-          errors: [{ code: 'UNKNOWN_BRAND', message: "Brand 'acme' does not exist.", property: 'brandCode', value: 'acme' }],
+          errors: [
+            { code: 'UNKNOWN_BRAND', message: "Brand 'acme' does not exist.", property: 'brandCode', value: 'acme' },
+          ],
         },
       },
     ],
@@ -57,7 +61,8 @@ export const BrandCodeParam = Type.Enum([...BRAND_CODES], {
 export const BrandParams = Type.Object({ brandCode: BrandCodeParam });
 
 /** A 64-bit id as partners send it on a path (digits only). */
-export const LongId = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
+export const LongId = (description: string) =>
+  Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed request: wrong JSON types, unparsable body, or a missing or invalid parameter.',

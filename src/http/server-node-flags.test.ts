@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { SERVER_NODE_FLAGS } from './server-node-flags.js';
 
 describe('the server runs with its Node flags', () => {
-  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
 
   it('npm start passes every flag to the server process', () => {
     const start = packageJson.scripts.start ?? '';

@@ -1,4 +1,10 @@
-import type { FastifyReply, FastifyRequest, onResponseAsyncHookHandler, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  onResponseAsyncHookHandler,
+  onSendAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import type { AppContext } from '../context.js';
 import { IdempotencyService, parseIdempotencyKey, type ClaimToken } from './service.js';
 
@@ -21,7 +27,11 @@ export interface IdempotentRouteHooks {
 
 /** The service for an app, with the configured retention. */
 export function idempotencyServiceFor(context: AppContext): IdempotencyService {
-  return new IdempotencyService({ db: context.db, clock: context.clock, retentionHours: context.config.idempotencyRetentionHours });
+  return new IdempotencyService({
+    db: context.db,
+    clock: context.clock,
+    retentionHours: context.config.idempotencyRetentionHours,
+  });
 }
 
 /**
@@ -58,11 +68,17 @@ export function idempotentRoute(options: IdempotentRouteOptions): IdempotentRout
     const token = claims.get(request);
     if (!token) return payload;
     claims.delete(request);
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+    const body =
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     const contentType = reply.getHeader('content-type');
     try {
       if (body === undefined) await serviceOf(request).release(token);
-      else await serviceOf(request).complete(token, { status: reply.statusCode, contentType: typeof contentType === 'string' ? contentType : null, body });
+      else
+        await serviceOf(request).complete(token, {
+          status: reply.statusCode,
+          contentType: typeof contentType === 'string' ? contentType : null,
+          body,
+        });
     } catch (error) {
       // The request itself succeeded or failed already; an unrecorded key is freed by the lock timeout.
       request.log.error({ err: error }, 'could not record the idempotent response');

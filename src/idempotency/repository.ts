@@ -18,7 +18,12 @@ export async function insertClaim(db: Executor, row: NewIdempotencyKeyRow): Prom
 }
 
 export async function findKey(db: Executor, scope: string, key: string): Promise<IdempotencyKeyRow | undefined> {
-  return db.selectFrom('idempotency_key').selectAll().where('scope', '=', scope).where('idempotency_key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom('idempotency_key')
+    .selectAll()
+    .where('scope', '=', scope)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
 }
 
 /**
@@ -48,7 +53,12 @@ export async function storeResponse(
 ): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_key')
-    .set({ state: 'completed', response_status: response.status, response_content_type: response.contentType, response_body: response.body })
+    .set({
+      state: 'completed',
+      response_status: response.status,
+      response_content_type: response.contentType,
+      response_body: response.body,
+    })
     .where('id', '=', id)
     .where('lock_token', '=', lockToken)
     .where('state', '=', 'in_flight')
@@ -58,7 +68,12 @@ export async function storeResponse(
 
 /** Frees a claim whose response is not kept, so the key can be used again at once. */
 export async function deleteClaim(db: Executor, id: number, lockToken: string): Promise<void> {
-  await db.deleteFrom('idempotency_key').where('id', '=', id).where('lock_token', '=', lockToken).where('state', '=', 'in_flight').execute();
+  await db
+    .deleteFrom('idempotency_key')
+    .where('id', '=', id)
+    .where('lock_token', '=', lockToken)
+    .where('state', '=', 'in_flight')
+    .execute();
 }
 
 export async function deleteExpired(db: Executor, now: string): Promise<number> {

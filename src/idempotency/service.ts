@@ -43,7 +43,9 @@ export interface ClaimToken {
   readonly lockToken: string;
 }
 
-export type Claim = { readonly kind: 'claimed'; readonly token: ClaimToken } | { readonly kind: 'replay'; readonly response: StoredResponse };
+export type Claim =
+  | { readonly kind: 'claimed'; readonly token: ClaimToken }
+  | { readonly kind: 'replay'; readonly response: StoredResponse };
 
 const PRINTABLE_ASCII = /^[\x20-\x7E]{1,255}$/;
 
@@ -60,13 +62,17 @@ export function canonicalJson(value: unknown): string {
   if (value === undefined) return '';
   return JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
       : v,
   );
 }
 
 export function fingerprintOf(request: Pick<IdempotentRequest, 'method' | 'path' | 'body'>): string {
-  return createHash('sha256').update(`${request.method.toUpperCase()}\n${request.path}\n${canonicalJson(request.body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${request.method.toUpperCase()}\n${request.path}\n${canonicalJson(request.body)}`)
+    .digest('hex');
 }
 
 /** Statuses that mean the request's shape, its caller or a clash kept it from running: never stored. */
@@ -99,20 +105,36 @@ export class IdempotencyService {
     // A competitor can delete or take over between our steps; a few rounds always settle it.
     for (let round = 0; round < 5; round += 1) {
       const fresh = this.freshClaim(fingerprint);
-      const id = await insertClaim(db, { scope: request.scope, idempotency_key: request.key, state: 'in_flight', ...fresh });
+      const id = await insertClaim(db, {
+        scope: request.scope,
+        idempotency_key: request.key,
+        state: 'in_flight',
+        ...fresh,
+      });
       if (id !== undefined) return { kind: 'claimed', token: { id, lockToken: fresh.lock_token } };
       const row = await findKey(db, request.scope, request.key);
       if (!row) continue;
       if (row.expires_at <= fresh.locked_at) {
-        if (await takeOver(db, row.id, row.lock_token, fresh)) return { kind: 'claimed', token: { id: row.id, lockToken: fresh.lock_token } };
+        if (await takeOver(db, row.id, row.lock_token, fresh))
+          return { kind: 'claimed', token: { id: row.id, lockToken: fresh.lock_token } };
         continue;
       }
       if (row.fingerprint !== fingerprint) throw new IdempotencyKeyReused();
       if (row.state === 'completed' && row.response_status !== null && row.response_body !== null) {
-        return { kind: 'replay', response: { status: row.response_status, contentType: row.response_content_type, body: row.response_body } };
+        return {
+          kind: 'replay',
+          response: { status: row.response_status, contentType: row.response_content_type, body: row.response_body },
+        };
       }
       const abandoned = Date.parse(row.locked_at) + this.lockTimeoutMs <= Date.parse(fresh.locked_at);
-      if (abandoned && (await takeOver(db, row.id, row.lock_token, { ...fresh, created_at: row.created_at, expires_at: row.expires_at }))) {
+      if (
+        abandoned &&
+        (await takeOver(db, row.id, row.lock_token, {
+          ...fresh,
+          created_at: row.created_at,
+          expires_at: row.expires_at,
+        }))
+      ) {
         return { kind: 'claimed', token: { id: row.id, lockToken: fresh.lock_token } };
       }
       if (!abandoned) throw new IdempotencyRequestInFlight(this.retryAfterSeconds);

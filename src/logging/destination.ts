@@ -65,7 +65,9 @@ export class BatchedLogDestination {
   /** Writes what is pending now, as far as the reader takes it; the rest is retried shortly. */
   flushSync(): void {
     if (this.dropped > 0 && this.#backlog === undefined) {
-      this.#lines.push(`${JSON.stringify({ level: 40, time: Date.now(), msg: `${this.dropped} log lines dropped: the log reader stalled` })}\n`);
+      this.#lines.push(
+        `${JSON.stringify({ level: 40, time: Date.now(), msg: `${this.dropped} log lines dropped: the log reader stalled` })}\n`,
+      );
       this.dropped = 0;
     }
     const text = this.#lines.length > 0 ? this.#lines.join('') : undefined;
@@ -123,7 +125,9 @@ let standardOutput: BatchedLogDestination | undefined;
 /** The process's standard output as a batched log destination: one per process, flushed on exit. */
 export function batchedStandardOutput(): BatchedLogDestination {
   if (!standardOutput) {
-    const destination = new BatchedLogDestination((data) => (typeof data === 'string' ? writeSync(1, data) : writeSync(1, data)));
+    const destination = new BatchedLogDestination((data) =>
+      typeof data === 'string' ? writeSync(1, data) : writeSync(1, data),
+    );
     process.on('exit', () => destination.flushBeforeExit());
     standardOutput = destination;
   }

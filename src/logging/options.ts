@@ -85,7 +85,12 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): FastifyLogge
 }
 
 /** The fields of the one line logged per answered request (also by the front cache, which answers outside Fastify). */
-export function requestCompletedLine(req: LoggableRequest, statusCode: number, route: string | undefined, elapsedMs: number) {
+export function requestCompletedLine(
+  req: LoggableRequest,
+  statusCode: number,
+  route: string | undefined,
+  elapsedMs: number,
+) {
   return { req, statusCode, route, responseTimeMs: Math.round(elapsedMs * 100) / 100 };
 }
 

@@ -51,7 +51,8 @@ describe('allocate', () => {
 
 describe('money properties', () => {
   // The reference: exact decimals (big.js) and BigInt largest remainder, without fast paths.
-  const reference = (amount: number, pct: number) => new Big(amount).times(pct).div(100).round(0, Big.roundHalfEven).toNumber();
+  const reference = (amount: number, pct: number) =>
+    new Big(amount).times(pct).div(100).round(0, Big.roundHalfEven).toNumber();
   const referenceAllocate = (total: number, weights: number[]) => {
     const W = weights.reduce((a, w) => a + BigInt(w), 0n);
     const exact = weights.map((w) => BigInt(total) * BigInt(w));
@@ -62,20 +63,30 @@ describe('money properties', () => {
     return parts.map(Number);
   };
   const amount = fc.oneof(fc.integer({ min: 0, max: 10_000_000_000 }), fc.integer({ min: 0, max: 1000 }));
-  const rate = fc.oneof(fc.integer({ min: 0, max: 10000 }).map((n) => n / 100), fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 10000));
+  const rate = fc.oneof(
+    fc.integer({ min: 0, max: 10000 }).map((n) => n / 100),
+    fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 10000),
+  );
 
   it('applyPercentage and applyFactor equal exact decimal arithmetic rounded half to even', () => {
     fc.assert(
       fc.property(amount, rate, (a, p) => {
         expect(applyPercentage(a, p)).toBe(reference(a, p));
-        expect(applyFactor(a, p / 20)).toBe(new Big(a).times(p / 20).round(0, Big.roundHalfEven).toNumber());
+        expect(applyFactor(a, p / 20)).toBe(
+          new Big(a)
+            .times(p / 20)
+            .round(0, Big.roundHalfEven)
+            .toNumber(),
+        );
       }),
       { numRuns: 2000 },
     );
   });
 
   it('allocate equals the exact largest-remainder split and sums to the total', () => {
-    const weights = fc.array(fc.oneof(amount, fc.constant(0)), { minLength: 1, maxLength: 6 }).filter((w) => w.some((x) => x > 0));
+    const weights = fc
+      .array(fc.oneof(amount, fc.constant(0)), { minLength: 1, maxLength: 6 })
+      .filter((w) => w.some((x) => x > 0));
     fc.assert(
       fc.property(amount, weights, (total, w) => {
         const parts = allocate(total, w);

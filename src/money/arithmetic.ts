@@ -16,7 +16,8 @@ export function applyPercentage(amount: Minor, percentage: number): Minor {
   if (amount === 0 || percentage === 0) return 0;
   // Fast path, exact in integers: rates with at most two decimals (nearly all of them).
   const hundredths = Math.round(percentage * 100);
-  if (hundredths / 100 === percentage && Number.isSafeInteger(amount * hundredths)) return divideHalfEven(amount * hundredths, 10_000);
+  if (hundredths / 100 === percentage && Number.isSafeInteger(amount * hundredths))
+    return divideHalfEven(amount * hundredths, 10_000);
   return new Big(amount).times(percentage).div(100).round(0, Big.roundHalfEven).toNumber();
 }
 
@@ -24,7 +25,8 @@ export function applyPercentage(amount: Minor, percentage: number): Minor {
 export function applyFactor(amount: Minor, factor: number): Minor {
   if (amount === 0 || factor === 0) return 0;
   const hundredths = Math.round(factor * 100);
-  if (hundredths / 100 === factor && Number.isSafeInteger(amount * hundredths)) return divideHalfEven(amount * hundredths, 100);
+  if (hundredths / 100 === factor && Number.isSafeInteger(amount * hundredths))
+    return divideHalfEven(amount * hundredths, 100);
   return new Big(amount).times(factor).round(0, Big.roundHalfEven).toNumber();
 }
 
@@ -55,10 +57,15 @@ export function allocate(total: Minor, weights: readonly Minor[]): Minor[] {
   if (weights.length === 0) return [];
   const sumOfWeights = sum(weights);
   if (sumOfWeights === 0) return weights.map((_, i) => (i === 0 ? total : 0));
-  if (!Number.isSafeInteger(total * Math.max(...weights)) || !Number.isSafeInteger(sumOfWeights)) return allocateBig(total, weights);
+  if (!Number.isSafeInteger(total * Math.max(...weights)) || !Number.isSafeInteger(sumOfWeights))
+    return allocateBig(total, weights);
   const split = weights.map((w) => floorDivide(total * w, sumOfWeights));
   const order = split.map((_, i) => i).sort((a, b) => (split[b]?.[1] ?? 0) - (split[a]?.[1] ?? 0) || a - b);
-  return distribute(total, split.map(([q]) => q), order);
+  return distribute(
+    total,
+    split.map(([q]) => q),
+    order,
+  );
 }
 
 /** The same split in BigInt, for products beyond 2^53. */
@@ -66,11 +73,17 @@ function allocateBig(total: Minor, weights: readonly Minor[]): Minor[] {
   const sumOfWeights = weights.reduce((a, w) => a + BigInt(w), 0n);
   const products = weights.map((w) => BigInt(total) * BigInt(w));
   const remainders = products.map((p) => p % sumOfWeights);
-  const order = remainders.map((_, i) => i).sort((a, b) => {
-    const [ra, rb] = [remainders[a] ?? 0n, remainders[b] ?? 0n];
-    return ra === rb ? a - b : ra > rb ? -1 : 1;
-  });
-  return distribute(total, products.map((p) => Number(p / sumOfWeights)), order);
+  const order = remainders
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const [ra, rb] = [remainders[a] ?? 0n, remainders[b] ?? 0n];
+      return ra === rb ? a - b : ra > rb ? -1 : 1;
+    });
+  return distribute(
+    total,
+    products.map((p) => Number(p / sumOfWeights)),
+    order,
+  );
 }
 
 /** Adds the units the floors left over, one each, to parts in `order` (largest remainder first). */

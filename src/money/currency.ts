@@ -29,11 +29,18 @@ export const currencyFacts: (code: string) => CurrencyFacts = memoize(
     Object.freeze({
       code,
       symbol: orElse(
-        () => new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).formatToParts(0).find((p) => p.type === 'currency')?.value,
+        () =>
+          new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' })
+            .formatToParts(0)
+            .find((p) => p.type === 'currency')?.value,
         code,
       ),
       description: orElse(() => new Intl.DisplayNames(['en'], { type: 'currency' }).of(code), code),
-      minorDigits: orElse(() => new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits, 2),
+      minorDigits: orElse(
+        () =>
+          new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits,
+        2,
+      ),
     }),
   CODES_KEPT,
 );

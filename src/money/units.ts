@@ -10,10 +10,26 @@ export type Minor = number;
 
 /** Fields of the price types (spec §2.2) that are amounts; ids, ages, percentages and orders are not. */
 const MONEY_FIELDS = new Set([
-  'standardExcess', 'netListPrice', 'saleListPrice', 'saleListCommission', 'netCampaignDiscount', 'saleCampaignDiscount',
-  'salePartnerDiscount', 'taxAmount', 'optionCoverageAmount', 'minNetListPrice', 'maxNetListPrice', 'maxItemValuePerPolicy',
-  'minSaleListPrice', 'maxSaleListPrice', 'minItemValue', 'maxItemValuePerUnit', 'totalPrice', 'campaignDiscount',
-  'partnerDiscount', 'price',
+  'standardExcess',
+  'netListPrice',
+  'saleListPrice',
+  'saleListCommission',
+  'netCampaignDiscount',
+  'saleCampaignDiscount',
+  'salePartnerDiscount',
+  'taxAmount',
+  'optionCoverageAmount',
+  'minNetListPrice',
+  'maxNetListPrice',
+  'maxItemValuePerPolicy',
+  'minSaleListPrice',
+  'maxSaleListPrice',
+  'minItemValue',
+  'maxItemValuePerUnit',
+  'totalPrice',
+  'campaignDiscount',
+  'partnerDiscount',
+  'price',
 ]);
 
 /** Decimal places of a currency's minor unit (AUD 2, JPY 0), from the runtime's ISO 4217 data. */
@@ -28,7 +44,8 @@ const WHOLE_LIMIT = 1e12;
 export function toMajor(minor: Minor, digits: number): number {
   // Such a division already is what the decimal text round trip below gives (units.test.ts), at
   // a fraction of its cost; `+ 0` turns -0 into 0 as the text does.
-  if (Number.isInteger(minor) && Math.abs(minor) <= WHOLE_LIMIT && digits >= 0 && digits <= 4) return minor / 10 ** digits + 0;
+  if (Number.isInteger(minor) && Math.abs(minor) <= WHOLE_LIMIT && digits >= 0 && digits <= 4)
+    return minor / 10 ** digits + 0;
   return Number((minor / 10 ** digits).toFixed(digits));
 }
 
@@ -51,7 +68,8 @@ function convert(node: unknown, digits: number): unknown {
     const child = source[key];
     const value = typeof child === 'number' && MONEY_FIELDS.has(key) ? toMajor(child, digits) : convert(child, digits);
     // An own `__proto__` key stays a key (plain assignment would set the prototype).
-    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
     else out[key] = value;
   }
   return out;

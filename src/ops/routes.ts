@@ -16,7 +16,15 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/health',
-    { schema: { tags: ['operations'], operationId: 'health', summary: 'Liveness', description: 'Answers while the process is up.', response: { 200: HealthResponse } } },
+    {
+      schema: {
+        tags: ['operations'],
+        operationId: 'health',
+        summary: 'Liveness',
+        description: 'Answers while the process is up.',
+        response: { 200: HealthResponse },
+      },
+    },
     () => ({ status: 'ok' as const }),
   );
 
@@ -27,7 +35,8 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{
         tags: ['operations'],
         operationId: 'ready',
         summary: 'Readiness',
-        description: 'Answers 200 when the database answers a query; 503 when it does not, or while the process drains before shutdown.',
+        description:
+          'Answers 200 when the database answers a query; 503 when it does not, or while the process drains before shutdown.',
         response: { 200: ReadyResponse, 503: ReadyResponse },
       },
     },

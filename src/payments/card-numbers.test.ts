@@ -28,7 +28,13 @@ function grouped(value: string, sizes: number[], separator: string): string {
 
 describe('luhnValid', () => {
   it('accepts known test PANs and rejects a changed digit', () => {
-    for (const n of ['4111111111111111', '5555555555554444', '378282246310005', '6011111111111117', '4000056655665556']) {
+    for (const n of [
+      '4111111111111111',
+      '5555555555554444',
+      '378282246310005',
+      '6011111111111117',
+      '4000056655665556',
+    ]) {
       expect(luhnValid(n)).toBe(true);
       const changed = `${n.slice(0, -1)}${String((Number(n.at(-1)) + 1) % 10)}`;
       expect(luhnValid(changed)).toBe(false);
@@ -101,7 +107,14 @@ describe('containsCardNumber', () => {
 describe('findCardNumbers', () => {
   it('names the JSON path of every field holding a PAN', () => {
     const body = {
-      quote: { input: { policyHolders: [{ firstName: 'Ann' }, { firstName: '4111 1111 1111 1111', notes: ['ok', '5555-5555-5555-4444'] }] } },
+      quote: {
+        input: {
+          policyHolders: [
+            { firstName: 'Ann' },
+            { firstName: '4111 1111 1111 1111', notes: ['ok', '5555-5555-5555-4444'] },
+          ],
+        },
+      },
       cardToken: { token: 'tok_sandbox_approved' },
       amount: 4111111111111111,
       'weird key': '378282246310005',
@@ -172,7 +185,13 @@ describe('identifiers are not card numbers', () => {
 function referenceFind(value: unknown): string[] {
   const identifier = /^[A-Za-z_$][\w$]*$/;
   const childPath = (parent: string, key: string | number) =>
-    typeof key === 'number' ? `${parent}[${key}]` : identifier.test(key) ? (parent ? `${parent}.${key}` : key) : `${parent}[${JSON.stringify(key)}]`;
+    typeof key === 'number'
+      ? `${parent}[${key}]`
+      : identifier.test(key)
+        ? parent
+          ? `${parent}.${key}`
+          : key
+        : `${parent}[${JSON.stringify(key)}]`;
   const found: string[] = [];
   const seen = new WeakSet<object>();
   const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
@@ -187,7 +206,9 @@ function referenceFind(value: unknown): string[] {
     } else if (current !== null && typeof current === 'object') {
       if (seen.has(current)) continue;
       seen.add(current);
-      const entries: [string | number, unknown][] = Array.isArray(current) ? current.map((v, i): [number, unknown] => [i, v]) : Object.entries(current);
+      const entries: [string | number, unknown][] = Array.isArray(current)
+        ? current.map((v, i): [number, unknown] => [i, v])
+        : Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i -= 1) {
         const [key, child] = entries[i] as [string | number, unknown];
         const path = childPath(item.path, key);
@@ -201,9 +222,18 @@ function referenceFind(value: unknown): string[] {
 
 describe('findCardNumbers and findCardNumber against the previous finder', () => {
   it('give the same paths in the same order on generated bodies with PANs planted in values, numbers and keys', () => {
-    const text = fc.oneof(fc.string({ maxLength: 20 }), pan, pan.map((p) => `pay ${grouped(p, [4], ' ')} now`), fc.constantFrom('2026-11-22', '41111111-1111-4111-8111-111111111111', '0412 345 678'));
+    const text = fc.oneof(
+      fc.string({ maxLength: 20 }),
+      pan,
+      pan.map((p) => `pay ${grouped(p, [4], ' ')} now`),
+      fc.constantFrom('2026-11-22', '41111111-1111-4111-8111-111111111111', '0412 345 678'),
+    );
     const key = fc.oneof(fc.string({ maxLength: 8 }), pan, fc.constantFrom('a b', '__proto__', 'x1', '1x'));
-    const number = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(4111111111111111, 378282246310005, 4111111111111112));
+    const number = fc.oneof(
+      fc.integer(),
+      fc.double(),
+      fc.constantFrom(4111111111111111, 378282246310005, 4111111111111112),
+    );
     const body = fc.letrec((tie) => ({
       node: fc.oneof(
         { depthSize: 'small' },

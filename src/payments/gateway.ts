@@ -15,7 +15,8 @@ export interface Money {
 }
 
 /** 3-D Secure state of a payment, as partners see it in `threeDSStatus` (docs/api-contract.md). */
-export type ThreeDsStatus = 'NOT_REQUIRED' | 'FRICTIONLESS' | 'CHALLENGE_REQUIRED' | 'CHALLENGE_COMPLETED' | 'CHALLENGE_FAILED';
+export type ThreeDsStatus =
+  'NOT_REQUIRED' | 'FRICTIONLESS' | 'CHALLENGE_REQUIRED' | 'CHALLENGE_COMPLETED' | 'CHALLENGE_FAILED';
 
 /** What the cardholder's browser must do to complete a challenge (spec §2.3 ThreeDsResponseInfo). */
 export interface ThreeDsChallenge {
@@ -62,10 +63,7 @@ export type RefundRequest = CaptureRequest;
 
 /** Why a card was refused; `INSUFFICIENT_FUNDS` has its own outcome. */
 export type DeclineReason =
-  | 'DO_NOT_HONOUR'
-  | 'INVALID_CARD_TOKEN'
-  | 'THREEDS_CHALLENGE_FAILED'
-  | 'THREEDS_CHALLENGE_EXPIRED';
+  'DO_NOT_HONOUR' | 'INVALID_CARD_TOKEN' | 'THREEDS_CHALLENGE_FAILED' | 'THREEDS_CHALLENGE_EXPIRED';
 
 /** A problem at or with the gateway; `retryable` says whether the same call may succeed later. */
 export interface GatewayError {
@@ -77,8 +75,18 @@ export interface GatewayError {
 
 /** The answer to authorise and to 3-D Secure continuation. */
 export type AuthorisationOutcome =
-  | { readonly outcome: 'approved'; readonly paymentId: string; readonly amount: Money; readonly threeDSStatus: ThreeDsStatus }
-  | { readonly outcome: 'declined'; readonly paymentId: string; readonly reason: DeclineReason; readonly threeDSStatus: ThreeDsStatus }
+  | {
+      readonly outcome: 'approved';
+      readonly paymentId: string;
+      readonly amount: Money;
+      readonly threeDSStatus: ThreeDsStatus;
+    }
+  | {
+      readonly outcome: 'declined';
+      readonly paymentId: string;
+      readonly reason: DeclineReason;
+      readonly threeDSStatus: ThreeDsStatus;
+    }
   | { readonly outcome: 'insufficient_funds'; readonly paymentId: string; readonly threeDSStatus: ThreeDsStatus }
   | { readonly outcome: 'challenge_required'; readonly paymentId: string; readonly challenge: ThreeDsChallenge }
   | GatewayError;
@@ -109,7 +117,8 @@ export interface PaymentGateway {
 }
 
 /** Values of the purchase response's `paymentResult` (docs/api-contract.md, "Payments"). */
-export type PaymentResult = 'APPROVED' | 'DECLINED' | 'INSUFFICIENT_FUNDS' | 'THREEDS_CHALLENGE_REQUIRED' | 'GATEWAY_ERROR';
+export type PaymentResult =
+  'APPROVED' | 'DECLINED' | 'INSUFFICIENT_FUNDS' | 'THREEDS_CHALLENGE_REQUIRED' | 'GATEWAY_ERROR';
 
 /** The only `paymentMethod` value: a tokenised card. */
 export const PAYMENT_METHOD_CARD = 'CARD';

@@ -3,7 +3,10 @@ import { Conflict, NotFound, Unprocessable } from '../errors.js';
 /** Unknown number, another partner's policy, or another brand's: the caller cannot tell which. */
 export class PolicyNotFound extends NotFound {
   constructor(policyNumber: string) {
-    super('POLICY_NOT_FOUND', `Policy '${policyNumber}' does not exist.`, { property: 'policyNumber', value: policyNumber });
+    super('POLICY_NOT_FOUND', `Policy '${policyNumber}' does not exist.`, {
+      property: 'policyNumber',
+      value: policyNumber,
+    });
   }
 }
 
@@ -17,6 +20,9 @@ export class InvalidPolicyIssue extends Unprocessable {
 /** A quote becomes at most one policy. */
 export class PolicyAlreadyIssued extends Conflict {
   constructor(quoteId: string) {
-    super('POLICY_ALREADY_ISSUED', `Quote '${quoteId}' has already been issued as a policy.`, { property: 'quote.id', value: quoteId });
+    super('POLICY_ALREADY_ISSUED', `Quote '${quoteId}' has already been issued as a policy.`, {
+      property: 'quote.id',
+      value: quoteId,
+    });
   }
 }

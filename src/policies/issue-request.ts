@@ -126,10 +126,19 @@ export const PolicyIssueRequest = Type.Object({
     Type.Object({ name: text(200), serialNumber: opt(Type.String({ maxLength: 100 })), valueMinor: minor }),
     { maxItems: 50 },
   ),
-  adventure: opt(Type.Object({ level: Type.String({ maxLength: 100 }), activities: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }) })),
+  adventure: opt(
+    Type.Object({
+      level: Type.String({ maxLength: 100 }),
+      activities: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }),
+    }),
+  ),
   excessMinor: minor,
   externalMemberships: Type.Array(
-    Type.Object({ name: Type.String({ maxLength: 200 }), code: Type.String({ maxLength: 50 }), number: Type.String({ maxLength: 100 }) }),
+    Type.Object({
+      name: Type.String({ maxLength: 200 }),
+      code: Type.String({ maxLength: 50 }),
+      number: Type.String({ maxLength: 100 }),
+    }),
     { maxItems: 20 },
   ),
   client: Type.Object({

@@ -66,7 +66,9 @@ function lexemes(source: string): Lexeme[] {
   LEXEME.lastIndex = 0;
   for (let match = LEXEME.exec(source); match; match = LEXEME.exec(source)) {
     const at = match.index;
-    found.push(match[1] !== undefined ? { at, part: match[1] } : match[2] !== undefined ? { at, literal: match[2] } : { at });
+    found.push(
+      match[1] !== undefined ? { at, part: match[1] } : match[2] !== undefined ? { at, literal: match[2] } : { at },
+    );
   }
   return found;
 }
@@ -89,7 +91,8 @@ export function parsePolicyNumberFormat(source: string): PolicyNumberFormat {
     else if (lexeme.part === undefined) throw new InvalidPolicyNumberFormat(source, 'unbalanced braces');
     else {
       const piece = partPiece(lexeme.part);
-      if (!piece || (piece.kind === 'seq' && (piece.width < 1 || piece.width > 12))) throw new InvalidPolicyNumberFormat(source, `unknown token {${lexeme.part}}`);
+      if (!piece || (piece.kind === 'seq' && (piece.width < 1 || piece.width > 12)))
+        throw new InvalidPolicyNumberFormat(source, `unknown token {${lexeme.part}}`);
       pieces.push(piece);
     }
   }
@@ -148,7 +151,8 @@ export function formatPolicyNumber(format: PolicyNumberFormat, parts: PolicyNumb
 
 /** The number of counter value `sequence` (≥ 1): zero-padded to the template's width, never cut. */
 export function numberFrom(template: NumberTemplate, sequence: number): string {
-  if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError(`sequence must be a positive integer, got ${sequence}`);
+  if (!Number.isSafeInteger(sequence) || sequence < 1)
+    throw new RangeError(`sequence must be a positive integer, got ${sequence}`);
   return template.before + String(sequence).padStart(template.width, '0') + template.after;
 }
 
@@ -183,7 +187,8 @@ export function numberTemplateOf(format: PolicyNumberFormat, parts: PolicyNumber
   const seq = format.pieces[at];
   if (seq?.kind !== 'seq') throw new InvalidPolicyNumberFormat(format.source, 'it needs exactly one {seq:N} token');
   // parsePolicyNumberFormat admits exactly one {seq}: every other piece is a part.
-  const text = (pieces: readonly Piece[]) => pieces.map((piece) => (piece.kind === 'seq' ? '' : partText(piece, parts))).join('');
+  const text = (pieces: readonly Piece[]) =>
+    pieces.map((piece) => (piece.kind === 'seq' ? '' : partText(piece, parts))).join('');
   return { before: text(format.pieces.slice(0, at)), width: seq.width, after: text(format.pieces.slice(at + 1)) };
 }
 

@@ -1,7 +1,13 @@
 import type { Insertable } from 'kysely';
 import type { InsuredPerson, PolicyIssueRequest } from './issue-request.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision, type NumberedIssue } from './model.js';
-import type { PolicyDetailTable, PolicyFinancialValueTable, PolicyHeaderTable, PolicyOptionTable, PolicyTravellerTable } from './tables.js';
+import type {
+  PolicyDetailTable,
+  PolicyFinancialValueTable,
+  PolicyHeaderTable,
+  PolicyOptionTable,
+  PolicyTravellerTable,
+} from './tables.js';
 
 /**
  * The rows a purchased policy writes (header, detail #1, travellers and dependents, options,
@@ -13,37 +19,93 @@ const json = (value: unknown) => JSON.stringify(value);
 
 // The columns each row brings (ids and numbers come from the statement that writes it on PostgreSQL).
 export const HEADER_COLUMNS = [
-  'brand_code', 'partner_id', 'customer_user_id', 'quote_id', 'plan_json', 'currency_json', 'status_id', 'status', 'sequence_number',
-  'presentation_time_zone_code', 'destination_region', 'destination_codes_json', 'destination_names_json', 'display_destination_description',
-  'reference_policy_wording_id', 'regulatory_wording_translation_name', 'binder_id', 'excess_minor', 'external_memberships_json',
-  'policy_document_access_guid', 'created_at', 'created_by_user_id', 'updated_at', 'updated_by_user_id',
+  'brand_code',
+  'partner_id',
+  'customer_user_id',
+  'quote_id',
+  'plan_json',
+  'currency_json',
+  'status_id',
+  'status',
+  'sequence_number',
+  'presentation_time_zone_code',
+  'destination_region',
+  'destination_codes_json',
+  'destination_names_json',
+  'display_destination_description',
+  'reference_policy_wording_id',
+  'regulatory_wording_translation_name',
+  'binder_id',
+  'excess_minor',
+  'external_memberships_json',
+  'policy_document_access_guid',
+  'created_at',
+  'created_by_user_id',
+  'updated_at',
+  'updated_by_user_id',
 ] as const satisfies readonly Exclude<keyof PolicyHeaderTable, 'id' | 'policy_number'>[];
 export const DETAIL_COLUMNS = [
-  'sequence_number', 'action_type_id', 'action_type', 'status_id', 'status', 'ip_address', 'ip_address_country', 'user_agent', 'departure_date',
-  'cover_end_date', 'address_json', 'specified_items_json', 'adventure_level', 'adventure_activities_json', 'payment_reference', 'created_at',
-  'created_by_user_id', 'updated_at', 'updated_by_user_id',
+  'sequence_number',
+  'action_type_id',
+  'action_type',
+  'status_id',
+  'status',
+  'ip_address',
+  'ip_address_country',
+  'user_agent',
+  'departure_date',
+  'cover_end_date',
+  'address_json',
+  'specified_items_json',
+  'adventure_level',
+  'adventure_activities_json',
+  'payment_reference',
+  'created_at',
+  'created_by_user_id',
+  'updated_at',
+  'updated_by_user_id',
 ] as const satisfies readonly Exclude<keyof PolicyDetailTable, 'id' | 'policy_header_id' | 'policy_detail_number'>[];
 export const TRAVELLER_COLUMNS = [
-  'role', 'guid', 'display_order', 'is_primary', 'title', 'first_name', 'surname', 'age', 'email_address', 'land_line_phone_number', 'mobile_number',
-  'date_of_birth', 'travel_clear_json',
+  'role',
+  'guid',
+  'display_order',
+  'is_primary',
+  'title',
+  'first_name',
+  'surname',
+  'age',
+  'email_address',
+  'land_line_phone_number',
+  'mobile_number',
+  'date_of_birth',
+  'travel_clear_json',
 ] as const satisfies readonly Exclude<keyof PolicyTravellerTable, 'id' | 'policy_header_id' | 'policy_detail_id'>[];
-export const OPTION_COLUMNS = ['plan_id', 'option_type_id', 'name', 'description', 'display_order'] as const satisfies readonly Exclude<
-  keyof PolicyOptionTable,
-  'id' | 'policy_header_id' | 'policy_detail_id'
->[];
+export const OPTION_COLUMNS = [
+  'plan_id',
+  'option_type_id',
+  'name',
+  'description',
+  'display_order',
+] as const satisfies readonly Exclude<keyof PolicyOptionTable, 'id' | 'policy_header_id' | 'policy_detail_id'>[];
 export const MONEY_COLUMNS = ['transaction_type_id', 'name', 'amount_minor'] as const satisfies readonly Exclude<
   keyof PolicyFinancialValueTable,
   // Per-option and per-person amounts come with amendments, never with a purchase.
   'id' | 'policy_header_id' | 'policy_detail_id' | 'option_type_id' | 'traveller_guid' | 'dependent_guid'
 >[];
 /** `true` only when `Listed` names every column of `Table` but `Unlisted`: a column added to a table must be added above. */
-type Lists<Table, Unlisted extends keyof Table, Listed> = [Exclude<keyof Table, Unlisted | Listed>] extends [never] ? true : false;
+type Lists<Table, Unlisted extends keyof Table, Listed> = [Exclude<keyof Table, Unlisted | Listed>] extends [never]
+  ? true
+  : false;
 export const COLUMN_LISTS_COMPLETE: [
   Lists<PolicyHeaderTable, 'id' | 'policy_number', (typeof HEADER_COLUMNS)[number]>,
   Lists<PolicyDetailTable, 'id' | 'policy_header_id' | 'policy_detail_number', (typeof DETAIL_COLUMNS)[number]>,
   Lists<PolicyTravellerTable, 'id' | 'policy_header_id' | 'policy_detail_id', (typeof TRAVELLER_COLUMNS)[number]>,
   Lists<PolicyOptionTable, 'id' | 'policy_header_id' | 'policy_detail_id', (typeof OPTION_COLUMNS)[number]>,
-  Lists<PolicyFinancialValueTable, 'id' | 'policy_header_id' | 'policy_detail_id' | 'option_type_id' | 'traveller_guid' | 'dependent_guid', (typeof MONEY_COLUMNS)[number]>,
+  Lists<
+    PolicyFinancialValueTable,
+    'id' | 'policy_header_id' | 'policy_detail_id' | 'option_type_id' | 'traveller_guid' | 'dependent_guid',
+    (typeof MONEY_COLUMNS)[number]
+  >,
 ] = [true, true, true, true, true];
 
 /** Every column is written (none left to its default), so each insert has one shape. */
@@ -51,7 +113,10 @@ export type HeaderRow = Required<Omit<Insertable<PolicyHeaderTable>, 'id'>>;
 export type DetailRow = Required<Omit<Insertable<PolicyDetailTable>, 'id' | 'policy_header_id'>>;
 export type PersonRow = Required<Omit<Insertable<PolicyTravellerTable>, 'id'>>;
 export type OptionRow = Required<Omit<Insertable<PolicyOptionTable>, 'id'>>;
-export type MoneyRow = Pick<Required<Insertable<PolicyFinancialValueTable>>, 'policy_header_id' | 'policy_detail_id' | 'transaction_type_id' | 'name' | 'amount_minor'>;
+export type MoneyRow = Pick<
+  Required<Insertable<PolicyFinancialValueTable>>,
+  'policy_header_id' | 'policy_detail_id' | 'transaction_type_id' | 'name' | 'amount_minor'
+>;
 export type PolicyIds = { headerId: number; detailId: number };
 
 function personRow(
@@ -96,7 +161,10 @@ function financialRows(request: PolicyIssueRequest, ids: { headerId: number; det
   ];
 }
 
-export function headerAndDetailRows(request: PolicyIssueRequest, decision: IssueDecision): { header: HeaderRow; detail: DetailRow } {
+export function headerAndDetailRows(
+  request: PolicyIssueRequest,
+  decision: IssueDecision,
+): { header: HeaderRow; detail: DetailRow } {
   const { currency, ...plan } = request.plan;
   const at = decision.issuedAt;
   const user = request.createdByUserId;
@@ -185,11 +253,29 @@ export type PolicyWriteValues = {
   options: string;
   money: string;
 };
-export const POLICY_WRITE_NAMES = ['prefix', 'country', 'year', 'before', 'width', 'after', 'detailSuffix', 'header', 'detail', 'people', 'options', 'money'] as const satisfies readonly (keyof PolicyWriteValues)[];
+export const POLICY_WRITE_NAMES = [
+  'prefix',
+  'country',
+  'year',
+  'before',
+  'width',
+  'after',
+  'detailSuffix',
+  'header',
+  'detail',
+  'people',
+  'options',
+  'money',
+] as const satisfies readonly (keyof PolicyWriteValues)[];
 
 /** The values `withPolicyWrites` binds for `request` under `issue` (ids and numbers come from the statement). */
 export function policyWriteValues(request: PolicyIssueRequest, issue: NumberedIssue): PolicyWriteValues {
-  const { header, detail } = headerAndDetailRows(request, { policyNumber: '', policyDetailNumber: '', policyDocumentAccessGuid: issue.policyDocumentAccessGuid, issuedAt: issue.issuedAt });
+  const { header, detail } = headerAndDetailRows(request, {
+    policyNumber: '',
+    policyDetailNumber: '',
+    policyDocumentAccessGuid: issue.policyDocumentAccessGuid,
+    issuedAt: issue.issuedAt,
+  });
   const { people, options, money } = childRows(request, { headerId: 0, detailId: 0 });
   return {
     ...issue.counter,
@@ -202,4 +288,3 @@ export function policyWriteValues(request: PolicyIssueRequest, issue: NumberedIs
     money: json(money),
   };
 }
-

@@ -34,8 +34,28 @@ function currencyOf(policy: PolicyRecord): Static<typeof Currency> {
 }
 
 function addressOf(address: HomeAddress): Static<typeof Address> {
-  const { addressLine1, addressLine2, addressLine3, addressLine4, postalCode, provinceId, provinceName, countryId, countryName } = address;
-  return { addressLine1, addressLine2, addressLine3, addressLine4, postalCode, provinceId, provinceName, countryId, countryName };
+  const {
+    addressLine1,
+    addressLine2,
+    addressLine3,
+    addressLine4,
+    postalCode,
+    provinceId,
+    provinceName,
+    countryId,
+    countryName,
+  } = address;
+  return {
+    addressLine1,
+    addressLine2,
+    addressLine3,
+    addressLine4,
+    postalCode,
+    provinceId,
+    provinceName,
+    countryId,
+    countryName,
+  };
 }
 
 function authorizationOf(policy: PolicyRecord): Static<typeof AuthorizationPolicy> {

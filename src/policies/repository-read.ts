@@ -6,7 +6,13 @@ import { reusableQuery } from '../db/reusable-query.js';
 import { jsonRows, jsonRowsOf } from './json-rows.js';
 import type { PolicyActionType } from './schemas-detail.js';
 import type { DetailRecord, FinancialRecord, OptionRecord, PersonRecord, PolicyRecord } from './model.js';
-import type { PolicyDetailTable, PolicyFinancialValueTable, PolicyHeaderTable, PolicyOptionTable, PolicyTravellerTable } from './tables.js';
+import type {
+  PolicyDetailTable,
+  PolicyFinancialValueTable,
+  PolicyHeaderTable,
+  PolicyOptionTable,
+  PolicyTravellerTable,
+} from './tables.js';
 
 type HeaderRow = Selectable<PolicyHeaderTable>;
 type DetailRow = Selectable<PolicyDetailTable>;
@@ -28,16 +34,60 @@ type OptionRow = Selectable<PolicyOptionTable>;
 type MoneyRow = Selectable<PolicyFinancialValueTable>;
 
 const DETAIL_COLUMNS = [
-  'id', 'sequence_number', 'policy_detail_number', 'action_type', 'status_id', 'status', 'ip_address', 'ip_address_country', 'user_agent',
-  'departure_date', 'cover_end_date', 'address_json', 'specified_items_json', 'adventure_level', 'adventure_activities_json', 'payment_reference',
-  'created_at', 'created_by_user_id', 'updated_at', 'updated_by_user_id',
+  'id',
+  'sequence_number',
+  'policy_detail_number',
+  'action_type',
+  'status_id',
+  'status',
+  'ip_address',
+  'ip_address_country',
+  'user_agent',
+  'departure_date',
+  'cover_end_date',
+  'address_json',
+  'specified_items_json',
+  'adventure_level',
+  'adventure_activities_json',
+  'payment_reference',
+  'created_at',
+  'created_by_user_id',
+  'updated_at',
+  'updated_by_user_id',
 ] as const satisfies readonly (keyof DetailRow)[];
 const PERSON_COLUMNS = [
-  'id', 'role', 'guid', 'display_order', 'is_primary', 'title', 'first_name', 'surname', 'age', 'date_of_birth', 'email_address',
-  'land_line_phone_number', 'mobile_number', 'travel_clear_json',
+  'id',
+  'role',
+  'guid',
+  'display_order',
+  'is_primary',
+  'title',
+  'first_name',
+  'surname',
+  'age',
+  'date_of_birth',
+  'email_address',
+  'land_line_phone_number',
+  'mobile_number',
+  'travel_clear_json',
 ] as const satisfies readonly (keyof PersonRow)[];
-const OPTION_COLUMNS = ['id', 'plan_id', 'option_type_id', 'name', 'description', 'display_order'] as const satisfies readonly (keyof OptionRow)[];
-const MONEY_COLUMNS = ['id', 'transaction_type_id', 'name', 'amount_minor', 'option_type_id', 'traveller_guid', 'dependent_guid'] as const satisfies readonly (keyof MoneyRow)[];
+const OPTION_COLUMNS = [
+  'id',
+  'plan_id',
+  'option_type_id',
+  'name',
+  'description',
+  'display_order',
+] as const satisfies readonly (keyof OptionRow)[];
+const MONEY_COLUMNS = [
+  'id',
+  'transaction_type_id',
+  'name',
+  'amount_minor',
+  'option_type_id',
+  'traveller_guid',
+  'dependent_guid',
+] as const satisfies readonly (keyof MoneyRow)[];
 
 type Picked<Row, Columns extends readonly (keyof Row)[]> = Pick<Row, Columns[number]>;
 type DetailPart = Picked<DetailRow, typeof DETAIL_COLUMNS>;
@@ -45,24 +95,33 @@ type PersonPart = Picked<PersonRow, typeof PERSON_COLUMNS>;
 type OptionPart = Picked<OptionRow, typeof OPTION_COLUMNS>;
 type MoneyPart = Picked<MoneyRow, typeof MONEY_COLUMNS>;
 
-const byDisplayOrder = (a: { display_order: number; id: number }, b: { display_order: number; id: number }) => a.display_order - b.display_order || a.id - b.id;
+const byDisplayOrder = (a: { display_order: number; id: number }, b: { display_order: number; id: number }) =>
+  a.display_order - b.display_order || a.id - b.id;
 
 /** The query of `findPolicy`, built once per engine (`reusableQuery`). */
 export const policyQuery = reusableQuery(['policyNumber'], (db, values: { policyNumber: string }) => {
   const dialect = dialectOf(db);
-  return db
-    .selectFrom('policy_header as h')
-    .innerJoin('policy_detail as d', 'd.policy_header_id', 'h.id')
-    .selectAll('h')
-    .select(DETAIL_COLUMNS.map((c) => sql.ref(`d.${c}`).as(`d_${c}`)))
-    .select([
-      jsonRows(dialect, 'policy_traveller', PERSON_COLUMNS, { column: 'policy_detail_id', equals: 'd.id' }).as('d_people'),
-      jsonRows(dialect, 'policy_option', OPTION_COLUMNS, { column: 'policy_detail_id', equals: 'd.id' }).as('d_options'),
-      jsonRows(dialect, 'policy_financial_value', MONEY_COLUMNS, { column: 'policy_detail_id', equals: 'd.id' }).as('d_money'),
-    ])
-    // By the unique number alone; the owner is checked on the answer (see findPolicy).
-    .where('h.policy_number', '=', values.policyNumber)
-    .orderBy('d.sequence_number');
+  return (
+    db
+      .selectFrom('policy_header as h')
+      .innerJoin('policy_detail as d', 'd.policy_header_id', 'h.id')
+      .selectAll('h')
+      .select(DETAIL_COLUMNS.map((c) => sql.ref(`d.${c}`).as(`d_${c}`)))
+      .select([
+        jsonRows(dialect, 'policy_traveller', PERSON_COLUMNS, { column: 'policy_detail_id', equals: 'd.id' }).as(
+          'd_people',
+        ),
+        jsonRows(dialect, 'policy_option', OPTION_COLUMNS, { column: 'policy_detail_id', equals: 'd.id' }).as(
+          'd_options',
+        ),
+        jsonRows(dialect, 'policy_financial_value', MONEY_COLUMNS, { column: 'policy_detail_id', equals: 'd.id' }).as(
+          'd_money',
+        ),
+      ])
+      // By the unique number alone; the owner is checked on the answer (see findPolicy).
+      .where('h.policy_number', '=', values.policyNumber)
+      .orderBy('d.sequence_number')
+  );
 });
 
 /**
@@ -82,35 +141,33 @@ export async function findPolicy(db: Executor, lookup: PolicyLookup): Promise<Po
   return toPolicy(
     first,
     rows.map((joined) => {
-      const row = Object.fromEntries(DETAIL_COLUMNS.map((c) => [c, (joined as Record<string, unknown>)[`d_${c}`]])) as DetailPart;
+      const row = Object.fromEntries(
+        DETAIL_COLUMNS.map((c) => [c, (joined as Record<string, unknown>)[`d_${c}`]]),
+      ) as DetailPart;
       const people = jsonRowsOf<PersonPart>(joined.d_people).sort(byDisplayOrder);
       return toDetail(row, {
         travellers: people.filter((p) => p.role === 'traveller').map(toPerson),
         dependents: people.filter((p) => p.role === 'dependent').map(toPerson),
         options: jsonRowsOf<OptionPart>(joined.d_options)
           .sort(byDisplayOrder)
-          .map(
-            (o): OptionRecord => ({
-              id: o.id,
-              planId: o.plan_id,
-              optionTypeId: o.option_type_id,
-              name: o.name,
-              description: some(o.description),
-              displayOrder: o.display_order,
-            }),
-          ),
+          .map((o): OptionRecord => ({
+            id: o.id,
+            planId: o.plan_id,
+            optionTypeId: o.option_type_id,
+            name: o.name,
+            description: some(o.description),
+            displayOrder: o.display_order,
+          })),
         financials: jsonRowsOf<MoneyPart>(joined.d_money)
           .sort((a, b) => a.id - b.id)
-          .map(
-            (f): FinancialRecord => ({
-              transactionTypeId: f.transaction_type_id,
-              name: some(f.name),
-              amountMinor: f.amount_minor,
-              optionTypeId: some(f.option_type_id),
-              travellerGuid: some(f.traveller_guid),
-              dependentGuid: some(f.dependent_guid),
-            }),
-          ),
+          .map((f): FinancialRecord => ({
+            transactionTypeId: f.transaction_type_id,
+            name: some(f.name),
+            amountMinor: f.amount_minor,
+            optionTypeId: some(f.option_type_id),
+            travellerGuid: some(f.traveller_guid),
+            dependentGuid: some(f.dependent_guid),
+          })),
       });
     }),
   );
@@ -145,12 +202,19 @@ function toDetail(row: DetailPart, children: Children): DetailRecord {
     actionType: row.action_type as PolicyActionType,
     statusId: row.status_id,
     status: row.status,
-    client: { ipAddress: some(row.ip_address), ipAddressCountry: some(row.ip_address_country), userAgent: some(row.user_agent) },
+    client: {
+      ipAddress: some(row.ip_address),
+      ipAddressCountry: some(row.ip_address_country),
+      userAgent: some(row.user_agent),
+    },
     departureDate: row.departure_date,
     coverEndDate: row.cover_end_date,
     address: parse(row.address_json),
     specifiedItems: parse(row.specified_items_json),
-    adventure: row.adventure_level !== null || activities.length > 0 ? { level: some(row.adventure_level), activities } : undefined,
+    adventure:
+      row.adventure_level !== null || activities.length > 0
+        ? { level: some(row.adventure_level), activities }
+        : undefined,
     paymentReference: some(row.payment_reference),
     audit: {
       createdAt: row.created_at,

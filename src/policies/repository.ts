@@ -34,23 +34,41 @@ export { POLICY_WRITE_NAMES, policyWriteValues, type PolicyWriteValues } from '.
 
 /** The first policy of a counter key inserts 1; every later one increments the row it conflicts with. */
 const nextOnConflict = (oc: OnConflictBuilder<Database, 'policy_number_counter'>) =>
-  oc.columns(['prefix', 'country', 'year']).doUpdateSet({ last_value: sql<number>`${sql.ref('policy_number_counter.last_value')} + 1` });
+  oc
+    .columns(['prefix', 'country', 'year'])
+    .doUpdateSet({ last_value: sql<number>`${sql.ref('policy_number_counter.last_value')} + 1` });
 
 // The SQLite statements, each built and compiled once (db/reusable-query.ts); the child rows
 // one multi-row insert per table, compiled once per row count.
 const takeCounterValue = reusableQuery(['prefix', 'country', 'year'], (db, key: CounterKey) =>
-  db.insertInto('policy_number_counter').values({ prefix: key.prefix, country: key.country, year: key.year, last_value: 1 }).onConflict(nextOnConflict).returning('last_value'),
+  db
+    .insertInto('policy_number_counter')
+    .values({ prefix: key.prefix, country: key.country, year: key.year, last_value: 1 })
+    .onConflict(nextOnConflict)
+    .returning('last_value'),
 );
 const ID_COLUMNS = ['policy_header_id', 'policy_detail_id'] as const;
 const insertHeader = reusableQuery(['policy_number', ...HEADER_COLUMNS], (db, header: HeaderRow) =>
-  db.insertInto('policy_header').values(header).onConflict((oc) => oc.column('quote_id').doNothing()).returning('id'),
+  db
+    .insertInto('policy_header')
+    .values(header)
+    .onConflict((oc) => oc.column('quote_id').doNothing())
+    .returning('id'),
 );
-const insertDetail = reusableQuery(['policy_header_id', 'policy_detail_number', ...DETAIL_COLUMNS], (db, detail: DetailRow & { policy_header_id: number }) =>
-  db.insertInto('policy_detail').values(detail).returning('id'),
+const insertDetail = reusableQuery(
+  ['policy_header_id', 'policy_detail_number', ...DETAIL_COLUMNS],
+  (db, detail: DetailRow & { policy_header_id: number }) =>
+    db.insertInto('policy_detail').values(detail).returning('id'),
 );
-const insertPeople = reusableInsert([...ID_COLUMNS, ...TRAVELLER_COLUMNS], (db, rows: PersonRow[]) => db.insertInto('policy_traveller').values(rows));
-const insertOptions = reusableInsert([...ID_COLUMNS, ...OPTION_COLUMNS], (db, rows: OptionRow[]) => db.insertInto('policy_option').values(rows));
-const insertMoney = reusableInsert([...ID_COLUMNS, ...MONEY_COLUMNS], (db, rows: MoneyRow[]) => db.insertInto('policy_financial_value').values(rows));
+const insertPeople = reusableInsert([...ID_COLUMNS, ...TRAVELLER_COLUMNS], (db, rows: PersonRow[]) =>
+  db.insertInto('policy_traveller').values(rows),
+);
+const insertOptions = reusableInsert([...ID_COLUMNS, ...OPTION_COLUMNS], (db, rows: OptionRow[]) =>
+  db.insertInto('policy_option').values(rows),
+);
+const insertMoney = reusableInsert([...ID_COLUMNS, ...MONEY_COLUMNS], (db, rows: MoneyRow[]) =>
+  db.insertInto('policy_financial_value').values(rows),
+);
 
 /**
  * SQLite: takes the next number of `issue.counter` and writes the policy under it (header,
@@ -58,12 +76,21 @@ const insertMoney = reusableInsert([...ID_COLUMNS, ...MONEY_COLUMNS], (db, rows:
  * (the header is unique per quote); the caller must then roll its transaction back, which gives
  * the counter's value back.
  */
-export async function writeNumberedPolicy(tx: Tx, request: PolicyIssueRequest, issue: NumberedIssue): Promise<string | undefined> {
+export async function writeNumberedPolicy(
+  tx: Tx,
+  request: PolicyIssueRequest,
+  issue: NumberedIssue,
+): Promise<string | undefined> {
   const [counter] = (await takeCounterValue(tx, issue.counter)).rows;
   if (!counter) throw new Error('policy number counter: no value returned');
   const policyNumber = numberFrom(issue.number, counter.last_value);
   const { policyDocumentAccessGuid, issuedAt } = issue;
-  const { header, detail } = headerAndDetailRows(request, { policyNumber, policyDetailNumber: policyNumber + issue.detailSuffix, policyDocumentAccessGuid, issuedAt });
+  const { header, detail } = headerAndDetailRows(request, {
+    policyNumber,
+    policyDetailNumber: policyNumber + issue.detailSuffix,
+    policyDocumentAccessGuid,
+    issuedAt,
+  });
   const [inserted] = (await insertHeader(tx, header)).rows;
   if (!inserted) return undefined;
   const [detailRow] = (await insertDetail(tx, Object.assign({ policy_header_id: inserted.id }, detail))).rows;
@@ -102,7 +129,9 @@ export function withPolicyWrites(qc: QueryCreator<GatedTables>, v: PolicyWriteVa
         .insertInto('policy_number_counter')
         .columns(['prefix', 'country', 'year', 'last_value'])
         // A SELECT's parameters have no column to take their type from: cast each.
-        .expression(sql`select cast(${v.prefix} as text), cast(${v.country} as text), cast(${v.year} as integer), 1 from gate`)
+        .expression(
+          sql`select cast(${v.prefix} as text), cast(${v.country} as text), cast(${v.year} as integer), 1 from gate`,
+        )
         .onConflict(nextOnConflict)
         .returning('last_value'),
     )
@@ -128,12 +157,21 @@ export function withPolicyWrites(qc: QueryCreator<GatedTables>, v: PolicyWriteVa
         .returning(['id', 'policy_header_id']),
     )
     .with('people', (q) =>
-      q.insertInto('policy_traveller').columns(['policy_header_id', 'policy_detail_id', ...TRAVELLER_COLUMNS]).expression(childrenFrom('policy_traveller', TRAVELLER_COLUMNS, v.people)),
+      q
+        .insertInto('policy_traveller')
+        .columns(['policy_header_id', 'policy_detail_id', ...TRAVELLER_COLUMNS])
+        .expression(childrenFrom('policy_traveller', TRAVELLER_COLUMNS, v.people)),
     )
     .with('options', (q) =>
-      q.insertInto('policy_option').columns(['policy_header_id', 'policy_detail_id', ...OPTION_COLUMNS]).expression(childrenFrom('policy_option', OPTION_COLUMNS, v.options)),
+      q
+        .insertInto('policy_option')
+        .columns(['policy_header_id', 'policy_detail_id', ...OPTION_COLUMNS])
+        .expression(childrenFrom('policy_option', OPTION_COLUMNS, v.options)),
     )
     .with('money', (q) =>
-      q.insertInto('policy_financial_value').columns(['policy_header_id', 'policy_detail_id', ...MONEY_COLUMNS]).expression(childrenFrom('policy_financial_value', MONEY_COLUMNS, v.money)),
+      q
+        .insertInto('policy_financial_value')
+        .columns(['policy_header_id', 'policy_detail_id', ...MONEY_COLUMNS])
+        .expression(childrenFrom('policy_financial_value', MONEY_COLUMNS, v.money)),
     );
 }

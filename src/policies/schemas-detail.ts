@@ -8,11 +8,13 @@ const long = (description?: string) => Type.Integer(description ? { description 
 const str = (description?: string) => Type.String(description ? { description } : {});
 const double = (description?: string) => Type.Number(description ? { description } : {});
 const utc = (what: string) => str(`${what}, UTC ISO 8601 (e.g. \`2026-11-30T13:00:00.000Z\`).`);
-const local = (what: string) => str(`${what}, wall-clock time in \`presentationTimeZoneCode\` without offset (e.g. \`2026-12-01T00:00:00.000\`).`);
+const local = (what: string) =>
+  str(`${what}, wall-clock time in \`presentationTimeZoneCode\` without offset (e.g. \`2026-12-01T00:00:00.000\`).`);
 
 export const POLICY_ACTION_TYPES = ['Purchase', 'Amendment', 'Cancellation'] as const;
 export type PolicyActionType = (typeof POLICY_ACTION_TYPES)[number];
-export const PolicyActionTypeSchema = (description: string) => Type.Enum([...POLICY_ACTION_TYPES], { type: 'string', description });
+export const PolicyActionTypeSchema = (description: string) =>
+  Type.Enum([...POLICY_ACTION_TYPES], { type: 'string', description });
 
 export const TaxSummary = Type.Object(
   { name: opt(str('e.g. `GST`, `Stamp duty`.')), amount: opt(double('In the policy currency’s major unit.')) },
@@ -59,7 +61,10 @@ export const PolicyCombinedOptionLongSummary = Type.Object(
   {
     policyOptionLongSummaries: opt(Type.Array(PolicyOptionLongSummary)),
     policySpecifiedItemOption: opt(
-      Type.Object({ specifiedItems: opt(Type.Array(SpecifiedItemShortSummary)) }, { description: 'Specified items covered.' }),
+      Type.Object(
+        { specifiedItems: opt(Type.Array(SpecifiedItemShortSummary)) },
+        { description: 'Specified items covered.' },
+      ),
     ),
     policyAdventureActivitiesOption: opt(
       Type.Object(
@@ -101,13 +106,17 @@ export const PolicyNote = Type.Object(
 export const PolicyDetailLongSummary = Type.Object(
   {
     policyDetailId: opt(long()),
-    policyDetailNumber: opt(str('Unique per transaction: the policy number, a hyphen and the sequence number (e.g. `TIAU260000042-1`).')),
+    policyDetailNumber: opt(
+      str('Unique per transaction: the policy number, a hyphen and the sequence number (e.g. `TIAU260000042-1`).'),
+    ),
     status: opt(str('Status of the transaction, e.g. `Active`.')),
     actionType: opt(PolicyActionTypeSchema('What the transaction did.')),
     ipAddress: opt(str('Of the user who did the transaction.')),
     ipAddressCountry: opt(str('Of the user who did the transaction (ISO 3166 alpha-2).')),
     userAgent: opt(str('Of the user who did the transaction.')),
-    presentationTimeZoneCode: opt(str('IANA time zone of the `...LocalDateTime` fields (from the home country or province).')),
+    presentationTimeZoneCode: opt(
+      str('IANA time zone of the `...LocalDateTime` fields (from the home country or province).'),
+    ),
     createdAt: opt(utc('When the transaction was made')),
     createdLocalDateTime: opt(local('When the transaction was made')),
     departureAt: opt(utc('Start of cover (first moment of the departure day in the policy zone)')),

@@ -8,7 +8,10 @@ const long = (description?: string) => Type.Integer(description ? { description 
 const str = (description?: string) => Type.String(description ? { description } : {});
 const double = (description?: string) => Type.Number(description ? { description } : {});
 
-export const Era = Type.Object({ name: opt(str('`CE` (common era) or `BCE`.')) }, { description: 'An era of a calendar system.' });
+export const Era = Type.Object(
+  { name: opt(str('`CE` (common era) or `BCE`.')) },
+  { description: 'An era of a calendar system.' },
+);
 
 export const CalendarSystem = Type.Object(
   {

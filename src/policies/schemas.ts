@@ -20,7 +20,8 @@ const opt = Type.Optional;
 const long = (description?: string) => Type.Integer(description ? { description } : {});
 const str = (description?: string) => Type.String(description ? { description } : {});
 const utc = (what: string) => str(`${what}, UTC ISO 8601 (e.g. \`2026-11-30T13:00:00.000Z\`).`);
-const local = (what: string) => str(`${what}, wall-clock time in \`presentationTimeZoneCode\` without offset (e.g. \`2026-12-01T00:00:00.000\`).`);
+const local = (what: string) =>
+  str(`${what}, wall-clock time in \`presentationTimeZoneCode\` without offset (e.g. \`2026-12-01T00:00:00.000\`).`);
 
 export const PolicySummary = Type.Object(
   {
@@ -43,7 +44,9 @@ export const PolicySummary = Type.Object(
     regulatoryWordingTranslationName: opt(str()),
     displayDestinationDescription: opt(str()),
     currency: opt(Currency),
-    presentationTimeZoneCode: opt(str('IANA time zone of the `...LocalDateTime` fields (from the home country or province).')),
+    presentationTimeZoneCode: opt(
+      str('IANA time zone of the `...LocalDateTime` fields (from the home country or province).'),
+    ),
     policyIssuedAt: opt(utc('When the policy was issued')),
     policyIssuedLocalDateTime: opt(local('When the policy was issued')),
     detailIssuedAt: opt(utc('When the latest transaction was made')),

@@ -36,7 +36,10 @@ const issueRequestShape = Compile(PolicyIssueRequest);
 export function validateIssueRequest(request: PolicyIssueRequest): PolicyNumberFormat {
   if (!issueRequestShape.Check(request)) {
     const shapeError = Value.Errors(PolicyIssueRequest, request)[0];
-    throw new InvalidPolicyIssue(shapeError ? jsonPointerToPath(shapeError.instancePath) : '', shapeError?.message ?? 'does not have the PolicyIssueRequest shape');
+    throw new InvalidPolicyIssue(
+      shapeError ? jsonPointerToPath(shapeError.instancePath) : '',
+      shapeError?.message ?? 'does not have the PolicyIssueRequest shape',
+    );
   }
   const fail = (property: string, message: string): never => {
     throw new InvalidPolicyIssue(property, message);
@@ -47,17 +50,21 @@ export function validateIssueRequest(request: PolicyIssueRequest): PolicyNumberF
   if (request.coverEndDate < request.departureDate) fail('coverEndDate', 'cover ends before departure');
   const people = [...request.travellers, ...request.dependents];
   people.forEach((person, i) => {
-    if (person.dateOfBirth !== undefined && !isIsoDate(person.dateOfBirth)) fail(`people[${i}].dateOfBirth`, 'not a calendar date');
+    if (person.dateOfBirth !== undefined && !isIsoDate(person.dateOfBirth))
+      fail(`people[${i}].dateOfBirth`, 'not a calendar date');
   });
-  if (request.travellers.filter((t) => t.isPrimary).length !== 1) fail('travellers', 'exactly one traveller must be primary');
+  if (request.travellers.filter((t) => t.isPrimary).length !== 1)
+    fail('travellers', 'exactly one traveller must be primary');
   if (request.dependents.some((d) => d.isPrimary)) fail('dependents', 'a dependent cannot be the primary traveller');
-  if (new Set(people.map((p) => p.guid)).size !== people.length) fail('travellers', 'traveller and dependent guids must be unique');
+  if (new Set(people.map((p) => p.guid)).size !== people.length)
+    fail('travellers', 'traveller and dependent guids must be unique');
   const { codes, names } = request.destinations;
   if (codes.length !== names.length) fail('destinations', 'one name per destination code');
   const { premium, discount, taxes, donation, total } = request.amounts;
   if (discount > premium) fail('amounts.discount', 'discount exceeds the premium');
   const expected = premium - discount + taxes.reduce((sum, tax) => sum + tax.amount, 0) + donation;
-  if (total !== expected) fail('amounts.total', `total ${total} is not premium − discount + taxes + donation (${expected})`);
+  if (total !== expected)
+    fail('amounts.total', `total ${total} is not premium − discount + taxes + donation (${expected})`);
   try {
     return parsePolicyNumberFormat(request.plan.policyNumberFormat);
   } catch (error) {

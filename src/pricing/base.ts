@@ -12,7 +12,12 @@ export interface Rating {
 }
 
 /** Resolves the rating region and duration band, or says why the trip cannot be rated. */
-export function resolveRating(index: RateIndex, planCode: string, regionCodes: readonly string[], days: number): Rating | NotPriceable {
+export function resolveRating(
+  index: RateIndex,
+  planCode: string,
+  regionCodes: readonly string[],
+  days: number,
+): Rating | NotPriceable {
   let region: string | undefined;
   let rank = -1;
   for (const code of regionCodes) {
@@ -59,7 +64,13 @@ export function priceBase(
   const parts = allocateBreakdown(whole, sales);
   const priceDetails = lines.map((line, i) =>
     Object.assign(
-      { policyHolderGuid: line.traveller.guid, age: line.traveller.age, ageRangeId: line.ageRangeId, netListPriceId: line.priceId, saleListPriceId: line.priceId },
+      {
+        policyHolderGuid: line.traveller.guid,
+        age: line.traveller.age,
+        ageRangeId: line.ageRangeId,
+        netListPriceId: line.priceId,
+        saleListPriceId: line.priceId,
+      },
       parts[i] ?? breakDown(0, rates),
     ),
   );

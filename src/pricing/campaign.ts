@@ -25,7 +25,9 @@ export function matchCampaign(
   // Dates are YYYY-MM-DD, so text order is date order.
   const inPeriod = candidates.filter((c) => c.validFrom <= quoteDate && quoteDate <= c.validTo);
   if (inPeriod.length === 0) return { status: 'NOT_IN_PERIOD' };
-  const forPartner = inPeriod.filter((c) => !c.partnerCodes || (partnerCode !== undefined && c.partnerCodes.includes(partnerCode)));
+  const forPartner = inPeriod.filter(
+    (c) => !c.partnerCodes || (partnerCode !== undefined && c.partnerCodes.includes(partnerCode)),
+  );
   if (forPartner.length === 0) return { status: 'NOT_FOR_PARTNER' };
   const campaign = forPartner.find((c) => !c.planCodes || c.planCodes.includes(planCode));
   return campaign ? { status: 'APPLIED', campaign } : { status: 'NOT_FOR_PLAN' };

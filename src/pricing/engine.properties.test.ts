@@ -27,8 +27,14 @@ function assertSaneNumbers(value: unknown, key = ''): void {
     expect(Number.isFinite(value), key).toBe(true);
     expect(value, key).toBeGreaterThanOrEqual(0);
     if (!key.endsWith('Percentage')) expect(Number.isInteger(value), key).toBe(true);
-  } else if (Array.isArray(value)) value.forEach((v) => { assertSaneNumbers(v, key); });
-  else if (value !== null && typeof value === 'object') Object.entries(value).forEach(([k, v]) => { assertSaneNumbers(v, k); });
+  } else if (Array.isArray(value))
+    value.forEach((v) => {
+      assertSaneNumbers(v, key);
+    });
+  else if (value !== null && typeof value === 'object')
+    Object.entries(value).forEach(([k, v]) => {
+      assertSaneNumbers(v, k);
+    });
 }
 
 function assertPartsSumToTotals(p: PlanPrice): void {
@@ -48,7 +54,12 @@ function assertPartsSumToTotals(p: PlanPrice): void {
     expect(sum(components.map((c) => c.taxComponents[t]?.taxAmount ?? 0))).toBe(tax.taxAmount);
   });
   const s = p.summary;
-  const optionSummaries = [...s.basicOptionPrices, s.adventureActivitiesOptionPrice, s.specifiedItemOptionPrice, s.tripCancellationPrice].filter((o) => o !== undefined);
+  const optionSummaries = [
+    ...s.basicOptionPrices,
+    s.adventureActivitiesOptionPrice,
+    s.specifiedItemOptionPrice,
+    s.tripCancellationPrice,
+  ].filter((o) => o !== undefined);
   for (const o of optionSummaries) if (o.items.length > 0) expect(sum(o.items.map((i) => i.price))).toBe(o.price);
   const taxTotal = sum(s.basePrice.taxComponents.map((t) => t.taxAmount));
   expect(s.totalPrice).toBe(s.basePrice.price + sum(optionSummaries.map((o) => o.price)) + taxTotal);
@@ -64,7 +75,10 @@ const total = (request: PricingRequest, planCode: string) => {
 
 describe('pricing properties', () => {
   it('generated tables are valid RateTables', () => {
-    fc.assert(fc.property(rateTableArb, (table) => Value.Check(RateTable, table)), { numRuns: 100 });
+    fc.assert(
+      fc.property(rateTableArb, (table) => Value.Check(RateTable, table)),
+      { numRuns: 100 },
+    );
   });
 
   it('never throws, answers every plan asked, with sane numbers whose parts sum to their totals', () => {

@@ -13,7 +13,8 @@ function priced(outcome: PlanPricing | undefined): PlanPrice {
 }
 const comprehensive = (overrides: Partial<PricingRequest> = {}) =>
   priced(priceQuote(baliRequest({ planCodes: ['COMPREHENSIVE'], ...overrides }))[0]);
-const basic = (overrides: Partial<PricingRequest> = {}) => priced(priceQuote(baliRequest({ planCodes: ['BASIC'], ...overrides }))[0]);
+const basic = (overrides: Partial<PricingRequest> = {}) =>
+  priced(priceQuote(baliRequest({ planCodes: ['BASIC'], ...overrides }))[0]);
 const option = (p: PlanPrice, type: string) => p.result.optionPriceResults.find((o) => o.optionTypeCode === type);
 const taxes = (p: PlanPrice) => p.summary.basePrice.taxComponents.map((t) => [t.taxName, t.taxAmount]);
 
@@ -34,7 +35,16 @@ describe('priceQuote: the Bali family from Sydney', () => {
   it('prices the base per traveller: adults at the table price, a free dependent, commission split', () => {
     const p = comprehensive();
     const base = p.result.basePriceResult;
-    expect(base.priceDetails.map((d) => [d.policyHolderGuid, d.age, d.ageRangeId, d.saleListPriceId, d.saleListPrice, d.saleListCommission])).toEqual([
+    expect(
+      base.priceDetails.map((d) => [
+        d.policyHolderGuid,
+        d.age,
+        d.ageRangeId,
+        d.saleListPriceId,
+        d.saleListPrice,
+        d.saleListCommission,
+      ]),
+    ).toEqual([
       ['adult-1', 40, 12, 1021, 21276, 6383],
       ['adult-2', 38, 12, 1021, 21276, 6383],
       ['child-1', 8, 11, 1020, 0, 0],
@@ -44,18 +54,35 @@ describe('priceQuote: the Bali family from Sydney', () => {
 
   it('adds default options and cancellation at the default limit, then GST and NSW stamp duty on premium + GST', () => {
     const p = comprehensive();
-    expect(p.result.optionPriceResults.map((o) => [o.optionTypeCode, o.saleListPrice, o.isDefault, o.isOptionExplicit])).toEqual([
+    expect(
+      p.result.optionPriceResults.map((o) => [o.optionTypeCode, o.saleListPrice, o.isDefault, o.isOptionExplicit]),
+    ).toEqual([
       ['RENTALCAREXCESS', 3500, true, false],
       ['CANCELLATION', 5400, true, false],
     ]);
-    expect(option(p, 'CANCELLATION')).toMatchObject({ optionCoverageAmount: 500000, minSaleListPrice: 0, maxSaleListPrice: 9800, maxNetListPrice: 6860 });
+    expect(option(p, 'CANCELLATION')).toMatchObject({
+      optionCoverageAmount: 500000,
+      minSaleListPrice: 0,
+      maxSaleListPrice: 9800,
+      maxNetListPrice: 6860,
+    });
     // premium 51452; GST 5145.2 → 5145; stamp duty 9 % of 56597 = 5093.73 → 5094
     expect(taxes(p)).toEqual([
       ['GST', 5145],
       ['Stamp Duty (NSW)', 5094],
     ]);
     expect(p.summary.totalPrice).toBe(61691);
-    expect(p.summary.basicOptionPrices).toEqual([{ optionId: 503, optionType: 'RENTALCAREXCESS', price: 3500, campaignDiscount: 0, partnerDiscount: 0, items: [], displayOrder: 3 }]);
+    expect(p.summary.basicOptionPrices).toEqual([
+      {
+        optionId: 503,
+        optionType: 'RENTALCAREXCESS',
+        price: 3500,
+        campaignDiscount: 0,
+        partnerDiscount: 0,
+        items: [],
+        displayOrder: 3,
+      },
+    ]);
     expect(p.summary.tripCancellationPrice?.price).toBe(5400);
   });
 
@@ -136,8 +163,14 @@ describe('options', () => {
       ],
     });
     const items = option(p, 'SPECIFIEDITEMS');
-    expect(items).toMatchObject({ optionCoverageAmount: 373450, maxItemValuePerPolicy: 800000, saleListPrice: 16250 + 8024 });
-    expect(items?.priceDetails.map((d) => [d.itemGuid, d.specifiedItemTypeId, d.specifiedItemTypeName, d.saleListPrice])).toEqual([
+    expect(items).toMatchObject({
+      optionCoverageAmount: 373450,
+      maxItemValuePerPolicy: 800000,
+      saleListPrice: 16250 + 8024,
+    });
+    expect(
+      items?.priceDetails.map((d) => [d.itemGuid, d.specifiedItemTypeId, d.specifiedItemTypeName, d.saleListPrice]),
+    ).toEqual([
       ['item-1', 1, 'Laptop', 16250],
       ['item-2', 2, 'Camera', 8024], // 6.5 % of 123450 = 8024.25
     ]);
@@ -145,7 +178,10 @@ describe('options', () => {
   });
 
   it('prices the chosen cancellation limit, including no cover', () => {
-    expect(option(comprehensive({ cancellationCoverLimit: 1000000 }), 'CANCELLATION')).toMatchObject({ saleListPrice: 9800, isOptionExplicit: true });
+    expect(option(comprehensive({ cancellationCoverLimit: 1000000 }), 'CANCELLATION')).toMatchObject({
+      saleListPrice: 9800,
+      isOptionExplicit: true,
+    });
     expect(option(comprehensive({ cancellationCoverLimit: 0 }), 'CANCELLATION')?.saleListPrice).toBe(0);
   });
 });
@@ -175,8 +211,16 @@ describe('discounts', () => {
   it('applies the partner discount after the campaign, from commission', () => {
     const p = comprehensive({ campaignCode: 'PARTNER10', partnerCode: 'TRAVELCO' });
     // campaign 4255.2 → 4255 (net share 2978.6 → 2979); partner 5 % of 38297 = 1914.85 → 1915
-    expect(p.result.basePriceResult).toMatchObject({ saleCampaignDiscount: 4255, netCampaignDiscount: 2979, salePartnerDiscount: 1915 });
-    expect(p.summary.basePrice).toMatchObject({ price: 42552 - 4255 - 1915, campaignDiscount: 4255, partnerDiscount: 1915 });
+    expect(p.result.basePriceResult).toMatchObject({
+      saleCampaignDiscount: 4255,
+      netCampaignDiscount: 2979,
+      salePartnerDiscount: 1915,
+    });
+    expect(p.summary.basePrice).toMatchObject({
+      price: 42552 - 4255 - 1915,
+      campaignDiscount: 4255,
+      partnerDiscount: 1915,
+    });
   });
 
   it('gives the worked example of docs/pricing.md', () => {
@@ -187,7 +231,9 @@ describe('discounts', () => {
       ['GST', 4399],
       ['Stamp Duty (NSW)', 4355],
     ]);
-    expect([p.result.basePriceResult, ...p.result.optionPriceResults].map((c) => c.taxComponents[0]?.taxAmount)).toEqual([3638, 299, 462]);
+    expect(
+      [p.result.basePriceResult, ...p.result.optionPriceResults].map((c) => c.taxComponents[0]?.taxAmount),
+    ).toEqual([3638, 299, 462]);
     expect(p.summary).toMatchObject({ totalPrice: 52745, campaignDiscount: 5145, partnerDiscount: 2316 });
   });
 
@@ -227,7 +273,10 @@ describe('plans that cannot be priced', () => {
     expect(reason({ regionCodes: ['WORLDWIDE'] }, 'BASIC')).toEqual(['NO_BASE_PRICE', 'adult-1']);
     expect(reason({ excess: 12345 })).toEqual(['EXCESS_NOT_OFFERED', '12345']);
     expect(reason({ excess: -1 })).toEqual(['INVALID_REQUEST', 'excess']);
-    expect(reason({ basicOptions: [{ optionTypeCode: 'CRUISE', isOptedIn: true }] }, 'BASIC')).toEqual(['OPTION_NOT_OFFERED', 'CRUISE']);
+    expect(reason({ basicOptions: [{ optionTypeCode: 'CRUISE', isOptedIn: true }] }, 'BASIC')).toEqual([
+      'OPTION_NOT_OFFERED',
+      'CRUISE',
+    ]);
     expect(reason({ adventureActivityIds: [1] }, 'BASIC')).toEqual(['ADVENTURE_NOT_OFFERED', 'ADVENTUREACTIVITIES']);
     expect(reason({ adventureActivityIds: [1, 99] })).toEqual(['ACTIVITY_NOT_COVERED', '99']);
     const item = { guid: 'i', itemValue: 100000, itemTypeCode: 'LAPTOP' };
@@ -236,7 +285,10 @@ describe('plans that cannot be priced', () => {
     expect(reason({ specifiedItems: [{ ...item, itemValue: 100 }] })).toEqual(['ITEM_VALUE_OUT_OF_RANGE', 'i']);
     expect(reason({ specifiedItems: [{ ...item, itemValue: 1.5 }] })).toEqual(['INVALID_REQUEST', 'i']);
     const big = { ...item, itemValue: 400000 };
-    expect(reason({ specifiedItems: [big, { ...big, guid: 'j' }, { ...big, guid: 'k' }] })).toEqual(['ITEMS_OVER_POLICY_LIMIT', 'SPECIFIEDITEMS']);
+    expect(reason({ specifiedItems: [big, { ...big, guid: 'j' }, { ...big, guid: 'k' }] })).toEqual([
+      'ITEMS_OVER_POLICY_LIMIT',
+      'SPECIFIEDITEMS',
+    ]);
     expect(reason({ cancellationCoverLimit: 100000 }, 'BASIC')).toEqual(['CANCELLATION_NOT_OFFERED', 'CANCELLATION']);
     expect(reason({ cancellationCoverLimit: 123 })).toEqual(['CANCELLATION_LIMIT_NOT_OFFERED', '123']);
   });

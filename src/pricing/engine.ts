@@ -2,7 +2,13 @@ import { priceBase, resolveRating } from './base.js';
 import { premiumOf, type Rates } from './breakdown.js';
 import { matchCampaign } from './campaign.js';
 import { sum } from '../money/arithmetic.js';
-import { priceAdventure, priceBasicOptions, priceCancellation, priceSpecifiedItems, type PricedOption } from './options.js';
+import {
+  priceAdventure,
+  priceBasicOptions,
+  priceCancellation,
+  priceSpecifiedItems,
+  type PricedOption,
+} from './options.js';
 import { indexRateTable, type PlanIndex, type RateIndex } from './rate-index.js';
 import type { PricingRequest } from './request.js';
 import { notPriceable, type NotPriceable, type OptionPriceResult, type PlanPricing } from './results.js';
@@ -58,11 +64,15 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
   const taxes = policyTaxes(index, request.homeCountryCode, request.homeProvinceCode, sum(components.map(premiumOf)));
   const taxShares = allocateTaxes(taxes, components.map(premiumOf));
   const taxed = new Map(components.map((c, i) => [c, taxShares[i] ?? []]));
-  const withTaxes = (o: PricedOption | undefined): OptionPriceResult | undefined => o && Object.assign({}, o, { taxComponents: taxed.get(o) ?? [] });
+  const withTaxes = (o: PricedOption | undefined): OptionPriceResult | undefined =>
+    o && Object.assign({}, o, { taxComponents: taxed.get(o) ?? [] });
 
   const parts: PricedComponents = {
     base: Object.assign({}, base, { taxComponents: taxed.get(base) ?? [] }),
-    basic: basic.map((b) => ({ option: Object.assign({}, b.option, { taxComponents: taxed.get(b.option) ?? [] }), displayOrder: b.displayOrder })),
+    basic: basic.map((b) => ({
+      option: Object.assign({}, b.option, { taxComponents: taxed.get(b.option) ?? [] }),
+      displayOrder: b.displayOrder,
+    })),
     adventure: withTaxes(adventure),
     specifiedItems: withTaxes(specifiedItems),
     cancellation: withTaxes(cancellation),
@@ -77,9 +87,12 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
     campaignStatus: campaign.status,
     result: Object.assign({}, head, campaign.campaign ? { campaignId: campaign.campaign.campaignId } : {}, {
       basePriceResult: parts.base,
-      optionPriceResults: [...parts.basic.map((b) => b.option), parts.adventure, parts.specifiedItems, parts.cancellation].filter(
-        (o): o is OptionPriceResult => o !== undefined,
-      ),
+      optionPriceResults: [
+        ...parts.basic.map((b) => b.option),
+        parts.adventure,
+        parts.specifiedItems,
+        parts.cancellation,
+      ].filter((o): o is OptionPriceResult => o !== undefined),
     }),
     summary: summarise(parts, head, taxes),
   };

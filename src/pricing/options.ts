@@ -37,15 +37,28 @@ function component(
 }
 
 /** Per-traveller lines of an adult price, dependents at the plan's dependent share. */
-function perTraveller(plan: PlanIndex, travellers: readonly PricingTraveller[], adultPrice: Minor, detail: (t: PricingTraveller) => Detail) {
-  return travellers.map((t) => ({ detail: detail(t), sale: t.isDependent ? applyPercentage(adultPrice, travellerShare(plan, t)) : adultPrice }));
+function perTraveller(
+  plan: PlanIndex,
+  travellers: readonly PricingTraveller[],
+  adultPrice: Minor,
+  detail: (t: PricingTraveller) => Detail,
+) {
+  return travellers.map((t) => ({
+    detail: detail(t),
+    sale: t.isDependent ? applyPercentage(adultPrice, travellerShare(plan, t)) : adultPrice,
+  }));
 }
 
 /**
  * Basic options in force: the table's defaults, overridden by the quote's opt-ins and opt-outs.
  * Opting in to an option the plan does not offer makes the plan not priceable.
  */
-export function priceBasicOptions(plan: PlanIndex, request: PricingRequest, baseSale: Minor, rates: Rates): PricedBasicOption[] | NotPriceable {
+export function priceBasicOptions(
+  plan: PlanIndex,
+  request: PricingRequest,
+  baseSale: Minor,
+  rates: Rates,
+): PricedBasicOption[] | NotPriceable {
   const choices = new Map((request.basicOptions ?? []).map((c) => [c.optionTypeCode.toUpperCase(), c.isOptedIn]));
   for (const [code, optedIn] of choices) {
     if (optedIn && !plan.basicOptions.has(code)) return notPriceable(plan.plan.planCode, 'OPTION_NOT_OFFERED', code);
@@ -54,11 +67,19 @@ export function priceBasicOptions(plan: PlanIndex, request: PricingRequest, base
   for (const [code, rate] of plan.basicOptionsInOrder) {
     const explicit = choices.get(code);
     if (!(explicit ?? rate.isDefault)) continue;
-    const head = { optionId: rate.optionId, optionTypeCode: rate.optionTypeCode, isOptionExplicit: explicit !== undefined, isDefault: rate.isDefault };
+    const head = {
+      optionId: rate.optionId,
+      optionTypeCode: rate.optionTypeCode,
+      isOptionExplicit: explicit !== undefined,
+      isDefault: rate.isDefault,
+    };
     const displayOrder = rate.displayOrder;
     if (rate.basis === 'PER_TRAVELLER') {
       const adult = roundToMinor(rate.amount);
-      const lines = perTraveller(plan, request.travellers, adult, (t) => ({ itemGuid: t.guid, isDefault: rate.isDefault }));
+      const lines = perTraveller(plan, request.travellers, adult, (t) => ({
+        itemGuid: t.guid,
+        isDefault: rate.isDefault,
+      }));
       priced.push({ option: component(head, sum(lines.map((l) => l.sale)), lines, rates), displayOrder });
     } else {
       const sale = rate.basis === 'PER_POLICY' ? roundToMinor(rate.amount) : applyPercentage(baseSale, rate.amount);
@@ -69,7 +90,11 @@ export function priceBasicOptions(plan: PlanIndex, request: PricingRequest, base
 }
 
 /** Adventure activities: the highest level any chosen activity needs, per traveller. */
-export function priceAdventure(plan: PlanIndex, request: PricingRequest, rates: Rates): PricedOption | undefined | NotPriceable {
+export function priceAdventure(
+  plan: PlanIndex,
+  request: PricingRequest,
+  rates: Rates,
+): PricedOption | undefined | NotPriceable {
   const ids = request.adventureActivityIds ?? [];
   if (ids.length === 0) return undefined;
   const planCode = plan.plan.planCode;
@@ -83,13 +108,26 @@ export function priceAdventure(plan: PlanIndex, request: PricingRequest, rates: 
   }
   if (!level) return undefined;
   const subType = level.level;
-  const lines = perTraveller(plan, request.travellers, level.pricePerTraveller, (t) => ({ itemGuid: t.guid, optionSubTypeCode: subType, isDefault: false }));
-  const head = { optionId: adventure.optionId, optionTypeCode: ADVENTURE_OPTION_TYPE, isOptionExplicit: true, isDefault: false };
+  const lines = perTraveller(plan, request.travellers, level.pricePerTraveller, (t) => ({
+    itemGuid: t.guid,
+    optionSubTypeCode: subType,
+    isDefault: false,
+  }));
+  const head = {
+    optionId: adventure.optionId,
+    optionTypeCode: ADVENTURE_OPTION_TYPE,
+    isOptionExplicit: true,
+    isDefault: false,
+  };
   return component(head, sum(lines.map((l) => l.sale)), lines, rates);
 }
 
 /** Specified items: each item at the plan's percentage of its value, within the item limits. */
-export function priceSpecifiedItems(plan: PlanIndex, request: PricingRequest, rates: Rates): PricedOption | undefined | NotPriceable {
+export function priceSpecifiedItems(
+  plan: PlanIndex,
+  request: PricingRequest,
+  rates: Rates,
+): PricedOption | undefined | NotPriceable {
   const items = request.specifiedItems ?? [];
   if (items.length === 0) return undefined;
   const planCode = plan.plan.planCode;
@@ -117,7 +155,8 @@ export function priceSpecifiedItems(plan: PlanIndex, request: PricingRequest, ra
     });
   }
   const covered = sum(items.map((i) => i.itemValue));
-  if (covered > rate.maxItemValuePerPolicy) return notPriceable(planCode, 'ITEMS_OVER_POLICY_LIMIT', SPECIFIED_ITEMS_OPTION_TYPE);
+  if (covered > rate.maxItemValuePerPolicy)
+    return notPriceable(planCode, 'ITEMS_OVER_POLICY_LIMIT', SPECIFIED_ITEMS_OPTION_TYPE);
   const head = {
     optionId: rate.optionId,
     optionTypeCode: SPECIFIED_ITEMS_OPTION_TYPE,
@@ -130,19 +169,36 @@ export function priceSpecifiedItems(plan: PlanIndex, request: PricingRequest, ra
 }
 
 /** Sale and net price range over the limits: indexed once for the plan's own commission. */
-function cancellationRange(plan: PlanIndex, rate: NonNullable<PlanIndex['plan']['cancellation']>, rates: Rates): NonNullable<PlanIndex['cancellationRange']> {
-  if (plan.cancellationRange && rates.commissionPercentage === plan.plan.commissionPercentage) return plan.cancellationRange;
+function cancellationRange(
+  plan: PlanIndex,
+  rate: NonNullable<PlanIndex['plan']['cancellation']>,
+  rates: Rates,
+): NonNullable<PlanIndex['cancellationRange']> {
+  if (plan.cancellationRange && rates.commissionPercentage === plan.plan.commissionPercentage)
+    return plan.cancellationRange;
   const salePrices = rate.limits.map((l) => l.salePrice);
   const netPrices = salePrices.map((s) => breakDown(s, rates).netListPrice);
-  return { minSale: Math.min(...salePrices), maxSale: Math.max(...salePrices), minNet: Math.min(...netPrices), maxNet: Math.max(...netPrices) };
+  return {
+    minSale: Math.min(...salePrices),
+    maxSale: Math.max(...salePrices),
+    minNet: Math.min(...netPrices),
+    maxNet: Math.max(...netPrices),
+  };
 }
 
 /** Cancellation cover: always priced when the plan has it, at the chosen or default limit. */
-export function priceCancellation(plan: PlanIndex, request: PricingRequest, rates: Rates): PricedOption | undefined | NotPriceable {
+export function priceCancellation(
+  plan: PlanIndex,
+  request: PricingRequest,
+  rates: Rates,
+): PricedOption | undefined | NotPriceable {
   const planCode = plan.plan.planCode;
   const rate = plan.plan.cancellation;
   const chosen = request.cancellationCoverLimit;
-  if (!rate) return chosen === undefined ? undefined : notPriceable(planCode, 'CANCELLATION_NOT_OFFERED', CANCELLATION_OPTION_TYPE);
+  if (!rate)
+    return chosen === undefined
+      ? undefined
+      : notPriceable(planCode, 'CANCELLATION_NOT_OFFERED', CANCELLATION_OPTION_TYPE);
   const limit = chosen ?? rate.defaultLimit;
   const sale = plan.cancellationPrices.get(limit);
   if (sale === undefined) return notPriceable(planCode, 'CANCELLATION_LIMIT_NOT_OFFERED', String(limit));

@@ -116,9 +116,18 @@ function indexPlan(plan: PlanRates): PlanIndex {
     basePrices: new Map(plan.basePrices.map((p) => [basePriceKey(p.region, p.durationBandId, p.ageBandId), p])),
     excessMultipliers: new Map(plan.excessChoices.map((c) => [c.excess, c.priceMultiplier])),
     basicOptions,
-    basicOptionsInOrder: [...basicOptions.entries()].sort(([, a], [, b]) => a.displayOrder - b.displayOrder || a.optionId - b.optionId),
+    basicOptionsInOrder: [...basicOptions.entries()].sort(
+      ([, a], [, b]) => a.displayOrder - b.displayOrder || a.optionId - b.optionId,
+    ),
     ...(salePrices.length > 0
-      ? { cancellationRange: { minSale: Math.min(...salePrices), maxSale: Math.max(...salePrices), minNet: Math.min(...netPrices), maxNet: Math.max(...netPrices) } }
+      ? {
+          cancellationRange: {
+            minSale: Math.min(...salePrices),
+            maxSale: Math.max(...salePrices),
+            minNet: Math.min(...netPrices),
+            maxNet: Math.max(...netPrices),
+          },
+        }
       : {}),
     activityLevels,
     itemTypes: new Map((plan.specifiedItems?.itemTypes ?? []).map((t) => [t.code.toUpperCase(), t])),

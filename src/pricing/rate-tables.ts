@@ -11,8 +11,14 @@ const Percentage = (description: string) => Type.Number({ minimum: 0, maximum: 1
 const Id = (description: string) => Type.Integer({ minimum: 1, description });
 
 export const RatingRegion = Type.Object({
-  code: Type.String({ minLength: 1, description: 'Rating region, e.g. PACIFIC; destinations map to one in the catalogue.' }),
-  rank: Type.Integer({ minimum: 0, description: 'Higher is costlier; a trip to several regions is rated at the highest rank.' }),
+  code: Type.String({
+    minLength: 1,
+    description: 'Rating region, e.g. PACIFIC; destinations map to one in the catalogue.',
+  }),
+  rank: Type.Integer({
+    minimum: 0,
+    description: 'Higher is costlier; a trip to several regions is rated at the highest rank.',
+  }),
 });
 
 export const DurationBand = Type.Object({
@@ -37,7 +43,11 @@ export const BasePrice = Type.Object({
 
 export const ExcessChoice = Type.Object({
   excess: Money('Excess amount the customer may choose.'),
-  priceMultiplier: Type.Number({ exclusiveMinimum: 0, maximum: 5, description: 'Applied to the base price; the standard excess has 1.' }),
+  priceMultiplier: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 5,
+    description: 'Applied to the base price; the standard excess has 1.',
+  }),
 });
 
 export const BasicOptionRate = Type.Object({
@@ -45,13 +55,19 @@ export const BasicOptionRate = Type.Object({
   optionTypeCode: Type.String({ minLength: 1, description: 'e.g. CRUISE, SNOWSPORTS, RENTALCAREXCESS, MOTORCYCLE.' }),
   name: Type.String({ minLength: 1 }),
   basis: Type.Enum(['PER_POLICY', 'PER_TRAVELLER', 'PERCENT_OF_BASE'], { type: 'string' }),
-  amount: Type.Number({ minimum: 0, description: 'Minor units for PER_POLICY / PER_TRAVELLER; a percentage for PERCENT_OF_BASE.' }),
+  amount: Type.Number({
+    minimum: 0,
+    description: 'Minor units for PER_POLICY / PER_TRAVELLER; a percentage for PERCENT_OF_BASE.',
+  }),
   isDefault: Type.Boolean({ description: 'Opted in unless the quote opts out.' }),
   displayOrder: Type.Integer({ minimum: 0 }),
 });
 
 export const AdventureLevelRate = Type.Object({
-  level: Type.String({ minLength: 1, description: 'e.g. LEVEL1; the highest level any chosen activity needs is charged.' }),
+  level: Type.String({
+    minLength: 1,
+    description: 'e.g. LEVEL1; the highest level any chosen activity needs is charged.',
+  }),
   rank: Type.Integer({ minimum: 1 }),
   activityIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1 }),
   pricePerTraveller: Money('Sale price per adult traveller.'),
@@ -63,15 +79,20 @@ export const SpecifiedItemRate = Type.Object({
   minItemValue: Money('Smallest value an item may be specified at.'),
   maxItemValuePerUnit: Money('Largest value of one item.'),
   maxItemValuePerPolicy: Money('Largest total of all items on a policy.'),
-  itemTypes: Type.Array(Type.Object({ id: Id('Item type id.'), code: Type.String({ minLength: 1 }), name: Type.String({ minLength: 1 }) }), {
-    minItems: 1,
-  }),
+  itemTypes: Type.Array(
+    Type.Object({ id: Id('Item type id.'), code: Type.String({ minLength: 1 }), name: Type.String({ minLength: 1 }) }),
+    {
+      minItems: 1,
+    },
+  ),
 });
 
 export const CancellationRate = Type.Object({
   optionId: Id('Option id of cancellation cover.'),
   defaultLimit: Money('Cover limit when the quote names none.'),
-  limits: Type.Array(Type.Object({ limit: Money('Cover limit.'), salePrice: Money('Sale price per policy.') }), { minItems: 1 }),
+  limits: Type.Array(Type.Object({ limit: Money('Cover limit.'), salePrice: Money('Sale price per policy.') }), {
+    minItems: 1,
+  }),
 });
 
 export const PlanRates = Type.Object({
@@ -82,7 +103,9 @@ export const PlanRates = Type.Object({
   dependentPricePercentage: Percentage('A dependent costs this share of an adult of the same band (0 = free).'),
   basePrices: Type.Array(BasePrice, { minItems: 1 }),
   basicOptions: Type.Array(BasicOptionRate),
-  adventureActivities: Type.Optional(Type.Object({ optionId: Id('Option id.'), levels: Type.Array(AdventureLevelRate, { minItems: 1 }) })),
+  adventureActivities: Type.Optional(
+    Type.Object({ optionId: Id('Option id.'), levels: Type.Array(AdventureLevelRate, { minItems: 1 }) }),
+  ),
   specifiedItems: Type.Optional(SpecifiedItemRate),
   cancellation: Type.Optional(CancellationRate),
 });
@@ -105,7 +128,9 @@ export const Campaign = Type.Object({
   discountPercentage: Percentage('Discount on the sale price of base and options.'),
   validFrom: Type.String({ format: 'date' }),
   validTo: Type.String({ format: 'date', description: 'Inclusive.' }),
-  partnerCodes: Type.Optional(Type.Array(Type.String(), { description: 'Only these partners; absent = every partner.' })),
+  partnerCodes: Type.Optional(
+    Type.Array(Type.String(), { description: 'Only these partners; absent = every partner.' }),
+  ),
   planCodes: Type.Optional(Type.Array(Type.String(), { description: 'Only these plans; absent = every plan.' })),
 });
 

@@ -1,6 +1,12 @@
 import { premiumOf } from './breakdown.js';
 import { sum } from '../money/arithmetic.js';
-import type { BasePriceResult, OptionPriceResult, OptionPriceSummary, QuotePriceSummary, TaxComponentResult } from './results.js';
+import type {
+  BasePriceResult,
+  OptionPriceResult,
+  OptionPriceSummary,
+  QuotePriceSummary,
+  TaxComponentResult,
+} from './results.js';
 
 /** A priced plan's components, grouped as the summary shows them. */
 export interface PricedComponents {
@@ -21,9 +27,12 @@ export function summarise(
   policyTaxes: TaxComponentResult[],
 ): QuotePriceSummary {
   const { base } = parts;
-  const options = [...parts.basic.map((b) => b.option), parts.adventure, parts.specifiedItems, parts.cancellation].filter(
-    (o): o is OptionPriceResult => o !== undefined,
-  );
+  const options = [
+    ...parts.basic.map((b) => b.option),
+    parts.adventure,
+    parts.specifiedItems,
+    parts.cancellation,
+  ].filter((o): o is OptionPriceResult => o !== undefined);
   const components = [base, ...options];
   return {
     totalPrice: sum(components.map(premiumOf)) + sum(policyTaxes.map((t) => t.taxAmount)),

@@ -11,7 +11,12 @@ import type { TaxComponentResult } from './results.js';
  * ascending `order`: base PREMIUM taxes the premium; PREMIUM_AND_PRECEDING_TAXES taxes the premium
  * plus the taxes already applied (e.g. Australian stamp duty on premium + GST).
  */
-export function policyTaxes(index: RateIndex, homeCountryCode: string, homeProvinceCode: string | undefined, premium: Minor): TaxComponentResult[] {
+export function policyTaxes(
+  index: RateIndex,
+  homeCountryCode: string,
+  homeProvinceCode: string | undefined,
+  premium: Minor,
+): TaxComponentResult[] {
   const province = homeProvinceCode?.trim().toUpperCase();
   const rules = (index.taxes.get(homeCountryCode.trim().toUpperCase()) ?? []).filter(
     (rule) => rule.provinceCode === undefined || rule.provinceCode.toUpperCase() === province,
@@ -19,15 +24,26 @@ export function policyTaxes(index: RateIndex, homeCountryCode: string, homeProvi
   const taxes: TaxComponentResult[] = [];
   for (const rule of rules) {
     const base = rule.base === 'PREMIUM' ? premium : premium + sum(taxes.map((t) => t.taxAmount));
-    taxes.push({ taxName: rule.taxName, taxRatePercentage: rule.ratePercentage, taxAmount: applyPercentage(base, rule.ratePercentage) });
+    taxes.push({
+      taxName: rule.taxName,
+      taxRatePercentage: rule.ratePercentage,
+      taxAmount: applyPercentage(base, rule.ratePercentage),
+    });
   }
   return taxes;
 }
 
 /** Each tax split over the components by premium: result[c] lists component c's tax components. */
-export function allocateTaxes(taxes: readonly TaxComponentResult[], componentPremiums: readonly Minor[]): TaxComponentResult[][] {
+export function allocateTaxes(
+  taxes: readonly TaxComponentResult[],
+  componentPremiums: readonly Minor[],
+): TaxComponentResult[][] {
   const shares = taxes.map((tax) => allocate(tax.taxAmount, componentPremiums));
   return componentPremiums.map((_, c) =>
-    taxes.map((tax, t) => ({ taxName: tax.taxName, taxRatePercentage: tax.taxRatePercentage, taxAmount: shares[t]?.[c] ?? 0 })),
+    taxes.map((tax, t) => ({
+      taxName: tax.taxName,
+      taxRatePercentage: tax.taxRatePercentage,
+      taxAmount: shares[t]?.[c] ?? 0,
+    })),
   );
 }

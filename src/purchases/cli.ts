@@ -10,15 +10,22 @@ export function registerPurchasesCommands(program: Command, config: () => AppCon
   const purchases = program.command('purchases').description('Purchase operations.');
   purchases
     .command('recover')
-    .description('Finish or undo purchases left in flight (issue and capture authorised ones, capture issued ones, replay unanswered authorisations, expire abandoned 3-D Secure challenges). Safe to run while servers run, and repeatedly.')
-    .option('--grace-seconds <n>', 'leave purchases changed within this many seconds alone (default PURCHASE_RECOVERY_GRACE_SECONDS)')
+    .description(
+      'Finish or undo purchases left in flight (issue and capture authorised ones, capture issued ones, replay unanswered authorisations, expire abandoned 3-D Secure challenges). Safe to run while servers run, and repeatedly.',
+    )
+    .option(
+      '--grace-seconds <n>',
+      'leave purchases changed within this many seconds alone (default PURCHASE_RECOVERY_GRACE_SECONDS)',
+    )
     .action(async (options: { graceSeconds?: string }) => {
       const settings = config();
       const db = connectDatabase(settings.database);
       try {
         const context = { config: settings, db, clock: () => new Date() };
-        const graceSeconds = options.graceSeconds === undefined ? settings.purchaseRecoveryGraceSeconds : Number(options.graceSeconds);
-        if (!Number.isInteger(graceSeconds) || graceSeconds < 0) throw new Error('--grace-seconds must be a whole number ≥ 0');
+        const graceSeconds =
+          options.graceSeconds === undefined ? settings.purchaseRecoveryGraceSeconds : Number(options.graceSeconds);
+        if (!Number.isInteger(graceSeconds) || graceSeconds < 0)
+          throw new Error('--grace-seconds must be a whole number ≥ 0');
         const report = await recoverPurchases(purchaseDepsFor(context, paymentGatewayFor(context)), { graceSeconds });
         process.stdout.write(`${JSON.stringify(report)}\n`);
         if (report.failures > 0) process.exitCode = 1;

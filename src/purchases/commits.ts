@@ -4,8 +4,26 @@ import { dialectOf } from '../db/dialect.js';
 import { reusableQuery, type ReusableQuery } from '../db/reusable-query.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 import type { NumberedIssue } from '../policies/model.js';
-import { POLICY_WRITE_NAMES, policyOfQuote, policyWriteValues, withPolicyWrites, writeNumberedPolicy, type GatedTables, type PolicyWriteValues } from '../policies/repository.js';
-import { CLAIM_NAMES, claimQuote, claimStatement, claimValues, isQuoteBought, lockUnboughtQuote, markBoughtStatement, markQuoteBought, type QuoteClaim } from '../quotes/repository.js';
+import {
+  POLICY_WRITE_NAMES,
+  policyOfQuote,
+  policyWriteValues,
+  withPolicyWrites,
+  writeNumberedPolicy,
+  type GatedTables,
+  type PolicyWriteValues,
+} from '../policies/repository.js';
+import {
+  CLAIM_NAMES,
+  claimQuote,
+  claimStatement,
+  claimValues,
+  isQuoteBought,
+  lockUnboughtQuote,
+  markBoughtStatement,
+  markQuoteBought,
+  type QuoteClaim,
+} from '../quotes/repository.js';
 import type { NewPurchase, Purchase, PurchaseState } from './model.js';
 import {
   approvalColumns,
@@ -48,11 +66,13 @@ export async function startPurchase(db: Db, claim: QuoteClaim, purchase: NewPurc
   });
 }
 
-const claimAndRecord = reusableQuery([...CLAIM_NAMES, 'row'], (db, v: ReturnType<typeof claimValues> & { row: string }) =>
-  insertPurchaseAfter(
-    db.with('previous', (qc) => claimStatement(qc, v).returning('public_id')),
-    v.row,
-  ),
+const claimAndRecord = reusableQuery(
+  [...CLAIM_NAMES, 'row'],
+  (db, v: ReturnType<typeof claimValues> & { row: string }) =>
+    insertPurchaseAfter(
+      db.with('previous', (qc) => claimStatement(qc, v).returning('public_id')),
+      v.row,
+    ),
 );
 
 /**
@@ -78,7 +98,11 @@ export interface PurchaseIssue {
 /** Issued, with the quote's new revision; or why nothing was written. */
 export type IssueOutcome =
   | { readonly issued: Purchase; readonly quoteRevision: number; readonly refused?: undefined }
-  | { readonly issued?: undefined; readonly quoteRevision?: undefined; readonly refused: 'overtaken' | 'quote-bought' | 'policy-exists' };
+  | {
+      readonly issued?: undefined;
+      readonly quoteRevision?: undefined;
+      readonly refused: 'overtaken' | 'quote-bought' | 'policy-exists';
+    };
 
 export async function issuePurchase(db: Db, unit: PurchaseIssue): Promise<IssueOutcome> {
   return dialectOf(db) === 'postgres' ? issueInOneStatement(db, unit) : issueInTransaction(db, unit);
@@ -91,7 +115,10 @@ class Refused extends Error {
   }
 }
 
-async function issueInTransaction(db: Db, { purchase, from, patch, request, issue, at }: PurchaseIssue): Promise<IssueOutcome> {
+async function issueInTransaction(
+  db: Db,
+  { purchase, from, patch, request, issue, at }: PurchaseIssue,
+): Promise<IssueOutcome> {
   try {
     return await db.transaction().execute(async (tx) => {
       const moved = await moveState(tx, purchase, from, 'ISSUED', patch, at);
@@ -112,7 +139,13 @@ async function issueInTransaction(db: Db, { purchase, from, patch, request, issu
 async function issueInOneStatement(db: Db, unit: PurchaseIssue): Promise<IssueOutcome> {
   const { purchase } = unit;
   const set = approvalColumns(unit.patch);
-  const values: Record<string, unknown> = { ...policyWriteValues(unit.request, unit.issue), ...set, id: purchase.id, quoteId: purchase.quoteId, at: unit.at };
+  const values: Record<string, unknown> = {
+    ...policyWriteValues(unit.request, unit.issue),
+    ...set,
+    id: purchase.id,
+    quoteId: purchase.quoteId,
+    at: unit.at,
+  };
   unit.from.forEach((state, i) => (values[`from_${i}`] = state));
   const [row] = (await issueStatementFor(Object.keys(set), unit.from.length)(db, values)).rows;
   if (!row) return { refused: await whyNotIssued(db, unit) };
@@ -121,37 +154,63 @@ async function issueInOneStatement(db: Db, unit: PurchaseIssue): Promise<IssueOu
 }
 
 /** One compiled statement per shape (the approval's columns, how many states it may come from): a handful, all from flow.ts. */
-const issueStatements = new Map<string, ReusableQuery<Record<string, unknown>, IssuedRow & { quote_revision: number }>>();
+const issueStatements = new Map<
+  string,
+  ReusableQuery<Record<string, unknown>, IssuedRow & { quote_revision: number }>
+>();
 
 function issueStatementFor(setNames: readonly string[], fromCount: number) {
   const key = `${fromCount}:${setNames.join(',')}`;
   let statement = issueStatements.get(key);
   if (statement) return statement;
   const fromNames = Array.from({ length: fromCount }, (_, i) => `from_${i}`);
-  statement = reusableQuery([...POLICY_WRITE_NAMES, ...setNames, 'id', 'quoteId', 'at', ...fromNames], (db, v: Record<string, unknown>) => {
-    const id = v.id as string;
-    const quoteId = v.quoteId as string;
-    const at = v.at as string;
-    // One row while the purchase may still be issued, its quote is not bought and has no policy
-    // (both rows locked: racing issuers queue on them); else none, and nothing is written.
-    const gated = db
-      .with('open_purchase', (qc) => lockPurchaseIn(qc, id, fromNames.map((name) => v[name] as string)))
-      .with('open_quote', (qc) => lockUnboughtQuote(over<Database>(qc), quoteId))
-      .with('existing_policy', (qc) => policyOfQuote(over<Database>(qc), quoteId))
-      .with('gate', (qc) => qc.selectFrom(['open_purchase', 'open_quote']).select(sql<number>`1`.as('open')).where(sql<boolean>`not exists (select 1 from existing_policy)`));
-    return withPolicyWrites(over<GatedTables>(gated), v as unknown as PolicyWriteValues)
-      .with('bought', (qc) => markBoughtStatement(over<WithHeader>(qc), { quoteId, at }))
-      .with('issued', (qc) => issuedStatement(over<WithHeader>(qc), { id, at, set: Object.fromEntries(setNames.map((name) => [name, v[name]])) }))
-      .selectFrom(['issued', 'bought'])
-      .selectAll('issued')
-      .select('bought.revision as quote_revision');
-  });
+  statement = reusableQuery(
+    [...POLICY_WRITE_NAMES, ...setNames, 'id', 'quoteId', 'at', ...fromNames],
+    (db, v: Record<string, unknown>) => {
+      const id = v.id as string;
+      const quoteId = v.quoteId as string;
+      const at = v.at as string;
+      // One row while the purchase may still be issued, its quote is not bought and has no policy
+      // (both rows locked: racing issuers queue on them); else none, and nothing is written.
+      const gated = db
+        .with('open_purchase', (qc) =>
+          lockPurchaseIn(
+            qc,
+            id,
+            fromNames.map((name) => v[name] as string),
+          ),
+        )
+        .with('open_quote', (qc) => lockUnboughtQuote(over<Database>(qc), quoteId))
+        .with('existing_policy', (qc) => policyOfQuote(over<Database>(qc), quoteId))
+        .with('gate', (qc) =>
+          qc
+            .selectFrom(['open_purchase', 'open_quote'])
+            .select(sql<number>`1`.as('open'))
+            .where(sql<boolean>`not exists (select 1 from existing_policy)`),
+        );
+      return withPolicyWrites(over<GatedTables>(gated), v as unknown as PolicyWriteValues)
+        .with('bought', (qc) => markBoughtStatement(over<WithHeader>(qc), { quoteId, at }))
+        .with('issued', (qc) =>
+          issuedStatement(over<WithHeader>(qc), {
+            id,
+            at,
+            set: Object.fromEntries(setNames.map((name) => [name, v[name]])),
+          }),
+        )
+        .selectFrom(['issued', 'bought'])
+        .selectAll('issued')
+        .select('bought.revision as quote_revision');
+    },
+  );
   issueStatements.set(key, statement);
   return statement;
 }
 
 /** Why the gate was closed (rare: a lost race or a defect); read after the fact. */
-async function whyNotIssued(db: Db, { purchase, from }: PurchaseIssue): Promise<'overtaken' | 'quote-bought' | 'policy-exists'> {
+async function whyNotIssued(
+  db: Db,
+  { purchase, from }: PurchaseIssue,
+): Promise<'overtaken' | 'quote-bought' | 'policy-exists'> {
   const latest = await findPurchase(db, purchase.id);
   if (!latest || !from.includes(latest.state)) return 'overtaken';
   return (await isQuoteBought(db, purchase.quoteId)) ? 'quote-bought' : 'policy-exists';

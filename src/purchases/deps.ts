@@ -13,6 +13,8 @@ export function purchaseDepsFor(context: AppContext, gateway: PaymentGateway, lo
     catalogue: catalogueOf(context),
     ...(log ? { log } : {}),
     // The config refuses the hook in production.
-    ...(context.config.env !== 'production' && context.config.purchaseCrashAfter ? { crashAfter: context.config.purchaseCrashAfter } : {}),
+    ...(context.config.env !== 'production' && context.config.purchaseCrashAfter
+      ? { crashAfter: context.config.purchaseCrashAfter }
+      : {}),
   };
 }

@@ -10,16 +10,23 @@ export class QuoteIdRequired extends InvalidInput {
 /** Another purchase of this quote is running (a double submit, or a 3-D Secure challenge waiting for its answer). */
 export class PurchaseInProgress extends Conflict {
   constructor() {
-    super('PURCHASE_IN_PROGRESS', 'A purchase of this quote is already in progress; wait for its answer (or complete its 3-D Secure challenge).', {
-      property: 'quote.id',
-      retryAfterSeconds: 1,
-    });
+    super(
+      'PURCHASE_IN_PROGRESS',
+      'A purchase of this quote is already in progress; wait for its answer (or complete its 3-D Secure challenge).',
+      {
+        property: 'quote.id',
+        retryAfterSeconds: 1,
+      },
+    );
   }
 }
 
 /** Unknown quote id, or a quote of another partner or brand: the caller cannot tell which. */
 export class PurchaseQuoteNotFound extends NotFound {
   constructor(id: string) {
-    super('QUOTE_NOT_FOUND', 'No quote with this id exists for this brand and partner.', { property: 'quote.id', value: id });
+    super('QUOTE_NOT_FOUND', 'No quote with this id exists for this brand and partner.', {
+      property: 'quote.id',
+      value: id,
+    });
   }
 }

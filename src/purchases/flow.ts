@@ -46,7 +46,11 @@ async function current(deps: FlowDeps, id: string): Promise<Purchase> {
 }
 
 /** Records what the gateway answered to authorise or to a 3-D Secure continuation, and goes on. */
-export async function applyAuthorisation(deps: FlowDeps, purchase: Purchase, outcome: AuthorisationOutcome): Promise<Settled> {
+export async function applyAuthorisation(
+  deps: FlowDeps,
+  purchase: Purchase,
+  outcome: AuthorisationOutcome,
+): Promise<Settled> {
   const from: PurchaseState[] = ['STARTED', 'CHALLENGE_PENDING'];
   const at = now(deps);
   const paymentResult = paymentResultOf(outcome);
@@ -54,17 +58,46 @@ export async function applyAuthorisation(deps: FlowDeps, purchase: Purchase, out
     case 'approved': {
       crashPoint(deps, 'authorise');
       // No external call comes between recording the approval and issuing: one commit does both.
-      return finishApproved(deps, purchase, { from, patch: { paymentId: outcome.paymentId, paymentResult, threeDSStatus: outcome.threeDSStatus, challenge: null, declineReason: null } });
+      return finishApproved(deps, purchase, {
+        from,
+        patch: {
+          paymentId: outcome.paymentId,
+          paymentResult,
+          threeDSStatus: outcome.threeDSStatus,
+          challenge: null,
+          declineReason: null,
+        },
+      });
     }
     case 'challenge_required': {
       const { challengeId: _id, expiresAt, ...challenge } = outcome.challenge;
-      const moved = await moveState(deps.db, purchase, from, 'CHALLENGE_PENDING', { paymentId: outcome.paymentId, paymentResult, threeDSStatus: 'CHALLENGE_REQUIRED', challenge, challengeExpiresAt: expiresAt }, at);
+      const moved = await moveState(
+        deps.db,
+        purchase,
+        from,
+        'CHALLENGE_PENDING',
+        {
+          paymentId: outcome.paymentId,
+          paymentResult,
+          threeDSStatus: 'CHALLENGE_REQUIRED',
+          challenge,
+          challengeExpiresAt: expiresAt,
+        },
+        at,
+      );
       return settled(moved ?? current(deps, purchase.id));
     }
     case 'declined':
     case 'insufficient_funds': {
       const reason = outcome.outcome === 'declined' ? outcome.reason : 'INSUFFICIENT_FUNDS';
-      return settled(endWithoutPolicy(deps, purchase, from, 'DECLINED', { paymentId: outcome.paymentId, paymentResult, declineReason: reason, threeDSStatus: outcome.threeDSStatus }));
+      return settled(
+        endWithoutPolicy(deps, purchase, from, 'DECLINED', {
+          paymentId: outcome.paymentId,
+          paymentResult,
+          declineReason: reason,
+          threeDSStatus: outcome.threeDSStatus,
+        }),
+      );
     }
     case 'gateway_error':
       // A waiting challenge survives an outage: the partner may continue it again.
@@ -73,7 +106,13 @@ export async function applyAuthorisation(deps: FlowDeps, purchase: Purchase, out
   }
 }
 
-async function endWithoutPolicy(deps: FlowDeps, purchase: Purchase, from: PurchaseState[], to: PurchaseState, patch: PurchasePatch): Promise<Purchase> {
+async function endWithoutPolicy(
+  deps: FlowDeps,
+  purchase: Purchase,
+  from: PurchaseState[],
+  to: PurchaseState,
+  patch: PurchasePatch,
+): Promise<Purchase> {
   const moved = await moveState(deps.db, purchase, from, to, patch, now(deps));
   if (!moved) return current(deps, purchase.id);
   await releaseQuote(deps.db, purchase.quoteId, now(deps));
@@ -102,21 +141,39 @@ export async function finishApproved(deps: FlowDeps, purchase: Purchase, approva
     const at = deps.clock();
     // The policy is issued from the issue request stored when the purchase started.
     const request = { ...purchase.issueRequest, paymentReference: patch.paymentId ?? purchase.paymentId };
-    outcome = await issuePurchase(deps.db, { purchase, from, patch, request, issue: prepareIssue(request, at), at: at.toISOString() });
-    if (outcome.refused === 'quote-bought') throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
+    outcome = await issuePurchase(deps.db, {
+      purchase,
+      from,
+      patch,
+      request,
+      issue: prepareIssue(request, at),
+      at: at.toISOString(),
+    });
+    if (outcome.refused === 'quote-bought')
+      throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
     if (outcome.refused === 'policy-exists') throw new PolicyAlreadyIssued(purchase.quoteId);
   } catch (error) {
     if (!(error instanceof InvalidPolicyIssue)) throw error;
-    deps.log?.error({ err: error, purchaseId: purchase.id }, 'purchase: the policy could not be issued; voiding the authorisation');
+    deps.log?.error(
+      { err: error, purchaseId: purchase.id },
+      'purchase: the policy could not be issued; voiding the authorisation',
+    );
     // Nothing of the issue was written: record the approval on its own, then release the hold.
-    const authorised = approval ? await moveState(deps.db, purchase, approval.from, 'AUTHORISED', approval.patch, now(deps)) : purchase;
+    const authorised = approval
+      ? await moveState(deps.db, purchase, approval.from, 'AUTHORISED', approval.patch, now(deps))
+      : purchase;
     if (!authorised) return advance(deps, await current(deps, purchase.id));
     return settled(voidAuthorisation(deps, authorised));
   }
   if (outcome.issued === undefined) return advance(deps, await current(deps, purchase.id));
   const { issued, quoteRevision } = outcome;
   crashPoint(deps, 'issue');
-  const bought = { quoteId: issued.quoteId, policyNumber: issued.policyNumber ?? '', at: issued.updatedAt, revision: quoteRevision };
+  const bought = {
+    quoteId: issued.quoteId,
+    policyNumber: issued.policyNumber ?? '',
+    at: issued.updatedAt,
+    revision: quoteRevision,
+  };
   return { purchase: await capturePayment(deps, issued), bought };
 }
 
@@ -128,15 +185,22 @@ export async function capturePayment(deps: FlowDeps, purchase: Purchase): Promis
     paymentId: purchase.paymentId,
     amount: { amountMinor: purchase.amountMinor, currency: purchase.currency },
   });
-  if (outcome.outcome === 'captured') return (await moveState(deps.db, purchase, ['ISSUED'], 'CAPTURED', {}, now(deps))) ?? current(deps, purchase.id);
-  deps.log?.error({ purchaseId: purchase.id, outcome: outcome.outcome, code: 'code' in outcome ? outcome.code : undefined }, 'purchase: capture did not succeed; recovery will retry');
+  if (outcome.outcome === 'captured')
+    return (await moveState(deps.db, purchase, ['ISSUED'], 'CAPTURED', {}, now(deps))) ?? current(deps, purchase.id);
+  deps.log?.error(
+    { purchaseId: purchase.id, outcome: outcome.outcome, code: 'code' in outcome ? outcome.code : undefined },
+    'purchase: capture did not succeed; recovery will retry',
+  );
   return purchase;
 }
 
 /** AUTHORISED → VOIDED: the hold is released and the quote freed. A gateway outage leaves AUTHORISED for recovery. */
 export async function voidAuthorisation(deps: FlowDeps, purchase: Purchase): Promise<Purchase> {
   if (purchase.paymentId !== undefined) {
-    const outcome = await deps.gateway.void({ idempotencyKey: gatewayKey(purchase, 'void'), paymentId: purchase.paymentId });
+    const outcome = await deps.gateway.void({
+      idempotencyKey: gatewayKey(purchase, 'void'),
+      paymentId: purchase.paymentId,
+    });
     if (outcome.outcome === 'gateway_error') return purchase;
   }
   return endWithoutPolicy(deps, purchase, ['AUTHORISED', 'CHALLENGE_PENDING'], 'VOIDED', {});

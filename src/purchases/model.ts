@@ -8,7 +8,8 @@ import type { PolicyIssueRequest } from '../policies/issue-request.js';
  * be issued (the hold is voided next) or by an older process. DECLINED and FAILED release the
  * quote; VOIDED releases a hold that could not become a policy.
  */
-export type PurchaseState = 'STARTED' | 'CHALLENGE_PENDING' | 'AUTHORISED' | 'ISSUED' | 'CAPTURED' | 'DECLINED' | 'FAILED' | 'VOIDED';
+export type PurchaseState =
+  'STARTED' | 'CHALLENGE_PENDING' | 'AUTHORISED' | 'ISSUED' | 'CAPTURED' | 'DECLINED' | 'FAILED' | 'VOIDED';
 
 /** States a purchase can still move on from (the quote stays claimed meanwhile). */
 export const OPEN_STATES: readonly PurchaseState[] = ['STARTED', 'CHALLENGE_PENDING', 'AUTHORISED', 'ISSUED'];
@@ -60,4 +61,5 @@ export interface NewPurchase {
 }
 
 /** Gateway idempotency keys derive from the purchase, so a retry (any process, after any crash) replays. */
-export const gatewayKey = (purchase: Pick<Purchase, 'id'>, step: 'authorise' | '3ds' | 'capture' | 'void') => `purchase:${purchase.id}:${step}`;
+export const gatewayKey = (purchase: Pick<Purchase, 'id'>, step: 'authorise' | '3ds' | 'capture' | 'void') =>
+  `purchase:${purchase.id}:${step}`;

@@ -13,7 +13,10 @@ import type { StoredQuote } from '../quotes/stored-quote.js';
 
 // The package is CommonJS (module.exports = the array); its typings declare an ES default export.
 const countries = worldCountries as unknown as readonly Country[];
-const alpha2 = (code: string): string => (code.length === 2 ? code.toUpperCase() : (countries.find((c) => c.cca3 === code.toUpperCase())?.cca2 ?? code.slice(0, 2)));
+const alpha2 = (code: string): string =>
+  code.length === 2
+    ? code.toUpperCase()
+    : (countries.find((c) => c.cca3 === code.toUpperCase())?.cca2 ?? code.slice(0, 2));
 
 export interface PolicyRequestFacts {
   readonly quote: StoredQuote;
@@ -54,19 +57,25 @@ function person(holder: PolicyHolderInput, today: string, index: number): Insure
     ...(holder.dateOfBirth ? { dateOfBirth: holder.dateOfBirth } : {}),
     ...(holder.emailAddress ? { emailAddress: holder.emailAddress } : {}),
     ...(holder.phoneNumber ? { mobileNumber: holder.phoneNumber } : {}),
-    ...(holder.travelClearOption ? { travelClear: { isCovered: holder.travelClearOption.isOptedInForCover === true } } : {}),
+    ...(holder.travelClearOption
+      ? { travelClear: { isCovered: holder.travelClearOption.isOptedInForCover === true } }
+      : {}),
   };
 }
 
 /** Last day of cover: the return date (single trip) or the cover end (multi-trip, default one year less a day). */
 function coverEnd(input: QuoteInput, departure: string): string {
-  if (input.quoteType === 'MULTITRIP') return input.coverEndDate ?? DateTime.fromISO(departure).plus({ years: 1, days: -1 }).toISODate() ?? departure;
+  if (input.quoteType === 'MULTITRIP')
+    return input.coverEndDate ?? DateTime.fromISO(departure).plus({ years: 1, days: -1 }).toISODate() ?? departure;
   return input.returnDate ?? departure;
 }
 
 /** Policy amounts from the price summary: premium before discounts, so premium − discount + taxes = total. */
 function amountsOf(price: QuotePriceSummary): PolicyIssueRequest['amounts'] {
-  const taxes = (price.basePrice?.taxComponents ?? []).map((t) => ({ name: t.taxName ?? 'Tax', amount: t.taxAmount ?? 0 }));
+  const taxes = (price.basePrice?.taxComponents ?? []).map((t) => ({
+    name: t.taxName ?? 'Tax',
+    amount: t.taxAmount ?? 0,
+  }));
   const total = price.totalPrice ?? 0;
   const discount = (price.campaignDiscount ?? 0) + (price.partnerDiscount ?? 0);
   const taxTotal = taxes.reduce((sum, t) => sum + t.amount, 0);
@@ -74,10 +83,19 @@ function amountsOf(price: QuotePriceSummary): PolicyIssueRequest['amounts'] {
 }
 
 function optionsOf(price: QuotePriceSummary): PolicyIssueRequest['options'] {
-  const all = [...(price.basicOptionPrices ?? []), price.specifiedItemOptionPrice, price.adventureActivitiesOptionPrice, price.tripCancellationPrice];
+  const all = [
+    ...(price.basicOptionPrices ?? []),
+    price.specifiedItemOptionPrice,
+    price.adventureActivitiesOptionPrice,
+    price.tripCancellationPrice,
+  ];
   return all
     .filter((o): o is NonNullable<typeof o> => o !== undefined)
-    .map((o, i) => ({ optionTypeId: o.optionId ?? 0, name: o.optionType ?? 'OPTION', displayOrder: o.displayOrder ?? i + 1 }));
+    .map((o, i) => ({
+      optionTypeId: o.optionId ?? 0,
+      name: o.optionType ?? 'OPTION',
+      displayOrder: o.displayOrder ?? i + 1,
+    }));
 }
 
 function adventureOf(input: QuoteInput, brand: BrandCatalogue, plan: PlanVersion): PolicyIssueRequest['adventure'] {
@@ -136,11 +154,20 @@ export function buildPolicyRequest(facts: PolicyRequestFacts): PolicyIssueReques
     coverEndDate: coverEnd(input, departureDate),
     amounts: amountsOf(price),
     options: optionsOf(price),
-    specifiedItems: (input.specifiedItemOption?.specifiedItems ?? []).map((item) => ({ name: item.name ?? item.itemTypeCode ?? 'Item', valueMinor: toMinor(item.itemValue ?? 0, digits) })),
+    specifiedItems: (input.specifiedItemOption?.specifiedItems ?? []).map((item) => ({
+      name: item.name ?? item.itemTypeCode ?? 'Item',
+      valueMinor: toMinor(item.itemValue ?? 0, digits),
+    })),
     ...(adventureOf(input, brand, plan) ? { adventure: adventureOf(input, brand, plan) } : {}),
     excessMinor: price.standardExcess ?? 0,
     externalMemberships: ids?.externalMembershipNumber
-      ? [{ name: `Provider ${ids.externalMembershipProviderId ?? 0}`, code: String(ids.externalMembershipProviderId ?? 0), number: ids.externalMembershipNumber }]
+      ? [
+          {
+            name: `Provider ${ids.externalMembershipProviderId ?? 0}`,
+            code: String(ids.externalMembershipProviderId ?? 0),
+            number: ids.externalMembershipNumber,
+          },
+        ]
       : [],
     client: {
       ...(facts.client.ipAddress ? { ipAddress: facts.client.ipAddress.slice(0, 64) } : {}),

@@ -19,7 +19,8 @@ export function toPurchaseResponse(result: PurchaseResult, body: PurchaseRequest
   };
   const token = purchase?.cardToken ?? body.cardToken?.token;
   const source = purchase?.cardSource ?? body.cardToken?.source;
-  if (token !== undefined || source !== undefined) answer.cardToken = { ...(source !== undefined ? { source } : {}), ...(token ? { token: maskToken(token) } : {}) };
+  if (token !== undefined || source !== undefined)
+    answer.cardToken = { ...(source !== undefined ? { source } : {}), ...(token ? { token: maskToken(token) } : {}) };
   if (body.threeDSRequestInfo) answer.threeDSRequestInfo = body.threeDSRequestInfo;
   if (!purchase) return answer;
   answer.paymentMethod = PAYMENT_METHOD_CARD;

@@ -3,36 +3,97 @@ import type { PlanVersion, Term } from '../catalogue/model.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import { assessReadiness, purchaseTerms, type ReadinessFacts } from './readiness.js';
 
-const term = (termConditionId: number, extra: Partial<Term> = {}): Term => ({ termConditionId, customerDeclarationText: 'I agree.', tokenReplacements: [], policyActionTypeId: 1, ...extra });
+const term = (termConditionId: number, extra: Partial<Term> = {}): Term => ({
+  termConditionId,
+  customerDeclarationText: 'I agree.',
+  tokenReplacements: [],
+  policyActionTypeId: 1,
+  ...extra,
+});
 
 const PLAN: PlanVersion = {
-  planId: 7, code: 'COMP', quoteType: 'SINGLETRIP', name: 'Comprehensive', translations: {}, insuranceContractId: 1, policyNumberPrefix: 'X',
-  policyNumberFormat: '{prefix}{increment:6}', underwriterCode: 'U', currencyCode: 'AUD', homeCountryCodes: ['AUS'], effectiveFromDate: '2026-07-01',
-  terms: [term(1), term(2, { countryCode: 'NZL' }), term(3, { partnerGroupIds: [9] }), term(4, { policyActionTypeId: 3 }), term(5, { destinationCountryCodes: ['USA'] }), term(6, { provinceCode: 'NSW' })],
+  planId: 7,
+  code: 'COMP',
+  quoteType: 'SINGLETRIP',
+  name: 'Comprehensive',
+  translations: {},
+  insuranceContractId: 1,
+  policyNumberPrefix: 'X',
+  policyNumberFormat: '{prefix}{increment:6}',
+  underwriterCode: 'U',
+  currencyCode: 'AUD',
+  homeCountryCodes: ['AUS'],
+  effectiveFromDate: '2026-07-01',
+  terms: [
+    term(1),
+    term(2, { countryCode: 'NZL' }),
+    term(3, { partnerGroupIds: [9] }),
+    term(4, { policyActionTypeId: 3 }),
+    term(5, { destinationCountryCodes: ['USA'] }),
+    term(6, { provinceCode: 'NSW' }),
+  ],
 };
 
 function quote(overrides: Partial<StoredQuote> = {}): StoredQuote {
   return {
-    id: 'q1', brandCode: 'brandau', partnerId: 1, partnerCode: 'P', revision: 1, isPurchased: false, isPurchaseInitiated: false, stage: 'DETAILS',
-    customerUserId: 0, pricedVersion: 'v', hasConfigChanged: false, evaluatedAt: '2026-11-22T00:00:00.000Z',
+    id: 'q1',
+    brandCode: 'brandau',
+    partnerId: 1,
+    partnerCode: 'P',
+    revision: 1,
+    isPurchased: false,
+    isPurchaseInitiated: false,
+    stage: 'DETAILS',
+    customerUserId: 0,
+    pricedVersion: 'v',
+    hasConfigChanged: false,
+    evaluatedAt: '2026-11-22T00:00:00.000Z',
     input: {
-      planId: 7, homeAddress: { countryCode: 'AUS', provinceCode: 'VIC' }, destinationCountryCodes: ['IDN'],
-      policyHolders: [{ guid: 'a', dateOfBirth: '1980-01-01', firstName: 'Ann', lastName: 'Lee', emailAddress: 'a@x.test', phoneNumber: '1', isPrimary: true }],
+      planId: 7,
+      homeAddress: { countryCode: 'AUS', provinceCode: 'VIC' },
+      destinationCountryCodes: ['IDN'],
+      policyHolders: [
+        {
+          guid: 'a',
+          dateOfBirth: '1980-01-01',
+          firstName: 'Ann',
+          lastName: 'Lee',
+          emailAddress: 'a@x.test',
+          phoneNumber: '1',
+          isPrimary: true,
+        },
+      ],
     },
     pricing: { currencyCode: 'AUD', priceResults: [], prices: [{ planId: 7, totalPrice: 10_000 }] },
     validation: { isValid: true, errors: [] },
-    audit: { createdAt: '', updatedAt: '', createdByUserId: 1, createdByUsername: 'u', updatedByUserId: 1, updatedByUsername: 'u' },
+    audit: {
+      createdAt: '',
+      updatedAt: '',
+      createdByUserId: 1,
+      createdByUsername: 'u',
+      updatedByUserId: 1,
+      updatedByUsername: 'u',
+    },
     ...overrides,
   };
 }
 
 const facts: ReadinessFacts = { plan: PLAN, today: '2026-11-22', partnerGroupIds: [] };
-const agreed = (...ids: number[]) => ({ quote: { id: 'q1', input: { regulatoryDeclarations: ids.map((termConditionId) => ({ termConditionId, hasAgreed: true })) } } });
+const agreed = (...ids: number[]) => ({
+  quote: {
+    id: 'q1',
+    input: { regulatoryDeclarations: ids.map((termConditionId) => ({ termConditionId, hasAgreed: true })) },
+  },
+});
 
 describe('purchase readiness', () => {
   it('requires the purchase terms that apply to the partner, home, province and trip', () => {
     expect(purchaseTerms(PLAN, quote().input, []).map((t) => t.termConditionId)).toEqual([1]);
-    const elsewhere = { ...quote().input, homeAddress: { countryCode: 'AUS', provinceCode: 'nsw' }, destinationCountryCodes: ['usa'] };
+    const elsewhere = {
+      ...quote().input,
+      homeAddress: { countryCode: 'AUS', provinceCode: 'nsw' },
+      destinationCountryCodes: ['usa'],
+    };
     expect(purchaseTerms(PLAN, elsewhere, [9]).map((t) => t.termConditionId)).toEqual([1, 3, 5, 6]);
   });
 
@@ -44,8 +105,15 @@ describe('purchase readiness', () => {
 
   it('names each unagreed term, and a declaration sent with hasAgreed false', () => {
     const body = { quote: { id: 'q1', input: { regulatoryDeclarations: [{ termConditionId: 1, hasAgreed: false }] } } };
-    expect(assessReadiness(quote(), body, facts).notifications).toEqual([expect.objectContaining({ code: 'DECLARATION_NOT_AGREED', property: 'quote.input.regulatoryDeclarations[0].hasAgreed' })]);
-    expect(assessReadiness(quote(), {}, facts).notifications).toEqual([expect.objectContaining({ property: 'quote.input.regulatoryDeclarations', tokens: { termConditionId: '1' } })]);
+    expect(assessReadiness(quote(), body, facts).notifications).toEqual([
+      expect.objectContaining({
+        code: 'DECLARATION_NOT_AGREED',
+        property: 'quote.input.regulatoryDeclarations[0].hasAgreed',
+      }),
+    ]);
+    expect(assessReadiness(quote(), {}, facts).notifications).toEqual([
+      expect.objectContaining({ property: 'quote.input.regulatoryDeclarations', tokens: { termConditionId: '1' } }),
+    ]);
   });
 
   it('refuses invalid, early, unpriced, unchosen and no-longer-sold quotes', () => {
@@ -60,11 +128,34 @@ describe('purchase readiness', () => {
   });
 
   it('merges only non-blank name and contact fields; a different date of birth or an extra holder is refused', () => {
-    const body = { quote: { id: 'q1', input: { policyHolders: [{ firstName: 'Anna', lastName: ' ', emailAddress: 'anna@x.test', dateOfBirth: '1980-01-01' }], regulatoryDeclarations: [{ termConditionId: 1, hasAgreed: true }] } } };
+    const body = {
+      quote: {
+        id: 'q1',
+        input: {
+          policyHolders: [{ firstName: 'Anna', lastName: ' ', emailAddress: 'anna@x.test', dateOfBirth: '1980-01-01' }],
+          regulatoryDeclarations: [{ termConditionId: 1, hasAgreed: true }],
+        },
+      },
+    };
     const result = assessReadiness(quote(), body, facts);
     expect(result.notifications).toEqual([]);
-    expect(result.input.policyHolders?.[0]).toMatchObject({ firstName: 'Anna', lastName: 'Lee', emailAddress: 'anna@x.test', dateOfBirth: '1980-01-01', guid: 'a' });
-    const changed = { quote: { id: 'q1', input: { ...body.quote.input, policyHolders: [{ dateOfBirth: '1990-01-01' }, { firstName: 'Extra' }] } } };
-    expect(assessReadiness(quote(), changed, facts).notifications.map((n) => n.code).sort()).toEqual(['DATE_OF_BIRTH_CHANGED', 'TOO_MANY_POLICY_HOLDERS']);
+    expect(result.input.policyHolders?.[0]).toMatchObject({
+      firstName: 'Anna',
+      lastName: 'Lee',
+      emailAddress: 'anna@x.test',
+      dateOfBirth: '1980-01-01',
+      guid: 'a',
+    });
+    const changed = {
+      quote: {
+        id: 'q1',
+        input: { ...body.quote.input, policyHolders: [{ dateOfBirth: '1990-01-01' }, { firstName: 'Extra' }] },
+      },
+    };
+    expect(
+      assessReadiness(quote(), changed, facts)
+        .notifications.map((n) => n.code)
+        .sort(),
+    ).toEqual(['DATE_OF_BIRTH_CHANGED', 'TOO_MANY_POLICY_HOLDERS']);
   });
 });

@@ -36,16 +36,35 @@ export interface Readiness {
 const filled = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 
 /** Only name and contact fields merge: anything that was priced (ages, dates of birth) stays as priced. */
-function mergeHolders(stored: PolicyHolderInput[], sent: NonNullable<NonNullable<PurchaseRequest['quote']>['input']>['policyHolders'], notifications: Notification[]): PolicyHolderInput[] {
+function mergeHolders(
+  stored: PolicyHolderInput[],
+  sent: NonNullable<NonNullable<PurchaseRequest['quote']>['input']>['policyHolders'],
+  notifications: Notification[],
+): PolicyHolderInput[] {
   if (!sent) return stored;
   if (sent.length > stored.length) {
-    notifications.push(problem('TOO_MANY_POLICY_HOLDERS', `The quote has ${stored.length} policy holders; the purchase may only complete them, not add more.`, 'quote.input.policyHolders', undefined, { max: stored.length }));
+    notifications.push(
+      problem(
+        'TOO_MANY_POLICY_HOLDERS',
+        `The quote has ${stored.length} policy holders; the purchase may only complete them, not add more.`,
+        'quote.input.policyHolders',
+        undefined,
+        { max: stored.length },
+      ),
+    );
   }
   return stored.map((holder, i) => {
     const update = sent[i];
     if (!update) return holder;
     if (filled(update.dateOfBirth) && update.dateOfBirth !== holder.dateOfBirth) {
-      notifications.push(problem('DATE_OF_BIRTH_CHANGED', 'A date of birth differs from the priced one; update the quote (PUT) to re-price it first.', `quote.input.policyHolders[${i}].dateOfBirth`, update.dateOfBirth));
+      notifications.push(
+        problem(
+          'DATE_OF_BIRTH_CHANGED',
+          'A date of birth differs from the priced one; update the quote (PUT) to re-price it first.',
+          `quote.input.policyHolders[${i}].dateOfBirth`,
+          update.dateOfBirth,
+        ),
+      );
     }
     return {
       ...holder,
@@ -78,8 +97,17 @@ function declarationProblems(terms: readonly Term[], input: QuoteInput): Notific
   return terms.flatMap((term) => {
     const index = declarations.findIndex((d) => d.termConditionId === term.termConditionId);
     if (index >= 0 && declarations[index]?.hasAgreed === true) return [];
-    const property = index >= 0 ? `quote.input.regulatoryDeclarations[${index}].hasAgreed` : 'quote.input.regulatoryDeclarations';
-    return [problem('DECLARATION_NOT_AGREED', `Purchase term ${term.termConditionId} must be agreed (hasAgreed: true) before buying.`, property, undefined, { termConditionId: term.termConditionId })];
+    const property =
+      index >= 0 ? `quote.input.regulatoryDeclarations[${index}].hasAgreed` : 'quote.input.regulatoryDeclarations';
+    return [
+      problem(
+        'DECLARATION_NOT_AGREED',
+        `Purchase term ${term.termConditionId} must be agreed (hasAgreed: true) before buying.`,
+        property,
+        undefined,
+        { termConditionId: term.termConditionId },
+      ),
+    ];
   });
 }
 
@@ -87,20 +115,54 @@ function declarationProblems(terms: readonly Term[], input: QuoteInput): Notific
 export function assessReadiness(quote: StoredQuote, body: PurchaseRequest, facts: ReadinessFacts): Readiness {
   const notifications: Notification[] = [];
   if (quote.validation.isValid !== true) {
-    notifications.push(problem('QUOTE_NOT_VALID', 'The quote has validation errors; correct it (PUT) before buying.', 'quote.validation'));
+    notifications.push(
+      problem(
+        'QUOTE_NOT_VALID',
+        'The quote has validation errors; correct it (PUT) before buying.',
+        'quote.validation',
+      ),
+    );
   }
   if (stageRank(quote.stage) < stageRank(READY_STAGE)) {
-    notifications.push(problem('QUOTE_NOT_READY', `The quote must reach stage ${READY_STAGE} (holder details) before it can be bought.`, 'quote.stage', quote.stage, { stage: quote.stage, required: READY_STAGE }));
+    notifications.push(
+      problem(
+        'QUOTE_NOT_READY',
+        `The quote must reach stage ${READY_STAGE} (holder details) before it can be bought.`,
+        'quote.stage',
+        quote.stage,
+        { stage: quote.stage, required: READY_STAGE },
+      ),
+    );
   }
   const planId = quote.input.planId ?? 0;
   const price = quote.pricing.prices.find((p) => p.planId === planId && planId !== 0);
   if (quote.pricing.prices.length === 0) {
     notifications.push(problem('QUOTE_NOT_PRICED', 'The quote has no prices; it cannot be bought.', 'quote.prices'));
   } else if (!price) {
-    notifications.push(problem('PLAN_NOT_CHOSEN', 'Choose one of the priced plans (input.planId) before buying.', 'quote.input.planId', planId === 0 ? undefined : planId));
+    notifications.push(
+      problem(
+        'PLAN_NOT_CHOSEN',
+        'Choose one of the priced plans (input.planId) before buying.',
+        'quote.input.planId',
+        planId === 0 ? undefined : planId,
+      ),
+    );
   }
-  if (price && (!facts.plan || facts.plan.effectiveFromDate > facts.today || (facts.plan.effectiveToDate !== undefined && facts.plan.effectiveToDate < facts.today))) {
-    notifications.push(problem('PLAN_NOT_SOLD', 'The chosen plan is no longer sold; update the quote (PUT) to re-price it.', 'quote.input.planId', planId, { date: facts.today }));
+  if (
+    price &&
+    (!facts.plan ||
+      facts.plan.effectiveFromDate > facts.today ||
+      (facts.plan.effectiveToDate !== undefined && facts.plan.effectiveToDate < facts.today))
+  ) {
+    notifications.push(
+      problem(
+        'PLAN_NOT_SOLD',
+        'The chosen plan is no longer sold; update the quote (PUT) to re-price it.',
+        'quote.input.planId',
+        planId,
+        { date: facts.today },
+      ),
+    );
   }
   const sent = body.quote?.input;
   const input: QuoteInput = {
@@ -108,6 +170,7 @@ export function assessReadiness(quote: StoredQuote, body: PurchaseRequest, facts
     policyHolders: mergeHolders(quote.input.policyHolders ?? [], sent?.policyHolders, notifications),
     regulatoryDeclarations: sent?.regulatoryDeclarations ?? quote.input.regulatoryDeclarations,
   };
-  if (facts.plan) notifications.push(...declarationProblems(purchaseTerms(facts.plan, input, facts.partnerGroupIds), input));
+  if (facts.plan)
+    notifications.push(...declarationProblems(purchaseTerms(facts.plan, input, facts.partnerGroupIds), input));
   return { notifications, input, price };
 }

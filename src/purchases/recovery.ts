@@ -26,7 +26,8 @@ export async function recoverPurchases(deps: FlowDeps, options: { graceSeconds: 
   const examined: Partial<Record<PurchaseState, number>> = {};
   const outcomes: Partial<Record<PurchaseState, number>> = {};
   let failures = 0;
-  const count = (map: Partial<Record<PurchaseState, number>>, state: PurchaseState) => (map[state] = (map[state] ?? 0) + 1);
+  const count = (map: Partial<Record<PurchaseState, number>>, state: PurchaseState) =>
+    (map[state] = (map[state] ?? 0) + 1);
 
   const settle = async (purchase: Purchase, step: (p: Purchase) => Promise<Purchase>) => {
     count(examined, purchase.state);
@@ -38,23 +39,35 @@ export async function recoverPurchases(deps: FlowDeps, options: { graceSeconds: 
     }
   };
 
-  for (const purchase of await listPurchases(deps.db, ['AUTHORISED', 'ISSUED', 'STARTED'], before)) await settle(purchase, async (p) => (await advance(deps, p)).purchase);
+  for (const purchase of await listPurchases(deps.db, ['AUTHORISED', 'ISSUED', 'STARTED'], before))
+    await settle(purchase, async (p) => (await advance(deps, p)).purchase);
   const pending = await listPurchases(deps.db, ['CHALLENGE_PENDING'], now.toISOString());
   for (const purchase of pending.filter((p) => (p.challengeExpiresAt ?? '') <= now.toISOString())) {
     await settle(purchase, (p) => expireChallenge(deps, p));
   }
-  if (failures > 0 || Object.keys(examined).length > 0) deps.log?.info({ examined, outcomes, failures }, 'purchase recovery finished');
+  if (failures > 0 || Object.keys(examined).length > 0)
+    deps.log?.info({ examined, outcomes, failures }, 'purchase recovery finished');
   return { examined, outcomes, failures };
 }
 
 /** A challenge nobody completed in time: the attempt fails and the quote is free again. */
 async function expireChallenge(deps: FlowDeps, purchase: Purchase): Promise<Purchase> {
   if (purchase.paymentId !== undefined) {
-    const outcome = await deps.gateway.void({ idempotencyKey: gatewayKey(purchase, 'void'), paymentId: purchase.paymentId });
+    const outcome = await deps.gateway.void({
+      idempotencyKey: gatewayKey(purchase, 'void'),
+      paymentId: purchase.paymentId,
+    });
     if (outcome.outcome === 'gateway_error') return purchase;
   }
   const at = deps.clock().toISOString();
-  const moved = await moveState(deps.db, purchase, ['CHALLENGE_PENDING'], 'FAILED', { paymentResult: 'DECLINED', declineReason: 'THREEDS_CHALLENGE_EXPIRED' }, at);
+  const moved = await moveState(
+    deps.db,
+    purchase,
+    ['CHALLENGE_PENDING'],
+    'FAILED',
+    { paymentResult: 'DECLINED', declineReason: 'THREEDS_CHALLENGE_EXPIRED' },
+    at,
+  );
   if (!moved) return purchase;
   await releaseQuote(deps.db, purchase.quoteId, at);
   return moved;

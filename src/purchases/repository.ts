@@ -10,9 +10,25 @@ import type { PurchaseRow, PurchaseRowUpdate } from './tables.js';
 
 /** Every column but the internal id and the issue request (the largest, never changed after insert). */
 const STATE_COLUMNS = [
-  'public_id', 'quote_id', 'brand_code', 'partner_id', 'user_id', 'state', 'amount_minor', 'currency', 'card_token', 'card_source',
-  'payment_id', 'payment_result', 'decline_reason', 'three_ds_status', 'challenge_json', 'challenge_expires_at', 'policy_number',
-  'created_at', 'updated_at',
+  'public_id',
+  'quote_id',
+  'brand_code',
+  'partner_id',
+  'user_id',
+  'state',
+  'amount_minor',
+  'currency',
+  'card_token',
+  'card_source',
+  'payment_id',
+  'payment_result',
+  'decline_reason',
+  'three_ds_status',
+  'challenge_json',
+  'challenge_expires_at',
+  'policy_number',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof PurchaseRow)[];
 
 /** A row as a state change answers it: every column but the issue request, which the purchase in hand keeps. */
@@ -43,7 +59,8 @@ function toPurchase(row: StateRow, issueRequest: PolicyIssueRequest): Purchase {
   };
 }
 
-const fromRow = (row: PurchaseRow): Purchase => toPurchase(row, JSON.parse(row.issue_request_json) as PolicyIssueRequest);
+const fromRow = (row: PurchaseRow): Purchase =>
+  toPurchase(row, JSON.parse(row.issue_request_json) as PolicyIssueRequest);
 
 /** What a state change may write besides the state. */
 export interface PurchasePatch {
@@ -61,7 +78,8 @@ function patchColumns(patch: PurchasePatch): PurchaseRowUpdate {
   if (patch.paymentResult !== undefined) columns.payment_result = patch.paymentResult;
   if (patch.declineReason !== undefined) columns.decline_reason = patch.declineReason;
   if (patch.threeDSStatus !== undefined) columns.three_ds_status = patch.threeDSStatus;
-  if (patch.challenge !== undefined) columns.challenge_json = patch.challenge === null ? null : JSON.stringify(patch.challenge);
+  if (patch.challenge !== undefined)
+    columns.challenge_json = patch.challenge === null ? null : JSON.stringify(patch.challenge);
   if (patch.challengeExpiresAt !== undefined) columns.challenge_expires_at = patch.challengeExpiresAt;
   return columns;
 }
@@ -95,7 +113,8 @@ function insertedRow(purchase: NewPurchase): InsertedRow {
 }
 
 /** The purchase as recording it stored it (STARTED). */
-export const startedPurchase = (purchase: NewPurchase): Purchase => toPurchase(insertedRow(purchase), purchase.issueRequest);
+export const startedPurchase = (purchase: NewPurchase): Purchase =>
+  toPurchase(insertedRow(purchase), purchase.issueRequest);
 
 const insertRow = reusableQuery(INSERTED_COLUMNS, (db, row: InsertedRow) => db.insertInto('purchase').values(row));
 
@@ -115,7 +134,9 @@ export function insertPurchaseAfter(db: QueryCreator<Database & { previous: { pu
   return db
     .insertInto('purchase')
     .columns(INSERTED_COLUMNS)
-    .expression(sql`select ${jsonRowColumns(INSERTED_COLUMNS)} from previous, json_populate_record(null::purchase, ${rowJson}::json) as r`);
+    .expression(
+      sql`select ${jsonRowColumns(INSERTED_COLUMNS)} from previous, json_populate_record(null::purchase, ${rowJson}::json) as r`,
+    );
 }
 
 export async function findPurchase(db: Executor, id: string): Promise<Purchase | undefined> {
@@ -124,7 +145,11 @@ export async function findPurchase(db: Executor, id: string): Promise<Purchase |
 }
 
 /** The newest purchase of a quote in one of `states`. */
-export async function findPurchaseOfQuote(db: Executor, quoteId: string, states: readonly PurchaseState[]): Promise<Purchase | undefined> {
+export async function findPurchaseOfQuote(
+  db: Executor,
+  quoteId: string,
+  states: readonly PurchaseState[],
+): Promise<Purchase | undefined> {
   const row = await db
     .selectFrom('purchase')
     .selectAll()
@@ -140,11 +165,20 @@ export async function findPurchaseOfQuote(db: Executor, quoteId: string, states:
  * first. The states are literals in the SQL text, so the partial index over open purchases
  * (`purchase_open_idx`) is provably usable for this statement.
  */
-export async function listPurchases(db: Executor, states: readonly PurchaseState[], before: string, limit = 500): Promise<Purchase[]> {
+export async function listPurchases(
+  db: Executor,
+  states: readonly PurchaseState[],
+  before: string,
+  limit = 500,
+): Promise<Purchase[]> {
   const rows = await db
     .selectFrom('purchase')
     .selectAll()
-    .where('state', 'in', states.map((state) => sql.lit(state)))
+    .where(
+      'state',
+      'in',
+      states.map((state) => sql.lit(state)),
+    )
     .where('updated_at', '<', before)
     .orderBy('id')
     .limit(limit)
@@ -153,7 +187,13 @@ export async function listPurchases(db: Executor, states: readonly PurchaseState
 }
 
 /** A state change's values, named for a statement compiled once per shape (`fromNames`, the patch's columns). */
-function stateChangeValues(purchase: Purchase, from: readonly PurchaseState[], to: PurchaseState, patch: PurchasePatch, at: string) {
+function stateChangeValues(
+  purchase: Purchase,
+  from: readonly PurchaseState[],
+  to: PurchaseState,
+  patch: PurchasePatch,
+  at: string,
+) {
   const set: Record<string, unknown> = { ...patchColumns(patch), state: to, updated_at: at };
   const columns = Object.keys(set);
   const fromNames = from.map((_, i) => `from_${i}`);
@@ -170,7 +210,14 @@ const stateChanges = new Map<string, StateChange>();
  * processes one wins and the other gets undefined (and re-reads). The issue request is never
  * changed after the insert, so the new state keeps the one in hand.
  */
-export async function moveState(db: Executor, purchase: Purchase, from: readonly PurchaseState[], to: PurchaseState, patch: PurchasePatch, at: string): Promise<Purchase | undefined> {
+export async function moveState(
+  db: Executor,
+  purchase: Purchase,
+  from: readonly PurchaseState[],
+  to: PurchaseState,
+  patch: PurchasePatch,
+  at: string,
+): Promise<Purchase | undefined> {
   const { columns, fromNames, values } = stateChangeValues(purchase, from, to, patch, at);
   const key = `${fromNames.length}:${columns.join(',')}`;
   let statement = stateChanges.get(key);
@@ -180,7 +227,11 @@ export async function moveState(db: Executor, purchase: Purchase, from: readonly
         .updateTable('purchase')
         .set(Object.fromEntries(columns.map((column) => [column, v[column]])) as PurchaseRowUpdate)
         .where('public_id', '=', v.id as string)
-        .where('state', 'in', fromNames.map((name) => v[name] as string))
+        .where(
+          'state',
+          'in',
+          fromNames.map((name) => v[name] as string),
+        )
         .returning(STATE_COLUMNS),
     );
     stateChanges.set(key, statement);
@@ -199,14 +250,22 @@ const numberRow = reusableQuery(['id', 'policyNumber'], (db, v: { id: string; po
 
 /** The purchase's row locked for the issuing commit while it is in one of `states` (PostgreSQL: a CTE of that statement). */
 export function lockPurchaseIn(db: QueryCreator<Database>, id: string, states: readonly string[]) {
-  return db.selectFrom('purchase').select('purchase.public_id').where('purchase.public_id', '=', id).where('purchase.state', 'in', states).forUpdate();
+  return db
+    .selectFrom('purchase')
+    .select('purchase.public_id')
+    .where('purchase.public_id', '=', id)
+    .where('purchase.state', 'in', states)
+    .forUpdate();
 }
 
 /**
  * PostgreSQL: the issuing statement's move to ISSUED under the number of its `header` CTE, with
  * the approval's columns (`set`, already named as columns). Answers the state columns.
  */
-export function issuedStatement(db: QueryCreator<Database & { header: { policy_number: string } }>, v: { id: string; at: string; set: Record<string, unknown> }) {
+export function issuedStatement(
+  db: QueryCreator<Database & { header: { policy_number: string } }>,
+  v: { id: string; at: string; set: Record<string, unknown> },
+) {
   return db
     .updateTable('purchase')
     .from('header')

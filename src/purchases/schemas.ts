@@ -10,7 +10,9 @@ const validation = Maybe(Validation);
 
 export const PolicyHolderInputMinimum = Type.Object(
   {
-    dateOfBirth: Maybe(Text('Date of birth, YYYY-MM-DD; must equal the priced one (ages are not re-priced at purchase).', 30)),
+    dateOfBirth: Maybe(
+      Text('Date of birth, YYYY-MM-DD; must equal the priced one (ages are not re-priced at purchase).', 30),
+    ),
     firstName: Maybe(Text('First name.', 100)),
     lastName: Maybe(Text('Last name.', 100)),
     phoneNumber: Maybe(ShortText('Phone number.')),
@@ -33,13 +35,13 @@ export const QuoteInputMinimum = Type.Object(
 
 export const PartnerSummary = Type.Object(
   {
-    id: Maybe(Long('Ignored: the partner is the token\'s.')),
+    id: Maybe(Long("Ignored: the partner is the token's.")),
     name: Maybe(Text('Ignored.')),
     code: Maybe(ShortText('Ignored.')),
     statusCode: Maybe(ShortText('Ignored.')),
     isOnAccountPurchaseEnabled: Maybe(Flag('Ignored.')),
   },
-  { description: 'Spec §2.2 PartnerSummary; ignored on purchase (the partner is the token\'s).' },
+  { description: "Spec §2.2 PartnerSummary; ignored on purchase (the partner is the token's)." },
 );
 
 export const QuoteMinimum = Type.Object(
@@ -50,8 +52,8 @@ export const QuoteMinimum = Type.Object(
     input: Maybe(QuoteInputMinimum),
     evaluatedPartner: Maybe(PartnerSummary),
     clientInfo: Maybe(ClientInfo),
-    customerUserId: Maybe(Long('Ignored: the stored quote\'s customer is kept.')),
-    brandCode: Maybe(ShortText('Ignored: the path\'s brand is used.')),
+    customerUserId: Maybe(Long("Ignored: the stored quote's customer is kept.")),
+    brandCode: Maybe(ShortText("Ignored: the path's brand is used.")),
     validation,
   },
   { description: 'The quote to buy (spec §2.2 QuoteMinimum, plus the extension `id`).' },
@@ -59,7 +61,12 @@ export const QuoteMinimum = Type.Object(
 
 export const CardTokenInput = Type.Object(
   {
-    token: Maybe(Type.String({ maxLength: 200, description: 'A tokenised card from the payment page; never a card number. Answers mask it.' })),
+    token: Maybe(
+      Type.String({
+        maxLength: 200,
+        description: 'A tokenised card from the payment page; never a card number. Answers mask it.',
+      }),
+    ),
     source: Maybe(ShortText('Where the token came from (echoed).')),
     validation,
   },
@@ -84,16 +91,21 @@ export const ThreeDsRequestInfo = Type.Object(
     acceptLanguage: Maybe(Text('Cardholder browser Accept-Language.', 200)),
     origin: Maybe(Text('Origin of the payment page.', 500)),
     threeDSStatus: Maybe(ShortText('On a continuation: `CHALLENGE_COMPLETED` or `CHALLENGE_FAILED`.')),
-    threeDSRequest: Maybe(Text('On a continuation: the `threeDSResponse` URL received (or its last segment, the challenge id).', 500)),
+    threeDSRequest: Maybe(
+      Text('On a continuation: the `threeDSResponse` URL received (or its last segment, the challenge id).', 500),
+    ),
     browserInfo: Maybe(BrowserInfo),
   },
-  { description: 'Extension on the request (spec §2.3 ThreeDsRequestInfo): sent to continue a purchase after a 3-D Secure challenge.' },
+  {
+    description:
+      'Extension on the request (spec §2.3 ThreeDsRequestInfo): sent to continue a purchase after a 3-D Secure challenge.',
+  },
 );
 
 export const ThreeDsResponseInfo = Type.Object(
   {
     threeDSStatus: Maybe(ShortText('See docs/api-contract.md, "Payments".')),
-    threeDSRequestPattern: Maybe(ShortText('`REDIRECT`: open `threeDSResponse` in the cardholder\'s browser.')),
+    threeDSRequestPattern: Maybe(ShortText("`REDIRECT`: open `threeDSResponse` in the cardholder's browser.")),
     threeDSResponse: Maybe(Text('The challenge URL.', 1000)),
   },
   { description: 'Spec §2.3 ThreeDsResponseInfo.' },
@@ -106,7 +118,10 @@ export const PurchaseRequest = Type.Object(
     threeDSRequestInfo: Maybe(ThreeDsRequestInfo),
     validation,
   },
-  { description: 'Purchase request (spec §4.2, minimal payload). Prices, status, policy number and partner ids in the body are ignored.' },
+  {
+    description:
+      'Purchase request (spec §4.2, minimal payload). Prices, status, policy number and partner ids in the body are ignored.',
+  },
 );
 export type PurchaseRequest = Static<typeof PurchaseRequest>;
 
@@ -115,9 +130,13 @@ export const PurchaseResponse = Type.Object(
     quote: Maybe(Quote),
     cardToken: Maybe(CardTokenInput),
     threeDSRequestInfo: Maybe(ThreeDsRequestInfo),
-    paymentIds: Maybe(ShortText('The gateway\'s payment id of this attempt.')),
+    paymentIds: Maybe(ShortText("The gateway's payment id of this attempt.")),
     threeDSResponseInfo: Maybe(ThreeDsResponseInfo),
-    paymentResult: Maybe(ShortText('`APPROVED`, `DECLINED`, `INSUFFICIENT_FUNDS`, `THREEDS_CHALLENGE_REQUIRED` or `GATEWAY_ERROR`; absent when no payment was tried.')),
+    paymentResult: Maybe(
+      ShortText(
+        '`APPROVED`, `DECLINED`, `INSUFFICIENT_FUNDS`, `THREEDS_CHALLENGE_REQUIRED` or `GATEWAY_ERROR`; absent when no payment was tried.',
+      ),
+    ),
     paymentMethod: Maybe(ShortText('`CARD`.')),
     validation,
   },

@@ -76,14 +76,29 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
   const brand = brandOf(snapshot, call.brandCode);
   const today = dateIn(deps.clock(), brandTimeZone(snapshot, brand));
   const plan = brand.plans.find((p) => p.planId === quote.input.planId);
-  const readiness = assessReadiness(quote, call.body, { plan, today, partnerGroupIds: partnerGroupsOf(brand, call.buyer.partnerCode) });
+  const readiness = assessReadiness(quote, call.body, {
+    plan,
+    today,
+    partnerGroupIds: partnerGroupsOf(brand, call.buyer.partnerCode),
+  });
   const notifications = [...readiness.notifications];
   const cardToken = call.body.cardToken?.token?.trim();
-  if (!cardToken) notifications.push(problem('FIELD_REQUIRED', 'cardToken.token is required: a tokenised card.', 'cardToken.token'));
+  if (!cardToken)
+    notifications.push(problem('FIELD_REQUIRED', 'cardToken.token is required: a tokenised card.', 'cardToken.token'));
   const { price } = readiness;
   if (notifications.length > 0 || !price || !plan || !cardToken) return { quote, notifications };
 
-  const issueRequest = buildPolicyRequest({ quote, input: readiness.input, price, plan, brand, snapshot, createdByUserId: call.buyer.userId, client: call.client, today });
+  const issueRequest = buildPolicyRequest({
+    quote,
+    input: readiness.input,
+    price,
+    plan,
+    brand,
+    snapshot,
+    createdByUserId: call.buyer.userId,
+    client: call.client,
+    today,
+  });
   const at = deps.clock().toISOString();
   const claim = { quote, input: readiness.input, at };
   const recorded: NewPurchase = {
@@ -114,7 +129,9 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     reference: started.id,
   });
   const { purchase, bought } = await applyAuthorisation(deps, started, outcome);
-  const answered = bought ? await withConfigFlag(deps, call, boughtQuote(claimedQuote(claim), bought)) : await ownQuote(deps, call, id);
+  const answered = bought
+    ? await withConfigFlag(deps, call, boughtQuote(claimedQuote(claim), bought))
+    : await ownQuote(deps, call, id);
   return { quote: answered, purchase, notifications: outcomeNotifications(purchase) };
 }
 
@@ -124,14 +141,38 @@ async function continueChallenge(deps: PurchaseDeps, call: PurchaseCall, quote: 
   const pending = quote.isPurchaseInitiated ? await findPurchaseOfQuote(deps.db, quote.id, OPEN_STATES) : undefined;
   if (pending?.state !== 'CHALLENGE_PENDING' || !pending.challenge || pending.paymentId === undefined) {
     if (pending) throw new PurchaseInProgress();
-    return { quote, notifications: [problem('THREEDS_NO_PENDING_CHALLENGE', 'No 3-D Secure challenge of this quote is waiting; start the purchase again.', 'threeDSRequestInfo.threeDSRequest')] };
+    return {
+      quote,
+      notifications: [
+        problem(
+          'THREEDS_NO_PENDING_CHALLENGE',
+          'No 3-D Secure challenge of this quote is waiting; start the purchase again.',
+          'threeDSRequestInfo.threeDSRequest',
+        ),
+      ],
+    };
   }
   const challengeId = pending.challenge.threeDSResponse.split('/').at(-1) ?? '';
   const sentId = (info.threeDSRequest ?? '').split(/[/?#]/).filter(Boolean).at(-1);
   const problems: Notification[] = [];
-  if (sentId !== challengeId) problems.push(problem('THREEDS_REQUEST_MISMATCH', 'threeDSRequest does not name the challenge of this purchase.', 'threeDSRequestInfo.threeDSRequest'));
+  if (sentId !== challengeId)
+    problems.push(
+      problem(
+        'THREEDS_REQUEST_MISMATCH',
+        'threeDSRequest does not name the challenge of this purchase.',
+        'threeDSRequestInfo.threeDSRequest',
+      ),
+    );
   if (!CONTINUATION_STATUSES.includes(info.threeDSStatus ?? '')) {
-    problems.push(problem('INVALID_VALUE', 'threeDSStatus must be CHALLENGE_COMPLETED or CHALLENGE_FAILED.', 'threeDSRequestInfo.threeDSStatus', info.threeDSStatus, { allowed: CONTINUATION_STATUSES.join(',') }));
+    problems.push(
+      problem(
+        'INVALID_VALUE',
+        'threeDSStatus must be CHALLENGE_COMPLETED or CHALLENGE_FAILED.',
+        'threeDSRequestInfo.threeDSStatus',
+        info.threeDSStatus,
+        { allowed: CONTINUATION_STATUSES.join(',') },
+      ),
+    );
   }
   if (problems.length > 0) return { quote, purchase: pending, notifications: problems };
   const outcome = await deps.gateway.continueThreeDs({
@@ -149,11 +190,33 @@ function outcomeNotifications(purchase: Purchase): Notification[] {
   const reason = purchase.declineReason ?? '';
   switch (purchase.state) {
     case 'DECLINED':
-      return [problem('PAYMENT_DECLINED', 'The card was declined; ask the customer for another card.', 'cardToken.token', undefined, { reason, paymentResult: purchase.paymentResult ?? '' })];
+      return [
+        problem(
+          'PAYMENT_DECLINED',
+          'The card was declined; ask the customer for another card.',
+          'cardToken.token',
+          undefined,
+          { reason, paymentResult: purchase.paymentResult ?? '' },
+        ),
+      ];
     case 'FAILED':
-      return [problem('PAYMENT_GATEWAY_ERROR', 'The payment gateway failed; nothing was charged. Retry later.', 'cardToken.token', undefined, { reason })];
+      return [
+        problem(
+          'PAYMENT_GATEWAY_ERROR',
+          'The payment gateway failed; nothing was charged. Retry later.',
+          'cardToken.token',
+          undefined,
+          { reason },
+        ),
+      ];
     case 'VOIDED':
-      return [problem('POLICY_NOT_ISSUED', 'The policy could not be issued; the card authorisation was released and nothing was charged.', 'quote.id')];
+      return [
+        problem(
+          'POLICY_NOT_ISSUED',
+          'The policy could not be issued; the card authorisation was released and nothing was charged.',
+          'quote.id',
+        ),
+      ];
     default:
       return [];
   }

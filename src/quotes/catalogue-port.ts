@@ -11,7 +11,9 @@ export function catalogueQuotePort(reader: CatalogueReader): QuoteCatalogue {
       const snapshot = await reader.snapshot();
       const brand = brandOf(snapshot, brandCode);
       const settings = brand.quoteConfig.quoteTypes[quoteType];
-      const perHome = brand.quoteConfig.homeCountries.map((h) => homeCountryQuoteConfiguration(snapshot, brandCode, quoteType, h.homeCountryCode));
+      const perHome = brand.quoteConfig.homeCountries.map((h) =>
+        homeCountryQuoteConfiguration(snapshot, brandCode, quoteType, h.homeCountryCode),
+      );
       return {
         minTravellers: settings.minTravellers,
         maxTravellers: settings.maxTravellers,
@@ -59,7 +61,9 @@ export function catalogueQuotePort(reader: CatalogueReader): QuoteCatalogue {
 
     async campaign(brandCode: BrandCode, code: string): Promise<CampaignInfo | undefined> {
       const wanted = code.trim().toUpperCase();
-      const found = brandOf(await reader.snapshot(), brandCode).rates.campaigns.find((c) => c.code.toUpperCase() === wanted);
+      const found = brandOf(await reader.snapshot(), brandCode).rates.campaigns.find(
+        (c) => c.code.toUpperCase() === wanted,
+      );
       return found && { ...found };
     },
 

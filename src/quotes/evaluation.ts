@@ -37,7 +37,9 @@ function normalise(raw: QuoteInput): QuoteInput {
   return input;
 }
 
-function withItemGuids(option: NonNullable<QuoteInput['specifiedItemOption']>): NonNullable<QuoteInput['specifiedItemOption']> {
+function withItemGuids(
+  option: NonNullable<QuoteInput['specifiedItemOption']>,
+): NonNullable<QuoteInput['specifiedItemOption']> {
   option.specifiedItems = option.specifiedItems?.map((item) => withGuid(item));
   return option;
 }
@@ -48,7 +50,13 @@ function withGuid<T extends { guid?: string }>(value: T): T {
 }
 
 /** The pricing request, when the quote has everything a price needs and nothing wrong. */
-function pricingRequest(brandCode: BrandCode, partnerCode: string, input: QuoteInput, facts: QuoteFacts, configuration: QuoteConfiguration): QuotePricingRequest | undefined {
+function pricingRequest(
+  brandCode: BrandCode,
+  partnerCode: string,
+  input: QuoteInput,
+  facts: QuoteFacts,
+  configuration: QuoteConfiguration,
+): QuotePricingRequest | undefined {
   const { trip, homeCountryCode } = facts;
   if (!trip || homeCountryCode === undefined || !facts.allAgesKnown || facts.travellers.length === 0) return undefined;
   if (facts.regionCodes.length === 0 || facts.plansSold.length === 0) return undefined;
@@ -70,7 +78,11 @@ function pricingRequest(brandCode: BrandCode, partnerCode: string, input: QuoteI
     plans: facts.plansSold,
     campaign: facts.campaign,
     // Same order as the input, so the engine's notifications can name `input.basicOptions[i]`.
-    basicOptions: (input.basicOptions ?? []).map((o) => ({ optionType: o.optionType ?? '', isOptedIn: o.isOptedIn === true, optedInTotalValue: minor(o.optedInTotalValue) })),
+    basicOptions: (input.basicOptions ?? []).map((o) => ({
+      optionType: o.optionType ?? '',
+      isOptedIn: o.isOptedIn === true,
+      optedInTotalValue: minor(o.optedInTotalValue),
+    })),
     adventureActivityIds: input.adventureActivitiesOption?.adventureActivityIds ?? [],
     specifiedItems: (input.specifiedItemOption?.specifiedItems ?? []).map((item) => ({
       guid: item.guid ?? '',
@@ -104,14 +116,29 @@ export async function evaluateQuote(
     campaignCode ? ports.catalogue.campaign(brandCode, campaignCode) : Promise.resolve(undefined),
     ports.catalogue.versionInForce(brandCode, now),
   ]);
-  const { notifications, facts } = validateQuote(input, { brandCode, partnerCode: request.partnerCode, configuration, destinations, plans, campaign, now });
+  const { notifications, facts } = validateQuote(input, {
+    brandCode,
+    partnerCode: request.partnerCode,
+    configuration,
+    destinations,
+    plans,
+    campaign,
+    now,
+  });
 
   let pricing: PricingRecord = { priceResults: [], prices: [] };
-  const priceable = configuration && !notifications.some(isBlocking) ? pricingRequest(brandCode, request.partnerCode, input, facts, configuration) : undefined;
+  const priceable =
+    configuration && !notifications.some(isBlocking)
+      ? pricingRequest(brandCode, request.partnerCode, input, facts, configuration)
+      : undefined;
   if (priceable) {
     const outcome = await ports.pricing.priceQuote(priceable);
     notifications.push(...outcome.notifications);
-    pricing = { currencyCode: outcome.currencyCode, priceResults: outcome.plans.map((p) => p.result), prices: outcome.plans.map((p) => p.summary) };
+    pricing = {
+      currencyCode: outcome.currencyCode,
+      priceResults: outcome.plans.map((p) => p.result),
+      prices: outcome.plans.map((p) => p.summary),
+    };
   }
   const staged = resolveStage({
     current: request.currentStage,

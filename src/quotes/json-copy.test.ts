@@ -35,7 +35,17 @@ describe('jsonCopy', () => {
       stringUnit: 'binary',
       key: fc.oneof(fc.string(), fc.constantFrom('__proto__', 'toJSON', 'constructor')),
     });
-    const odd = fc.constantFrom(undefined, -0, Number.NaN, Infinity, [undefined, () => 1, Symbol('s')], { a: undefined, b: () => 1, c: -0 }, { toJSON: () => 'x' }, { toJSON: 'not a function' }, new Date(0));
+    const odd = fc.constantFrom(
+      undefined,
+      -0,
+      Number.NaN,
+      Infinity,
+      [undefined, () => 1, Symbol('s')],
+      { a: undefined, b: () => 1, c: -0 },
+      { toJSON: () => 'x' },
+      { toJSON: 'not a function' },
+      new Date(0),
+    );
     fc.assert(
       fc.property(fc.oneof(anything, odd, fc.array(odd), fc.dictionary(fc.string(), odd)), (value) => {
         const [ours, theirs] = [viaCopy(value), viaText(value)];

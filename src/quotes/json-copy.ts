@@ -61,7 +61,8 @@ function copy(value: unknown, depth: number): unknown {
     const item = copy(source[key], depth + 1);
     if (item === OMIT) continue;
     // JSON.parse makes `__proto__` an own key; plain assignment would set the prototype.
-    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
     else out[key] = item;
   }
   return out;

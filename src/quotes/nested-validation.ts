@@ -4,7 +4,11 @@ import { isBlocking } from './validation/notify.js';
 
 /** The Validation of one object: the notifications whose property lies inside `path`. */
 export function validationAt(path: string, notifications: readonly Notification[]): Validation {
-  const errors = notifications.filter((n) => n.property !== undefined && (n.property === path || n.property.startsWith(`${path}.`) || n.property.startsWith(`${path}[`)));
+  const errors = notifications.filter(
+    (n) =>
+      n.property !== undefined &&
+      (n.property === path || n.property.startsWith(`${path}.`) || n.property.startsWith(`${path}[`)),
+  );
   return { isValid: !errors.some(isBlocking), errors };
 }
 
@@ -34,12 +38,16 @@ export function withNestedValidation(input: QuoteInput, notifications: readonly 
     specifiedItemOption:
       input.specifiedItemOption &&
       Object.assign(mark(input.specifiedItemOption, `${p}.specifiedItemOption`, notifications), {
-        specifiedItems: items?.map((item, i) => mark(item, `${p}.specifiedItemOption.specifiedItems[${i}]`, notifications)),
+        specifiedItems: items?.map((item, i) =>
+          mark(item, `${p}.specifiedItemOption.specifiedItems[${i}]`, notifications),
+        ),
       }),
     basicOptions: input.basicOptions?.map((option, i) => mark(option, `${p}.basicOptions[${i}]`, notifications)),
     policyHolders: input.policyHolders?.map((holder, i) => {
       const path = `${p}.policyHolders[${i}]`;
-      return Object.assign(mark(holder, path, notifications), { travelClearOption: mark(holder.travelClearOption, `${path}.travelClearOption`, notifications) });
+      return Object.assign(mark(holder, path, notifications), {
+        travelClearOption: mark(holder.travelClearOption, `${path}.travelClearOption`, notifications),
+      });
     }),
   });
 }

@@ -143,7 +143,13 @@ export interface QuotePricingRequest {
   basicOptions: readonly { optionType: string; isOptedIn: boolean; optedInTotalValue?: number }[];
   adventureActivityIds: readonly number[];
   /** In the input's order (index j is `input.specifiedItemOption.specifiedItems[j]`). */
-  specifiedItems: readonly { guid: string; name: string; itemValue: number; itemTypeId?: number; itemTypeCode?: string }[];
+  specifiedItems: readonly {
+    guid: string;
+    name: string;
+    itemValue: number;
+    itemTypeId?: number;
+    itemTypeCode?: string;
+  }[];
   cancellationCoverLimit?: number;
   tripValue?: number;
 }

@@ -20,9 +20,15 @@ export function enginePricingPort(reader: CatalogueReader): QuotePricing {
         tripDurationDays: request.longestTripDays,
         homeCountryCode: request.homeCountryCode,
         homeProvinceCode: request.provinceCode,
-        basicOptions: request.basicOptions.filter((o) => o.optionType !== '').map((o) => ({ optionTypeCode: o.optionType, isOptedIn: o.isOptedIn })),
+        basicOptions: request.basicOptions
+          .filter((o) => o.optionType !== '')
+          .map((o) => ({ optionTypeCode: o.optionType, isOptedIn: o.isOptedIn })),
         adventureActivityIds: request.adventureActivityIds,
-        specifiedItems: request.specifiedItems.map((i) => ({ guid: i.guid, itemValue: i.itemValue, itemTypeCode: i.itemTypeCode ?? '' })),
+        specifiedItems: request.specifiedItems.map((i) => ({
+          guid: i.guid,
+          itemValue: i.itemValue,
+          itemTypeCode: i.itemTypeCode ?? '',
+        })),
         cancellationCoverLimit: request.cancellationCoverLimit,
         campaignCode: request.campaign?.code,
         partnerCode: request.partnerCode,
@@ -36,14 +42,21 @@ export function enginePricingPort(reader: CatalogueReader): QuotePricing {
         else
           plans.push({
             planId,
-            result: Object.assign({}, outcome.result, { planId, basePriceResult: Object.assign({}, outcome.result.basePriceResult, { planId }) }),
+            result: Object.assign({}, outcome.result, {
+              planId,
+              basePriceResult: Object.assign({}, outcome.result.basePriceResult, { planId }),
+            }),
             summary: Object.assign({}, outcome.summary, { planId }),
           });
       });
       // A plan that cannot cover these choices is left out with a warning; when none can, the
       // same notices are errors, since the quote has no price.
       const notice = plans.length > 0 ? warning : problem;
-      return { currencyCode: rateTable.currencyCode, plans, notifications: dedupe(refused.map((r) => notPriceableNotice(r, request, notice))) };
+      return {
+        currencyCode: rateTable.currencyCode,
+        plans,
+        notifications: dedupe(refused.map((r) => notPriceableNotice(r, request, notice))),
+      };
     },
   };
 }

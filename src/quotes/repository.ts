@@ -17,7 +17,8 @@ function parseJson(row: Omit<QuoteRow, 'id'>): StoredJson {
     input: JSON.parse(row.input_json) as StoredQuote['input'],
     pricing: JSON.parse(row.pricing_json) as StoredQuote['pricing'],
     validation: JSON.parse(row.validation_json) as StoredQuote['validation'],
-    clientInfo: row.client_info_json === null ? undefined : (JSON.parse(row.client_info_json) as StoredQuote['clientInfo']),
+    clientInfo:
+      row.client_info_json === null ? undefined : (JSON.parse(row.client_info_json) as StoredQuote['clientInfo']),
   };
 }
 
@@ -52,7 +53,14 @@ function toStored(row: Omit<QuoteRow, 'id'>, json: StoredJson = parseJson(row)):
   };
 }
 
-type OwnerColumns = 'public_id' | 'brand_code' | 'partner_id' | 'partner_code' | 'created_at' | 'created_by_user_id' | 'created_by_username';
+type OwnerColumns =
+  | 'public_id'
+  | 'brand_code'
+  | 'partner_id'
+  | 'partner_code'
+  | 'created_at'
+  | 'created_by_user_id'
+  | 'created_by_username';
 type LifecycleColumns = 'id' | 'is_purchase_initiated' | 'is_purchased' | 'policy_number' | 'revision';
 
 /** The columns an evaluation writes. */
@@ -82,7 +90,10 @@ function columns(record: QuoteRecord): Omit<QuoteRow, OwnerColumns | LifecycleCo
  * the stored text reads back (JSON and the response serialiser both leave out undefined members
  * and write -0 as 0), and a copy of ~10 KB of prices cost ~25 µs per quote.
  */
-export async function insertQuote(db: Executor, record: QuoteRecord & { id: string; brandCode: string; partnerId: number; partnerCode: string }): Promise<StoredQuote> {
+export async function insertQuote(
+  db: Executor,
+  record: QuoteRecord & { id: string; brandCode: string; partnerId: number; partnerCode: string },
+): Promise<StoredQuote> {
   const row = Object.assign(columns(record), {
     public_id: record.id,
     brand_code: record.brandCode,
@@ -97,14 +108,40 @@ export async function insertQuote(db: Executor, record: QuoteRecord & { id: stri
     revision: 1,
   }) satisfies Omit<QuoteRow, 'id'>;
   await insertRow(db, row);
-  return toStored(row, { input: record.input, pricing: record.pricing, validation: record.validation, clientInfo: record.clientInfo });
+  return toStored(row, {
+    input: record.input,
+    pricing: record.pricing,
+    validation: record.validation,
+    clientInfo: record.clientInfo,
+  });
 }
 
 type InsertedRow = Omit<QuoteRow, 'id'>;
 const INSERTED_COLUMNS = [
-  'public_id', 'brand_code', 'partner_id', 'partner_code', 'stage', 'quote_type', 'client_session_id', 'customer_user_id', 'input_json',
-  'pricing_json', 'validation_json', 'client_info_json', 'priced_version', 'has_config_changed', 'is_purchase_initiated', 'is_purchased',
-  'policy_number', 'revision', 'evaluated_at', 'created_at', 'updated_at', 'created_by_user_id', 'created_by_username', 'updated_by_user_id',
+  'public_id',
+  'brand_code',
+  'partner_id',
+  'partner_code',
+  'stage',
+  'quote_type',
+  'client_session_id',
+  'customer_user_id',
+  'input_json',
+  'pricing_json',
+  'validation_json',
+  'client_info_json',
+  'priced_version',
+  'has_config_changed',
+  'is_purchase_initiated',
+  'is_purchased',
+  'policy_number',
+  'revision',
+  'evaluated_at',
+  'created_at',
+  'updated_at',
+  'created_by_user_id',
+  'created_by_username',
+  'updated_by_user_id',
   'updated_by_username',
 ] as const satisfies readonly (keyof InsertedRow)[];
 
@@ -114,16 +151,28 @@ const insertRow = reusableQuery(INSERTED_COLUMNS, (db, row: InsertedRow) => db.i
 // By the unique id alone: with brand and partner in the where clause too, PostgreSQL planned a
 // fresh table's read on the partner index (both looked like one row without statistics) and
 // walked every quote of the partner on each read (docs/performance.md, "Index choice").
-const selectQuote = reusableQuery(['id'], (db, v: { id: string }) => db.selectFrom('quote').selectAll().where('public_id', '=', v.id));
+const selectQuote = reusableQuery(['id'], (db, v: { id: string }) =>
+  db.selectFrom('quote').selectAll().where('public_id', '=', v.id),
+);
 
 /** The quote with this id if it belongs to this brand and partner; anything else is "not found". */
-export async function findQuote(db: Executor, id: string, brandCode: string, partnerId: number): Promise<StoredQuote | undefined> {
+export async function findQuote(
+  db: Executor,
+  id: string,
+  brandCode: string,
+  partnerId: number,
+): Promise<StoredQuote | undefined> {
   const [row] = (await selectQuote(db, { id })).rows;
   return row && row.brand_code === brandCode && row.partner_id === partnerId ? toStored(row) : undefined;
 }
 
 /** Writes a re-evaluation if nobody changed the quote since `revision` was read; false otherwise. */
-export async function updateQuote(db: Executor, id: string, revision: number, record: QuoteRecord): Promise<StoredQuote | undefined> {
+export async function updateQuote(
+  db: Executor,
+  id: string,
+  revision: number,
+  record: QuoteRecord,
+): Promise<StoredQuote | undefined> {
   const changes: QuoteRowUpdate = Object.assign(columns(record), { revision: revision + 1 });
   const row = await db
     .updateTable('quote')
@@ -163,7 +212,12 @@ export function claimStatement(db: QueryCreator<Database>, claim: ClaimValues) {
     db
       .updateTable('quote')
       // revision + 1 is claim.revision + 1 (the where below); written so the statement compiles once.
-      .set((eb) => ({ is_purchase_initiated: 1, input_json: claim.inputJson, revision: eb('revision', '+', 1), updated_at: claim.at }))
+      .set((eb) => ({
+        is_purchase_initiated: 1,
+        input_json: claim.inputJson,
+        revision: eb('revision', '+', 1),
+        updated_at: claim.at,
+      }))
       .where('public_id', '=', claim.quoteId)
       .where('revision', '=', claim.revision)
       .where('is_purchase_initiated', '=', 0)
@@ -181,7 +235,13 @@ export async function claimQuote(db: Executor, claim: QuoteClaim): Promise<boole
 
 /** The quote as a successful claim left it. */
 export function claimedQuote({ quote, input, at }: QuoteClaim): StoredQuote {
-  return { ...quote, input, isPurchaseInitiated: true, revision: quote.revision + 1, audit: { ...quote.audit, updatedAt: at } };
+  return {
+    ...quote,
+    input,
+    isPurchaseInitiated: true,
+    revision: quote.revision + 1,
+    audit: { ...quote.audit, updatedAt: at },
+  };
 }
 
 /** Frees a quote whose purchase ended without a policy, so another card may be tried. */
@@ -196,7 +256,12 @@ export async function releaseQuote(db: Executor, quoteId: string, at: string): P
 
 /** The quote's row locked for the issuing commit while it is not bought (PostgreSQL: a CTE of that statement). */
 export function lockUnboughtQuote(db: QueryCreator<Database>, quoteId: string) {
-  return db.selectFrom('quote').select('quote.public_id').where('quote.public_id', '=', quoteId).where('quote.is_purchased', '=', 0).forUpdate();
+  return db
+    .selectFrom('quote')
+    .select('quote.public_id')
+    .where('quote.public_id', '=', quoteId)
+    .where('quote.is_purchased', '=', 0)
+    .forUpdate();
 }
 
 /** What marking a quote bought writes besides its flags. */
@@ -209,7 +274,14 @@ export interface QuoteBought {
 const markBought = reusableQuery(['quoteId', 'policyNumber', 'at'], (db, v: QuoteBought) =>
   db
     .updateTable('quote')
-    .set((eb) => ({ is_purchased: 1, is_purchase_initiated: 1, policy_number: v.policyNumber, stage: 'PAYMENT', revision: eb('revision', '+', 1), updated_at: v.at }))
+    .set((eb) => ({
+      is_purchased: 1,
+      is_purchase_initiated: 1,
+      policy_number: v.policyNumber,
+      stage: 'PAYMENT',
+      revision: eb('revision', '+', 1),
+      updated_at: v.at,
+    }))
     .where('public_id', '=', v.quoteId)
     .where('is_purchased', '=', 0)
     .returning('revision'),
@@ -225,7 +297,10 @@ export async function markQuoteBought(db: Executor, bought: QuoteBought): Promis
  * PostgreSQL: marking the quote bought as a CTE of the issuing statement, the policy number read
  * from its `header` CTE (the number is taken in the same statement).
  */
-export function markBoughtStatement(db: QueryCreator<Database & { header: { policy_number: string } }>, v: Omit<QuoteBought, 'policyNumber'>) {
+export function markBoughtStatement(
+  db: QueryCreator<Database & { header: { policy_number: string } }>,
+  v: Omit<QuoteBought, 'policyNumber'>,
+) {
   return db
     .updateTable('quote')
     .from('header')

@@ -15,7 +15,10 @@ const EVALUATION_NOTE =
   'Validation problems do not fail the call: the quote answers 200 with `validation.isValid: false` and one Notification per problem (`title` is `error` or `warning`); only wrong JSON types are a 400. A card number anywhere in the body is refused with 400 `CARD_NUMBER_REFUSED` and never stored.';
 
 /** Quote endpoints (spec §4.3 and the quote operations issue 5 decides). HTTP only. */
-export const quotesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; ports: QuotePorts }> = (app, { context, ports }) => {
+export const quotesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; ports: QuotePorts }> = (
+  app,
+  { context, ports },
+) => {
   const deps: QuotesDeps = { db: context.db, ports, clock: context.clock };
 
   // Before schema validation, so a card number is refused even in an otherwise malformed body.
@@ -34,7 +37,8 @@ export const quotesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; port
         response: { 200: Quote, ...errorResponses(400, 401, 403, 404, 413, 415, 503) },
       },
     },
-    async (request) => toContractQuote(await createQuote(deps, principalOf(request), request.params.brandCode, request.body)),
+    async (request) =>
+      toContractQuote(await createQuote(deps, principalOf(request), request.params.brandCode, request.body)),
   );
 
   app.put(
@@ -50,7 +54,10 @@ export const quotesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; port
         response: { 200: Quote, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503) },
       },
     },
-    async (request) => toContractQuote(await reviseQuote(deps, principalOf(request), request.params.brandCode, request.params.quoteId, request.body)),
+    async (request) =>
+      toContractQuote(
+        await reviseQuote(deps, principalOf(request), request.params.brandCode, request.params.quoteId, request.body),
+      ),
   );
 
   app.get(
@@ -60,12 +67,14 @@ export const quotesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; port
         tags,
         operationId: 'getQuote',
         summary: 'Retrieve a quote',
-        description: 'Returns the stored quote (spec §4.3). A quote of another partner, or an unknown id, answers 404 `QUOTE_NOT_FOUND`.',
+        description:
+          'Returns the stored quote (spec §4.3). A quote of another partner, or an unknown id, answers 404 `QUOTE_NOT_FOUND`.',
         params: QuoteParams,
         response: { 200: Quote, ...errorResponses(400, 401, 403, 404, 503) },
       },
     },
-    async (request) => toContractQuote(await readQuote(deps, principalOf(request), request.params.brandCode, request.params.quoteId)),
+    async (request) =>
+      toContractQuote(await readQuote(deps, principalOf(request), request.params.brandCode, request.params.quoteId)),
   );
   return Promise.resolve();
 };

@@ -7,7 +7,8 @@ const copy: Cleaner = (value) => (value !== null && typeof value === 'object' ? 
 
 /** Sets an own property, `__proto__` included (plain assignment would change the prototype). */
 function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 
@@ -24,8 +25,16 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
  * cleaner is built, so a schema change cannot silently drift from `Value.Clean`.
  */
 export function compileCleaner(schema: TSchema): Cleaner {
-  if (Type.IsUnion(schema) || Type.IsIntersect(schema) || Type.IsRef(schema) || Type.IsTuple(schema) || Type.IsCyclic(schema)) {
-    throw new Error(`compileCleaner: schema kind ${String((schema as unknown as Record<string, unknown>)['~kind'])} is not supported`);
+  if (
+    Type.IsUnion(schema) ||
+    Type.IsIntersect(schema) ||
+    Type.IsRef(schema) ||
+    Type.IsTuple(schema) ||
+    Type.IsCyclic(schema)
+  ) {
+    throw new Error(
+      `compileCleaner: schema kind ${String((schema as unknown as Record<string, unknown>)['~kind'])} is not supported`,
+    );
   }
   if (Type.IsObject(schema)) return objectCleaner(schema);
   if (Type.IsRecord(schema)) return recordCleaner(schema);
@@ -35,7 +44,8 @@ export function compileCleaner(schema: TSchema): Cleaner {
 
 function refuseAdditional(schema: TSchema): void {
   const additional = (schema as { additionalProperties?: unknown }).additionalProperties;
-  if (additional !== undefined && additional !== false) throw new Error('compileCleaner: additionalProperties other than false is not supported');
+  if (additional !== undefined && additional !== false)
+    throw new Error('compileCleaner: additionalProperties other than false is not supported');
 }
 
 function objectCleaner(schema: Type.TObject): Cleaner {

@@ -15,7 +15,7 @@ export const ClientInfo = Type.Object(
     userAgent: Maybe(Text('Customer browser user agent.', 500)),
     referer: Maybe(Text('Referring page.', 500)),
   },
-  { description: 'The end customer\'s client (spec §2.1 ClientInfo).' },
+  { description: "The end customer's client (spec §2.1 ClientInfo)." },
 );
 
 export const QuoteAudit = Type.Object(
@@ -43,13 +43,18 @@ export const Quote = Type.Object(
     isPurchased: Maybe(Flag('The policy has been bought (server-owned).')),
     hasConfigChanged: Maybe(Flag('The catalogue or rate version that priced the quote before is no longer in force.')),
     isPurchaseInitiated: Maybe(Flag('A purchase has started (server-owned).')),
-    clientSessionId: Maybe(ShortText('The partner\'s session id.')),
+    clientSessionId: Maybe(ShortText("The partner's session id.")),
     policyNumber: Maybe(ShortText('Set once the purchase has completed (server-owned).')),
     stage: Maybe(QuoteStage),
     evaluatedAt: Maybe(Type.String({ description: 'When the quote was last priced (UTC, ISO 8601).' })),
     input: Maybe(QuoteInput),
     priceResults: Maybe(Type.Array(QuotePriceResult, { maxItems: 50 })),
-    prices: Maybe(Type.Array(QuotePriceSummary, { maxItems: 50, description: 'The available plans with prices for the quoted parameters.' })),
+    prices: Maybe(
+      Type.Array(QuotePriceSummary, {
+        maxItems: 50,
+        description: 'The available plans with prices for the quoted parameters.',
+      }),
+    ),
     clientInfo: Maybe(ClientInfo),
     audit: Maybe(QuoteAudit),
     customerUserId: Maybe(Long('Customer user.')),
@@ -63,8 +68,15 @@ export type Quote = Static<typeof Quote>;
 /** Request body of create and update: a Quote whose `input` is required; server-owned fields are ignored. */
 export const QuoteRequest = Type.Object(
   { ...Quote.properties, input: QuoteInput },
-  { description: 'A Quote to evaluate; `input` is required, server-owned fields (`id`, prices, audit, flags, `policyNumber`) are ignored.' },
+  {
+    description:
+      'A Quote to evaluate; `input` is required, server-owned fields (`id`, prices, audit, flags, `policyNumber`) are ignored.',
+  },
 );
 export type QuoteRequest = Static<typeof QuoteRequest>;
 
-export const QuoteIdParam = Type.String({ minLength: 1, maxLength: 64, description: 'A quote id as returned when the quote was created.' });
+export const QuoteIdParam = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'A quote id as returned when the quote was created.',
+});

@@ -17,7 +17,10 @@ export interface QuotesDeps {
 }
 
 /** A quote as answered to a partner, amounts still in minor units (routes convert). */
-export type QuoteView = Omit<StoredQuote, 'id' | 'partnerId' | 'partnerCode' | 'revision' | 'pricedVersion' | 'audit'> & {
+export type QuoteView = Omit<
+  StoredQuote,
+  'id' | 'partnerId' | 'partnerCode' | 'revision' | 'pricedVersion' | 'audit'
+> & {
   id?: string;
   isNew: boolean;
   audit?: StoredQuote['audit'];
@@ -28,7 +31,14 @@ function view(quote: StoredQuote, isNew: boolean): QuoteView {
   return Object.assign({}, rest, { isNew });
 }
 
-function record(evaluation: Evaluation, body: QuoteRequest, actor: QuoteActor, at: string, audit: StoredQuote['audit'] | undefined, hasConfigChanged: boolean): QuoteRecord {
+function record(
+  evaluation: Evaluation,
+  body: QuoteRequest,
+  actor: QuoteActor,
+  at: string,
+  audit: StoredQuote['audit'] | undefined,
+  hasConfigChanged: boolean,
+): QuoteRecord {
   return {
     stage: evaluation.stage,
     clientSessionId: body.clientSessionId,
@@ -52,7 +62,12 @@ function record(evaluation: Evaluation, body: QuoteRequest, actor: QuoteActor, a
 }
 
 /** Creates and evaluates a quote; stores it unless `input.skipPersistence`. Server-owned body fields are ignored. */
-export async function createQuote(deps: QuotesDeps, actor: QuoteActor, brandCode: BrandCode, body: QuoteRequest): Promise<QuoteView> {
+export async function createQuote(
+  deps: QuotesDeps,
+  actor: QuoteActor,
+  brandCode: BrandCode,
+  body: QuoteRequest,
+): Promise<QuoteView> {
   const now = deps.clock();
   const evaluation = await evaluateQuote(deps.ports, { brandCode, partnerCode: actor.partnerCode, body, now });
   const values = record(evaluation, body, actor, now.toISOString(), undefined, false);
@@ -61,7 +76,15 @@ export async function createQuote(deps: QuotesDeps, actor: QuoteActor, brandCode
     return Object.assign({}, rest, { brandCode, isNew: true, isPurchased: false, isPurchaseInitiated: false });
   }
   // 122 random bits: ids cannot be guessed or enumerated.
-  const stored = await insertQuote(deps.db, Object.assign({}, values, { id: randomUUID(), brandCode, partnerId: actor.partnerId, partnerCode: actor.partnerCode }));
+  const stored = await insertQuote(
+    deps.db,
+    Object.assign({}, values, {
+      id: randomUUID(),
+      brandCode,
+      partnerId: actor.partnerId,
+      partnerCode: actor.partnerCode,
+    }),
+  );
   return view(stored, true);
 }
 
@@ -75,13 +98,32 @@ async function ownQuote(deps: QuotesDeps, actor: QuoteActor, brandCode: BrandCod
  * Re-evaluates a stored quote with a changed body. A purchased quote, or one whose purchase is
  * running, cannot change (409). With `skipPersistence` the new evaluation is answered, not stored.
  */
-export async function reviseQuote(deps: QuotesDeps, actor: QuoteActor, brandCode: BrandCode, id: string, body: QuoteRequest): Promise<QuoteView> {
+export async function reviseQuote(
+  deps: QuotesDeps,
+  actor: QuoteActor,
+  brandCode: BrandCode,
+  id: string,
+  body: QuoteRequest,
+): Promise<QuoteView> {
   const current = await ownQuote(deps, actor, brandCode, id);
   if (current.isPurchased) throw new QuotePurchased();
   if (current.isPurchaseInitiated) throw new QuotePurchaseInitiated();
   const now = deps.clock();
-  const evaluation = await evaluateQuote(deps.ports, { brandCode, partnerCode: actor.partnerCode, body, currentStage: current.stage, now });
-  const values = record(evaluation, body, actor, now.toISOString(), current.audit, current.pricedVersion !== evaluation.version);
+  const evaluation = await evaluateQuote(deps.ports, {
+    brandCode,
+    partnerCode: actor.partnerCode,
+    body,
+    currentStage: current.stage,
+    now,
+  });
+  const values = record(
+    evaluation,
+    body,
+    actor,
+    now.toISOString(),
+    current.audit,
+    current.pricedVersion !== evaluation.version,
+  );
   if (body.input.skipPersistence === true) {
     return Object.assign(view(Object.assign({}, current, values), false), { audit: current.audit });
   }
@@ -94,7 +136,12 @@ export async function reviseQuote(deps: QuotesDeps, actor: QuoteActor, brandCode
 }
 
 /** The stored quote; `hasConfigChanged` says whether the version that priced it is still in force. */
-export async function readQuote(deps: QuotesDeps, actor: QuoteActor, brandCode: BrandCode, id: string): Promise<QuoteView> {
+export async function readQuote(
+  deps: QuotesDeps,
+  actor: QuoteActor,
+  brandCode: BrandCode,
+  id: string,
+): Promise<QuoteView> {
   const quote = await ownQuote(deps, actor, brandCode, id);
   const version = await deps.ports.catalogue.versionInForce(brandCode, deps.clock());
   return Object.assign(view(quote, false), { hasConfigChanged: quote.pricedVersion !== version });

@@ -4,14 +4,22 @@ import { problem } from './validation/notify.js';
 import type { QuoteFacts } from './validation/validate-quote.js';
 
 /** The purchase path in order (spec §3). A quote moves forward only when each stage's needs are met. */
-export const STAGES: readonly QuoteStage[] = ['INITIAL', 'BASEQUOTE', 'OPTIONS', 'DETAILS', 'MEDICAL_SCREENING', 'PAYMENT'];
+export const STAGES: readonly QuoteStage[] = [
+  'INITIAL',
+  'BASEQUOTE',
+  'OPTIONS',
+  'DETAILS',
+  'MEDICAL_SCREENING',
+  'PAYMENT',
+];
 
 const rank = (stage: QuoteStage): number => STAGES.indexOf(stage);
 
 type Requirement = (input: QuoteInput, facts: QuoteFacts) => string[];
 
 const blank = (value: string | undefined): boolean => value === undefined || value.trim() === '';
-const holders = (input: QuoteInput) => (input.policyHolders ?? []).map((holder, index) => ({ holder, path: `input.policyHolders[${index}]` }));
+const holders = (input: QuoteInput) =>
+  (input.policyHolders ?? []).map((holder, index) => ({ holder, path: `input.policyHolders[${index}]` }));
 
 /** What each stage adds to the one before, as the JSON paths that are missing. */
 const REQUIREMENTS: Record<QuoteStage, Requirement> = {
@@ -22,7 +30,9 @@ const REQUIREMENTS: Record<QuoteStage, Requirement> = {
     ...(blank(input.departureDate) ? ['input.departureDate'] : []),
     ...(blank(input.returnDate) ? ['input.returnDate'] : []),
     ...((input.policyHolders ?? []).length === 0 ? ['input.policyHolders'] : []),
-    ...holders(input).filter(({ holder }) => holder.age === undefined && blank(holder.dateOfBirth)).map(({ path }) => `${path}.age`),
+    ...holders(input)
+      .filter(({ holder }) => holder.age === undefined && blank(holder.dateOfBirth))
+      .map(({ path }) => `${path}.age`),
   ],
   OPTIONS: (input) => ((input.planId ?? 0) === 0 ? ['input.planId'] : []),
   DETAILS: (input) => {
@@ -49,7 +59,9 @@ const REQUIREMENTS: Record<QuoteStage, Requirement> = {
   PAYMENT: (input) => {
     const declarations = input.regulatoryDeclarations ?? [];
     if (declarations.length === 0) return ['input.regulatoryDeclarations'];
-    return declarations.flatMap((d, i) => (d.hasAgreed === true ? [] : [`input.regulatoryDeclarations[${i}].hasAgreed`]));
+    return declarations.flatMap((d, i) =>
+      d.hasAgreed === true ? [] : [`input.regulatoryDeclarations[${i}].hasAgreed`],
+    );
   },
 };
 
@@ -65,7 +77,11 @@ export interface StageRequest {
 }
 
 /** The highest stage ≤ `target` whose requirements, and those of every stage before it, are met. */
-function reachable(target: QuoteStage, input: QuoteInput, facts: QuoteFacts): { stage: QuoteStage; missing: string[]; blockedAt?: QuoteStage } {
+function reachable(
+  target: QuoteStage,
+  input: QuoteInput,
+  facts: QuoteFacts,
+): { stage: QuoteStage; missing: string[]; blockedAt?: QuoteStage } {
   let reached: QuoteStage = 'INITIAL';
   for (const stage of STAGES.slice(1, rank(target) + 1)) {
     const missing = REQUIREMENTS[stage](input, facts);
@@ -79,28 +95,66 @@ function reachable(target: QuoteStage, input: QuoteInput, facts: QuoteFacts): { 
  * Decides the quote's stage. Refusals are Notifications (the quote answers 200 with
  * `isValid: false` and keeps the stage it could reach), never an HTTP error.
  */
-export function resolveStage({ current, requested, input, facts, hasErrors }: StageRequest): { stage: QuoteStage; notifications: Notification[] } {
+export function resolveStage({ current, requested, input, facts, hasErrors }: StageRequest): {
+  stage: QuoteStage;
+  notifications: Notification[];
+} {
   const from = current ?? 'INITIAL';
   const notifications: Notification[] = [];
   let target = requested ?? from;
   if (requested !== undefined && rank(requested) < rank(from) && requested === 'INITIAL') {
-    notifications.push(problem('STAGE_BACKWARD_NOT_ALLOWED', 'A quote that has been priced cannot go back to INITIAL; go back to BASEQUOTE instead.', 'stage', requested, { current: from }));
+    notifications.push(
+      problem(
+        'STAGE_BACKWARD_NOT_ALLOWED',
+        'A quote that has been priced cannot go back to INITIAL; go back to BASEQUOTE instead.',
+        'stage',
+        requested,
+        { current: from },
+      ),
+    );
     target = from;
   }
   // A quote with errors stays where it is: it cannot move forward.
   if (hasErrors && rank(target) > rank(from)) {
-    notifications.push(problem('STAGE_NOT_REACHED', `The quote has validation errors, so it cannot move to ${target}.`, 'stage', target, { requested: target, reached: from }));
+    notifications.push(
+      problem(
+        'STAGE_NOT_REACHED',
+        `The quote has validation errors, so it cannot move to ${target}.`,
+        'stage',
+        target,
+        { requested: target, reached: from },
+      ),
+    );
     return { stage: from, notifications };
   }
   // A quote that can be priced is at least BASEQUOTE even when the body names no stage.
   if (requested === undefined && from === 'INITIAL' && !hasErrors) target = 'BASEQUOTE';
   const result = reachable(target, input, facts);
-  if (result.blockedAt !== undefined && !(requested === undefined && from === 'INITIAL' && result.stage === 'INITIAL')) {
+  if (
+    result.blockedAt !== undefined &&
+    !(requested === undefined && from === 'INITIAL' && result.stage === 'INITIAL')
+  ) {
     const blockedAt = result.blockedAt;
     for (const property of result.missing) {
-      notifications.push(problem('STAGE_REQUIREMENT_MISSING', `${property} is needed to reach stage ${blockedAt}.`, property, undefined, { stage: blockedAt }));
+      notifications.push(
+        problem(
+          'STAGE_REQUIREMENT_MISSING',
+          `${property} is needed to reach stage ${blockedAt}.`,
+          property,
+          undefined,
+          { stage: blockedAt },
+        ),
+      );
     }
-    notifications.push(problem('STAGE_NOT_REACHED', `The quote cannot move to ${target} yet; it stays at ${result.stage}.`, 'stage', target, { requested: target, reached: result.stage }));
+    notifications.push(
+      problem(
+        'STAGE_NOT_REACHED',
+        `The quote cannot move to ${target} yet; it stays at ${result.stage}.`,
+        'stage',
+        target,
+        { requested: target, reached: result.stage },
+      ),
+    );
   }
   return { stage: result.stage, notifications };
 }

@@ -9,7 +9,12 @@ import { FAST_AUTH_ENV, movableClock, partnerLogin, postToken } from './support.
 
 const clock = movableClock();
 const getApp = useTestApp({
-  env: { ...FAST_AUTH_ENV, LOGIN_USER_FAILURE_LIMIT: '3', LOGIN_IP_FAILURE_LIMIT: '6', LOGIN_FAILURE_WINDOW_SECONDS: '900' },
+  env: {
+    ...FAST_AUTH_ENV,
+    LOGIN_USER_FAILURE_LIMIT: '3',
+    LOGIN_IP_FAILURE_LIMIT: '6',
+    LOGIN_FAILURE_WINDOW_SECONDS: '900',
+  },
   clock,
 });
 
@@ -33,8 +38,13 @@ describe('brute-force protection on the token endpoint', () => {
     const { login, password } = await ensureTestUser(t, 'brandau');
     const from = { remoteAddress: '198.51.100.1' };
     expect((await postToken(t.app, partnerLogin(login, 'wrong-1'), from)).statusCode).toBe(401);
-    expect((await postToken(second, partnerLogin(login.toUpperCase(), 'wrong-2'), { remoteAddress: '198.51.100.2' })).statusCode).toBe(401);
-    expect((await postToken(t.app, partnerLogin(login, 'wrong-3'), { remoteAddress: '198.51.100.3' })).statusCode).toBe(401);
+    expect(
+      (await postToken(second, partnerLogin(login.toUpperCase(), 'wrong-2'), { remoteAddress: '198.51.100.2' }))
+        .statusCode,
+    ).toBe(401);
+    expect((await postToken(t.app, partnerLogin(login, 'wrong-3'), { remoteAddress: '198.51.100.3' })).statusCode).toBe(
+      401,
+    );
 
     const locked = await postToken(second, partnerLogin(login, password), { remoteAddress: '198.51.100.4' });
     expect(locked.statusCode).toBe(429);
@@ -53,9 +63,11 @@ describe('brute-force protection on the token endpoint', () => {
     const t = getApp();
     const { login, password } = await ensureTestUser(t, 'brandnz');
     const opts = { brand: 'brandnz', remoteAddress: '203.0.113.7' };
-    for (let i = 0; i < 2; i++) expect((await postToken(t.app, partnerLogin(login, 'nope'), opts)).statusCode).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await postToken(t.app, partnerLogin(login, 'nope'), opts)).statusCode).toBe(401);
     expect((await postToken(second, partnerLogin(login, password), opts)).statusCode).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await postToken(t.app, partnerLogin(login, 'nope'), opts)).statusCode).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await postToken(t.app, partnerLogin(login, 'nope'), opts)).statusCode).toBe(401);
     expect((await postToken(t.app, partnerLogin(login, password), opts)).statusCode).toBe(200);
   });
 
@@ -69,7 +81,10 @@ describe('brute-force protection on the token endpoint', () => {
     }
     expect((await postToken(t.app, partnerLogin(login, password), attacker)).statusCode).toBe(429);
     // The same user from another address is not locked out by the attacker.
-    expect((await postToken(t.app, partnerLogin(login, password), { brand: 'nomad', remoteAddress: '192.0.2.1' })).statusCode).toBe(200);
+    expect(
+      (await postToken(t.app, partnerLogin(login, password), { brand: 'nomad', remoteAddress: '192.0.2.1' }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -79,13 +94,17 @@ describe('counter housekeeping', () => {
     const keys = async () => (await t.context.db.selectFrom('login_failure').select('key').execute()).map((r) => r.key);
     expect(await keys()).toContain('ip:192.0.2.66');
     clock.advance(1000);
-    expect((await postToken(t.app, partnerLogin('late@example.test', 'pw'), { remoteAddress: '192.0.2.99' })).statusCode).toBe(401);
+    expect(
+      (await postToken(t.app, partnerLogin('late@example.test', 'pw'), { remoteAddress: '192.0.2.99' })).statusCode,
+    ).toBe(401);
     expect((await keys()).sort()).toEqual(['ip:192.0.2.99', 'user:late@example.test']);
   });
 });
 
 describe('slowing down repeated failures', () => {
-  const getSlow = useTestApp({ env: { ...FAST_AUTH_ENV, LOGIN_SLOWDOWN_AFTER: '1', LOGIN_DELAY_STEP_MS: '150', LOGIN_MAX_DELAY_MS: '300' } });
+  const getSlow = useTestApp({
+    env: { ...FAST_AUTH_ENV, LOGIN_SLOWDOWN_AFTER: '1', LOGIN_DELAY_STEP_MS: '150', LOGIN_MAX_DELAY_MS: '300' },
+  });
 
   it('answers later the more failures there were, up to the maximum delay', async () => {
     const t = getSlow();

@@ -30,15 +30,28 @@ async function run(args: string[], stdinText = ''): Promise<string> {
 
 describe('operator commands', () => {
   it('partner create, user create (password on stdin), then the user gets a token', async () => {
-    expect(await run(['partner', 'create', '--code', 'ACME', '--name', 'Acme Travel', '--on-account'])).toMatch(/^Created partner ACME \(id \d+\)\.\n$/);
-    const out = await run(['user', 'create', '--partner', 'ACME', '--login', 'Agent@Acme.test', '--brand', 'brandau', 'nomad'], 'stdin-password-123\n');
+    expect(await run(['partner', 'create', '--code', 'ACME', '--name', 'Acme Travel', '--on-account'])).toMatch(
+      /^Created partner ACME \(id \d+\)\.\n$/,
+    );
+    const out = await run(
+      ['user', 'create', '--partner', 'ACME', '--login', 'Agent@Acme.test', '--brand', 'brandau', 'nomad'],
+      'stdin-password-123\n',
+    );
     expect(out).toMatch(/^Created user Agent@Acme.test \(id \d+\)\.\n$/);
     expect(out).not.toContain('stdin-password-123');
     const t = getApp();
     expect((await postToken(t.app, partnerLogin('agent@acme.test', 'stdin-password-123'))).statusCode).toBe(200);
-    expect((await postToken(t.app, partnerLogin('agent@acme.test', 'stdin-password-123'), { brand: 'nomad' })).statusCode).toBe(200);
-    expect((await postToken(t.app, partnerLogin('agent@acme.test', 'stdin-password-123'), { brand: 'brandnz' })).statusCode).toBe(401);
-    const row = await t.context.db.selectFrom('app_user').select('password_hash').where('login_key', '=', 'agent@acme.test').executeTakeFirstOrThrow();
+    expect(
+      (await postToken(t.app, partnerLogin('agent@acme.test', 'stdin-password-123'), { brand: 'nomad' })).statusCode,
+    ).toBe(200);
+    expect(
+      (await postToken(t.app, partnerLogin('agent@acme.test', 'stdin-password-123'), { brand: 'brandnz' })).statusCode,
+    ).toBe(401);
+    const row = await t.context.db
+      .selectFrom('app_user')
+      .select('password_hash')
+      .where('login_key', '=', 'agent@acme.test')
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
   });
 
@@ -46,24 +59,59 @@ describe('operator commands', () => {
     await run(['partner', 'create', '--code', 'FILEP', '--name', 'File Partner']);
     const file = join(tmpdir(), `pw-${process.pid}.txt`);
     writeFileSync(file, 'file-password-4567\n');
-    await run(['user', 'create', '--partner', 'FILEP', '--login', 'file@p.test', '--brand', 'brandau', '--password-file', file]);
+    await run([
+      'user',
+      'create',
+      '--partner',
+      'FILEP',
+      '--login',
+      'file@p.test',
+      '--brand',
+      'brandau',
+      '--password-file',
+      file,
+    ]);
     expect((await postToken(getApp().app, partnerLogin('file@p.test', 'file-password-4567'))).statusCode).toBe(200);
-    const out = await run(['user', 'create', '--partner', 'FILEP', '--login', 'gen@p.test', '--brand', 'brandau', '--generate-password']);
+    const out = await run([
+      'user',
+      'create',
+      '--partner',
+      'FILEP',
+      '--login',
+      'gen@p.test',
+      '--brand',
+      'brandau',
+      '--generate-password',
+    ]);
     const generated = /shown only now\): (\S+)/.exec(out)?.[1];
     expect(generated).toBeDefined();
     expect((await postToken(getApp().app, partnerLogin('gen@p.test', generated!))).statusCode).toBe(200);
   });
 
   it('refuses bad input with a clear error and creates nothing', async () => {
-    await expect(run(['user', 'create', '--partner', 'NOPE', '--login', 'x@y.test', '--brand', 'brandau'], 'long-enough-password')).rejects.toThrow(/Partner 'NOPE' does not exist/);
-    await expect(run(['user', 'create', '--partner', 'ACME', '--login', 'AGENT@acme.test', '--brand', 'brandau'], 'long-enough-password')).rejects.toThrow(/taken/);
-    await expect(run(['user', 'create', '--partner', 'ACME', '--login', 'short@acme.test', '--brand', 'brandau'], 'short')).rejects.toThrow(/at least 12/);
-    await expect(run(['user', 'create', '--partner', 'ACME', '--login', 'b@acme.test', '--brand', 'acme'], 'long-enough-password')).rejects.toThrow(/Brand 'acme'/);
+    await expect(
+      run(['user', 'create', '--partner', 'NOPE', '--login', 'x@y.test', '--brand', 'brandau'], 'long-enough-password'),
+    ).rejects.toThrow(/Partner 'NOPE' does not exist/);
+    await expect(
+      run(
+        ['user', 'create', '--partner', 'ACME', '--login', 'AGENT@acme.test', '--brand', 'brandau'],
+        'long-enough-password',
+      ),
+    ).rejects.toThrow(/taken/);
+    await expect(
+      run(['user', 'create', '--partner', 'ACME', '--login', 'short@acme.test', '--brand', 'brandau'], 'short'),
+    ).rejects.toThrow(/at least 12/);
+    await expect(
+      run(['user', 'create', '--partner', 'ACME', '--login', 'b@acme.test', '--brand', 'acme'], 'long-enough-password'),
+    ).rejects.toThrow(/Brand 'acme'/);
     await expect(run(['partner', 'create', '--code', 'ACME', '--name', 'Again'])).rejects.toThrow(/already exists/);
   });
 
   it('user deactivate stops new tokens', async () => {
-    await run(['user', 'create', '--partner', 'ACME', '--login', 'temp@acme.test', '--brand', 'brandau'], 'temporary-password');
+    await run(
+      ['user', 'create', '--partner', 'ACME', '--login', 'temp@acme.test', '--brand', 'brandau'],
+      'temporary-password',
+    );
     expect(await run(['user', 'deactivate', '--login', 'TEMP@acme.test'])).toMatch(/^Deactivated user TEMP@acme.test/);
     expect((await postToken(getApp().app, partnerLogin('temp@acme.test', 'temporary-password'))).statusCode).toBe(401);
     await expect(run(['user', 'deactivate', '--login', 'ghost@acme.test'])).rejects.toThrow(/No user/);

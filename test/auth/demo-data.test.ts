@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BRAND_CODES } from '../../src/catalogue/brands.js';
-import { DEMO_PARTNERS, DemoUsersInProduction, demoLogin, demoPassword, prepareIdentity } from '../../src/auth/setup.js';
+import {
+  DEMO_PARTNERS,
+  DemoUsersInProduction,
+  demoLogin,
+  demoPassword,
+  prepareIdentity,
+} from '../../src/auth/setup.js';
 import { deactivate } from '../../src/auth/accounts.js';
 import { prepareDatabase } from '../../src/server.js';
 import { useTestApp } from '../helpers/app.js';
@@ -23,11 +29,19 @@ describe('demo identities (staging)', () => {
     const t = getApp();
     for (const partner of DEMO_PARTNERS) {
       for (const brand of BRAND_CODES) {
-        const response = await postToken(t.app, partnerLogin(demoLogin(partner.code, brand), demoPassword(partner.code, brand)), { brand });
+        const response = await postToken(
+          t.app,
+          partnerLogin(demoLogin(partner.code, brand), demoPassword(partner.code, brand)),
+          { brand },
+        );
         expect(response.statusCode).toBe(200);
       }
     }
-    const cross = await postToken(t.app, partnerLogin(demoLogin('DEMOA', 'brandau'), demoPassword('DEMOA', 'brandau')), { brand: 'nomad' });
+    const cross = await postToken(
+      t.app,
+      partnerLogin(demoLogin('DEMOA', 'brandau'), demoPassword('DEMOA', 'brandau')),
+      { brand: 'nomad' },
+    );
     expect(cross.statusCode).toBe(401);
   });
 
@@ -35,7 +49,8 @@ describe('demo identities (staging)', () => {
     const t = getApp();
     const production = { ...t.context, config: { ...t.context.config, env: 'production' as const, demoData: false } };
     await expect(prepareIdentity(production)).rejects.toBeInstanceOf(DemoUsersInProduction);
-    for (const partner of DEMO_PARTNERS) for (const brand of BRAND_CODES) await deactivate(t.context, demoLogin(partner.code, brand));
+    for (const partner of DEMO_PARTNERS)
+      for (const brand of BRAND_CODES) await deactivate(t.context, demoLogin(partner.code, brand));
     await expect(prepareIdentity(production)).resolves.toBeUndefined();
   });
 });

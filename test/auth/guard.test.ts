@@ -26,7 +26,11 @@ const getApp = useTestApp({
 });
 
 const whoami = (authorization: string | undefined, brand = 'brandau', query = '') =>
-  getApp().app.inject({ method: 'GET', url: `/guarded/${brand}/whoami${query}`, headers: authorization === undefined ? {} : { authorization } });
+  getApp().app.inject({
+    method: 'GET',
+    url: `/guarded/${brand}/whoami${query}`,
+    headers: authorization === undefined ? {} : { authorization },
+  });
 
 async function tokenFor(brand: 'brandau' | 'nomad' = 'brandau'): Promise<string> {
   return (await bearerFor(getApp(), brand)).authorization!.slice('Bearer '.length);
@@ -41,10 +45,19 @@ describe('bearer guard', () => {
     const response = await whoami(`Bearer ${await tokenFor()}`);
     expect(response.statusCode).toBe(200);
     const principal = response.json();
-    expect(principal).toMatchObject({ partnerCode: 'PARTNERA', brandCode: 'brandau', userTypeId: 4, customerInterfaceId: 8 });
+    expect(principal).toMatchObject({
+      partnerCode: 'PARTNERA',
+      brandCode: 'brandau',
+      userTypeId: 4,
+      customerInterfaceId: 8,
+    });
     expect(principal.userId).toBeGreaterThan(0);
     expect(principal.partnerId).toBeGreaterThan(0);
-    const plain = await getApp().app.inject({ method: 'GET', url: '/guarded/plain', headers: { authorization: `Bearer ${await tokenFor()}` } });
+    const plain = await getApp().app.inject({
+      method: 'GET',
+      url: '/guarded/plain',
+      headers: { authorization: `Bearer ${await tokenFor()}` },
+    });
     expect(plain.json()).toEqual({ partnerId: principal.partnerId });
   });
 
@@ -96,8 +109,14 @@ describe('bearer guard', () => {
     const none = new UnsecuredJWT(claims).encode();
     const noneWithKid = `${Buffer.from(JSON.stringify({ alg: 'none', kid, typ: 'at+jwt' })).toString('base64url')}.${none.split('.')[1]}.`;
     await expectInvalidToken(noneWithKid);
-    const row = await getApp().context.db.selectFrom('signing_key').select('public_key_pem').where('kid', '=', kid).executeTakeFirstOrThrow();
-    const hs256 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid, typ: 'at+jwt' }).sign(Buffer.from(row.public_key_pem));
+    const row = await getApp()
+      .context.db.selectFrom('signing_key')
+      .select('public_key_pem')
+      .where('kid', '=', kid)
+      .executeTakeFirstOrThrow();
+    const hs256 = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', kid, typ: 'at+jwt' })
+      .sign(Buffer.from(row.public_key_pem));
     await expectInvalidToken(hs256);
   });
 
@@ -105,7 +124,8 @@ describe('bearer guard', () => {
     const t = getApp();
     const claims = decodeJwt(await tokenFor());
     const { kid, key } = await new KeyStore(t.context).signingKey();
-    const sign = (c: Record<string, unknown>, typ = 'at+jwt') => new SignJWT(c).setProtectedHeader({ alg: 'ES256', kid, typ }).sign(key);
+    const sign = (c: Record<string, unknown>, typ = 'at+jwt') =>
+      new SignJWT(c).setProtectedHeader({ alg: 'ES256', kid, typ }).sign(key);
     expect((await whoami(`Bearer ${await sign(claims)}`)).statusCode).toBe(200); // the control: same key, same claims
     await expectInvalidToken(await sign({ ...claims, iss: 'https://elsewhere.example' }));
     await expectInvalidToken(await sign({ ...claims, aud: 'another-api' }));
@@ -153,8 +173,16 @@ describe('bearer guard', () => {
   it('a deactivated user’s access token is refused at once', async () => {
     const t = getApp();
     await ensureTestUser(t, 'brandau', 'B');
-    await createUser(t.context, { partnerCode: 'PARTNERB', login: 'soon-gone@partners.test', password: 'soon-gone-password', userTypeId: 4, brandCodes: ['brandau'] });
-    const { access_token } = (await postToken(t.app, partnerLogin('soon-gone@partners.test', 'soon-gone-password'))).json();
+    await createUser(t.context, {
+      partnerCode: 'PARTNERB',
+      login: 'soon-gone@partners.test',
+      password: 'soon-gone-password',
+      userTypeId: 4,
+      brandCodes: ['brandau'],
+    });
+    const { access_token } = (
+      await postToken(t.app, partnerLogin('soon-gone@partners.test', 'soon-gone-password'))
+    ).json();
     expect((await whoami(`Bearer ${access_token}`)).statusCode).toBe(200);
     await deactivate(t.context, 'soon-gone@partners.test');
     await expectInvalidToken(access_token);
@@ -176,7 +204,12 @@ describe('bearer guard', () => {
 
   it('the form parser exists only for the token endpoint: other endpoints refuse form bodies (415)', async () => {
     const app = getApp().app;
-    const form = await app.inject({ method: 'POST', url: '/json-only', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=1' });
+    const form = await app.inject({
+      method: 'POST',
+      url: '/json-only',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'a=1',
+    });
     expect(form.statusCode).toBe(415);
     const json = await app.inject({ method: 'POST', url: '/json-only', payload: { a: 1 } });
     expect(json.json()).toEqual({ received: { a: 1 } });
@@ -208,9 +241,20 @@ describe('bearer guard with a user-status cache', () => {
   it('refuses a deactivated user’s token once the cached answer is older than USER_STATUS_CACHE_SECONDS', async () => {
     const t = getCached();
     await ensureTestUser(t, 'brandau');
-    await createUser(t.context, { partnerCode: 'PARTNERA', login: 'cached@partners.test', password: 'cached-password-1', userTypeId: 4, brandCodes: ['brandau'] });
+    await createUser(t.context, {
+      partnerCode: 'PARTNERA',
+      login: 'cached@partners.test',
+      password: 'cached-password-1',
+      userTypeId: 4,
+      brandCodes: ['brandau'],
+    });
     const { access_token } = (await postToken(t.app, partnerLogin('cached@partners.test', 'cached-password-1'))).json();
-    const call = () => t.app.inject({ method: 'GET', url: '/guarded/brandau/whoami', headers: { authorization: `Bearer ${access_token}` } });
+    const call = () =>
+      t.app.inject({
+        method: 'GET',
+        url: '/guarded/brandau/whoami',
+        headers: { authorization: `Bearer ${access_token}` },
+      });
     expect((await call()).statusCode).toBe(200);
     await deactivate(t.context, 'cached@partners.test');
     expect((await call()).statusCode).toBe(200); // within the cache period (documented)

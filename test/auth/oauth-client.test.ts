@@ -13,11 +13,20 @@ let server: RunningServer;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', PORT: '0', ...FAST_AUTH_ENV }), database: database.database };
+  const config = {
+    ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', PORT: '0', ...FAST_AUTH_ENV }),
+    database: database.database,
+  };
   server = await startServer(config, { db: database.db, logger: false });
   const context = { config, db: database.db, clock: () => new Date() };
   await createPartner(context, { code: 'LIBTEST', name: 'Library Test Partner' });
-  await createUser(context, { partnerCode: 'LIBTEST', login: 'lib@partner.test', password: 'library-password-1', userTypeId: 4, brandCodes: ['brandnz'] });
+  await createUser(context, {
+    partnerCode: 'LIBTEST',
+    login: 'lib@partner.test',
+    password: 'library-password-1',
+    userTypeId: 4,
+    brandCodes: ['brandnz'],
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -33,7 +42,12 @@ function client(clientId = 'API') {
 }
 
 // The spec's extra form fields ride along with the standard ones.
-const partnerFields = { username: 'lib@partner.test', password: 'library-password-1', customerInterfaceId: '8', userTypeId: '4' };
+const partnerFields = {
+  username: 'lib@partner.test',
+  password: 'library-password-1',
+  customerInterfaceId: '8',
+  userTypeId: '4',
+};
 
 describe('simple-oauth2 against the running server', () => {
   it('obtains a token with the password grant and refreshes it', async () => {
@@ -41,7 +55,11 @@ describe('simple-oauth2 against the running server', () => {
     expect(first.token.token_type).toBe('Bearer');
     expect(first.token.expires_in).toBe(3600);
     expect(first.expired()).toBe(false);
-    expect(decodeJwt(String(first.token.access_token))).toMatchObject({ brand: 'brandnz', partner_code: 'LIBTEST', user_type_id: 4 });
+    expect(decodeJwt(String(first.token.access_token))).toMatchObject({
+      brand: 'brandnz',
+      partner_code: 'LIBTEST',
+      user_type_id: 4,
+    });
 
     const renewed = await first.refresh();
     expect(renewed.token.access_token).not.toBe(first.token.access_token);
@@ -49,7 +67,10 @@ describe('simple-oauth2 against the running server', () => {
     expect(renewed.expired()).toBe(false);
 
     // Replaying the first refresh token fails and revokes the renewed one too.
-    await expect(first.refresh()).rejects.toMatchObject({ output: { statusCode: 401 }, data: { payload: { error: 'invalid_grant' } } });
+    await expect(first.refresh()).rejects.toMatchObject({
+      output: { statusCode: 401 },
+      data: { payload: { error: 'invalid_grant' } },
+    });
     await expect(renewed.refresh()).rejects.toMatchObject({ data: { payload: { error: 'invalid_grant' } } });
   });
 

@@ -22,7 +22,11 @@ async function guardedRoute(app: FastifyInstance) {
 }
 
 const clock = movableClock();
-const getApp = useTestApp({ env: { ...FAST_AUTH_ENV, SIGNING_KEY_CACHE_SECONDS: '300' }, clock, beforeReady: guardedRoute });
+const getApp = useTestApp({
+  env: { ...FAST_AUTH_ENV, SIGNING_KEY_CACHE_SECONDS: '300' },
+  clock,
+  beforeReady: guardedRoute,
+});
 
 // Another process on the same database, configured for EdDSA.
 let other: FastifyInstance;
@@ -31,7 +35,10 @@ let otherContext: AppContext;
 beforeAll(async () => {
   const t = getApp();
   otherDb = connectDatabase(t.database.database);
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', ...FAST_AUTH_ENV, JWT_ALGORITHM: 'EdDSA' }), database: t.database.database };
+  const config = {
+    ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', ...FAST_AUTH_ENV, JWT_ALGORITHM: 'EdDSA' }),
+    database: t.database.database,
+  };
   otherContext = { config, db: otherDb, clock };
   other = await buildApp(otherContext, { logger: false });
   await guardedRoute(other);
@@ -60,8 +67,12 @@ describe('signing keys', () => {
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       expect(row.private_key_sealed).not.toContain('PRIVATE KEY');
-      expect(openPrivateKey(t.context.config.auth.keyEncryptionSecret, row.kid, row.private_key_sealed)).toContain('BEGIN PRIVATE KEY');
-      expect(() => openPrivateKey('another-secret-of-at-least-32-characters', row.kid, row.private_key_sealed)).toThrow(/KEY_ENCRYPTION_SECRET/);
+      expect(openPrivateKey(t.context.config.auth.keyEncryptionSecret, row.kid, row.private_key_sealed)).toContain(
+        'BEGIN PRIVATE KEY',
+      );
+      expect(() => openPrivateKey('another-secret-of-at-least-32-characters', row.kid, row.private_key_sealed)).toThrow(
+        /KEY_ENCRYPTION_SECRET/,
+      );
     }
   });
 

@@ -72,7 +72,10 @@ describe('POST /users/{brandCode}/token, grant_type=password', () => {
       bodies.push(response.json());
     }
     // The user exists only for brandnz: another brand's path fails the same way.
-    const otherBrand = await postToken(t.app, partnerLogin(login, password), { brand: 'nomad', remoteAddress: '10.0.0.1' });
+    const otherBrand = await postToken(t.app, partnerLogin(login, password), {
+      brand: 'nomad',
+      remoteAddress: '10.0.0.1',
+    });
     expect(otherBrand.statusCode).toBe(401);
     bodies.push(otherBrand.json());
     for (const body of bodies) expect(body).toEqual(bodies[0]);
@@ -83,10 +86,21 @@ describe('POST /users/{brandCode}/token, grant_type=password', () => {
   it('refuses a deactivated user with invalid_grant', async () => {
     const t = getApp();
     await ensureTestUser(t, 'directau', 'B');
-    await createUser(t.context, { partnerCode: 'PARTNERB', login: 'leaver@partners.test', password: 'leaver-password-1', userTypeId: 4, brandCodes: ['directau'] });
-    expect((await postToken(t.app, partnerLogin('leaver@partners.test', 'leaver-password-1'), { brand: 'directau' })).statusCode).toBe(200);
+    await createUser(t.context, {
+      partnerCode: 'PARTNERB',
+      login: 'leaver@partners.test',
+      password: 'leaver-password-1',
+      userTypeId: 4,
+      brandCodes: ['directau'],
+    });
+    expect(
+      (await postToken(t.app, partnerLogin('leaver@partners.test', 'leaver-password-1'), { brand: 'directau' }))
+        .statusCode,
+    ).toBe(200);
     await deactivate(t.context, 'LEAVER@partners.test');
-    const response = await postToken(t.app, partnerLogin('leaver@partners.test', 'leaver-password-1'), { brand: 'directau' });
+    const response = await postToken(t.app, partnerLogin('leaver@partners.test', 'leaver-password-1'), {
+      brand: 'directau',
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json().error).toBe('invalid_grant');
   });
@@ -102,13 +116,23 @@ describe('POST /users/{brandCode}/token, grant_type=password', () => {
     expect(wrongInterface.json().error).toBe('unauthorized_client');
     const partnerWebsite = await postToken(t.app, { ...partnerLogin(login, password), customerInterfaceId: '5' });
     expect(partnerWebsite.statusCode).toBe(200);
-    const publicApp = await postToken(t.app, { ...partnerLogin(login, password), client_id: 'ngPublicApp', customerInterfaceId: '8' });
+    const publicApp = await postToken(t.app, {
+      ...partnerLogin(login, password),
+      client_id: 'ngPublicApp',
+      customerInterfaceId: '8',
+    });
     expect(publicApp.json().error).toBe('unauthorized_client');
   });
 });
 
 describe('token endpoint request rules', () => {
-  const valid = { grant_type: 'password', client_id: 'API', username: 'u@x.test', password: 'p', customerInterfaceId: '8' };
+  const valid = {
+    grant_type: 'password',
+    client_id: 'API',
+    username: 'u@x.test',
+    password: 'p',
+    customerInterfaceId: '8',
+  };
 
   it.each([
     ['grant_type', { ...valid, grant_type: '' }],
@@ -149,7 +173,12 @@ describe('token endpoint request rules', () => {
     ['text/plain', 'grant_type=password'],
     ['multipart/form-data; boundary=x', '--x--'],
   ])('a %s body is 400 invalid_request in the token error shape', async (type, payload) => {
-    const response = await getApp().app.inject({ method: 'POST', url: '/users/brandau/token', headers: { 'content-type': type }, payload });
+    const response = await getApp().app.inject({
+      method: 'POST',
+      url: '/users/brandau/token',
+      headers: { 'content-type': type },
+      payload,
+    });
     expect(response.statusCode).toBe(400);
     expectNoStore(response);
     expect(response.json()).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
@@ -164,7 +193,9 @@ describe('token endpoint request rules', () => {
   it('credentials in the query string are refused with 400 invalid_request', async () => {
     const t = getApp();
     const { login, password } = await ensureTestUser(t, 'brandau');
-    const response = await postToken(t.app, partnerLogin(login, password), { query: `?password=${encodeURIComponent(password)}` });
+    const response = await postToken(t.app, partnerLogin(login, password), {
+      query: `?password=${encodeURIComponent(password)}`,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toBe('invalid_request');
   });

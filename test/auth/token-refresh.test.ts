@@ -11,7 +11,10 @@ const getApp = useTestApp({
   clock,
 });
 
-async function login(t: TestApp, brand: 'brandau' | 'brandnz' = 'brandau'): Promise<{ access_token: string; refresh_token: string }> {
+async function login(
+  t: TestApp,
+  brand: 'brandau' | 'brandnz' = 'brandau',
+): Promise<{ access_token: string; refresh_token: string }> {
   const { login: username, password } = await ensureTestUser(t, brand);
   const response = await postToken(t.app, partnerLogin(username, password), { brand });
   expect(response.statusCode).toBe(200);
@@ -19,7 +22,11 @@ async function login(t: TestApp, brand: 'brandau' | 'brandnz' = 'brandau'): Prom
 }
 
 const refresh = (t: TestApp, refreshToken: string, overrides: { client_id?: string; brand?: string } = {}) =>
-  postToken(t.app, { grant_type: 'refresh_token', client_id: overrides.client_id ?? 'API', refresh_token: refreshToken }, { brand: overrides.brand ?? 'brandau' });
+  postToken(
+    t.app,
+    { grant_type: 'refresh_token', client_id: overrides.client_id ?? 'API', refresh_token: refreshToken },
+    { brand: overrides.brand ?? 'brandau' },
+  );
 
 function expectRefused(response: Awaited<ReturnType<typeof refresh>>) {
   expect(response.statusCode).toBe(401);
@@ -38,7 +45,9 @@ describe('POST /users/{brandCode}/token, grant_type=refresh_token', () => {
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(second.access_token).not.toBe(first.access_token);
     const stored = await t.context.db.selectFrom('refresh_token').select('token_hash').execute();
-    expect(stored.some((r) => r.token_hash === second.refresh_token || r.token_hash === first.refresh_token)).toBe(false);
+    expect(stored.some((r) => r.token_hash === second.refresh_token || r.token_hash === first.refresh_token)).toBe(
+      false,
+    );
   });
 
   it('a replayed (already used) refresh token fails and revokes its whole family', async () => {
@@ -105,8 +114,16 @@ describe('POST /users/{brandCode}/token, grant_type=refresh_token', () => {
   it('fails once the user is deactivated', async () => {
     const t = getApp();
     await ensureTestUser(t, 'brandau');
-    await createUser(t.context, { partnerCode: 'PARTNERA', login: 'refresher@partners.test', password: 'refresher-password', userTypeId: 4, brandCodes: ['brandau'] });
-    const { refresh_token } = (await postToken(t.app, partnerLogin('refresher@partners.test', 'refresher-password'))).json();
+    await createUser(t.context, {
+      partnerCode: 'PARTNERA',
+      login: 'refresher@partners.test',
+      password: 'refresher-password',
+      userTypeId: 4,
+      brandCodes: ['brandau'],
+    });
+    const { refresh_token } = (
+      await postToken(t.app, partnerLogin('refresher@partners.test', 'refresher-password'))
+    ).json();
     await deactivate(t.context, 'refresher@partners.test');
     expectRefused(await refresh(t, refresh_token));
   });

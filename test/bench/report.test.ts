@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { measureOf, medianRound, summaryOf, toMarkdown, type BenchReport, type RoundResult } from '../../bench/report.js';
+import {
+  measureOf,
+  medianRound,
+  summaryOf,
+  toMarkdown,
+  type BenchReport,
+  type RoundResult,
+} from '../../bench/report.js';
 
 const load = (requestsPerSecond: number, okPerSecond = requestsPerSecond) => ({
   requestsPerSecond,

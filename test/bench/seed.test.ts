@@ -23,7 +23,10 @@ describe(`bulk policy seeding (${DIALECT})`, () => {
     expect(progress).toEqual([50, 100, 120]);
 
     const db = t.context.db;
-    const headers = await db.selectFrom('policy_header').select(['id', 'policy_number', 'brand_code', 'partner_id', 'quote_id']).execute();
+    const headers = await db
+      .selectFrom('policy_header')
+      .select(['id', 'policy_number', 'brand_code', 'partner_id', 'quote_id'])
+      .execute();
     expect(headers).toHaveLength(120);
     expect(new Set(headers.map((h) => h.policy_number)).size).toBe(120);
     expect(new Set(headers.map((h) => h.brand_code)).size).toBeGreaterThan(1);
@@ -33,7 +36,11 @@ describe(`bulk policy seeding (${DIALECT})`, () => {
 
     // Every seeded policy reads back through the real service (header, detail, people, money).
     for (const header of headers.slice(0, 10)) {
-      const summary = await getPolicySummary(db, { policyNumber: header.policy_number, brandCode: header.brand_code as 'brandau', partnerId: header.partner_id });
+      const summary = await getPolicySummary(db, {
+        policyNumber: header.policy_number,
+        brandCode: header.brand_code as 'brandau',
+        partnerId: header.partner_id,
+      });
       expect(summary.policyNumber).toBe(header.policy_number);
     }
 
@@ -42,7 +49,9 @@ describe(`bulk policy seeding (${DIALECT})`, () => {
     const plan = BRAND_PROFILES[0]!.plans[0]!;
     const issued = await issuePolicyOf(db, issueRequest({ partnerId: partner!.id, plan }), new Date());
     expect(headers.map((h) => h.policy_number)).not.toContain(issued.policyNumber);
-    const sameSeries = headers.filter((h) => h.policy_number.slice(0, 6) === issued.policyNumber.slice(0, 6)).map((h) => h.policy_number);
+    const sameSeries = headers
+      .filter((h) => h.policy_number.slice(0, 6) === issued.policyNumber.slice(0, 6))
+      .map((h) => h.policy_number);
     expect(sameSeries.length).toBeGreaterThan(0);
     expect(sameSeries.every((n) => n < issued.policyNumber)).toBe(true);
   });

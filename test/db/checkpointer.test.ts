@@ -18,7 +18,8 @@ function serving(): SqliteDatabase.Database {
   return db;
 }
 
-const framesInWal = (db: SqliteDatabase.Database) => (db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]!.log;
+const framesInWal = (db: SqliteDatabase.Database) =>
+  (db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]!.log;
 const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
 
 beforeEach(() => {

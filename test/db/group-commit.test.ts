@@ -19,13 +19,19 @@ describe('SQLite group commit through Kysely', () => {
     const sqlite = new SqliteDatabase(path);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
-    const db = new Kysely<{ item: { id: Generated<number>; label: string } }>({ dialect: new DurableSqliteDialect({ database: sqlite }, new WalSync(flush)) });
+    const db = new Kysely<{ item: { id: Generated<number>; label: string } }>({
+      dialect: new DurableSqliteDialect({ database: sqlite }, new WalSync(flush)),
+    });
     return { db, path };
   }
 
   function gate() {
     const calls: (() => void)[] = [];
-    return { calls, flush: () => new Promise<void>((resolve) => calls.push(resolve)), release: () => calls.splice(0).forEach((resolve) => resolve()) };
+    return {
+      calls,
+      flush: () => new Promise<void>((resolve) => calls.push(resolve)),
+      release: () => calls.splice(0).forEach((resolve) => resolve()),
+    };
   }
 
   it('a write is acknowledged only after a flush; concurrent writes share it; reads wait for what they can see', async () => {
@@ -40,8 +46,15 @@ describe('SQLite group commit through Kysely', () => {
     expect(disk.calls.length).toBe(1);
     disk.release();
     await created;
-    const writes = Array.from({ length: 10 }, (_, i) => db.insertInto('item').values({ label: `n${i}` }).execute());
-    const tx = db.transaction().execute((trx) => trx.insertInto('item').values({ label: 'in a transaction' }).execute());
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      db
+        .insertInto('item')
+        .values({ label: `n${i}` })
+        .execute(),
+    );
+    const tx = db
+      .transaction()
+      .execute((trx) => trx.insertInto('item').values({ label: 'in a transaction' }).execute());
     let acknowledged = 0;
     for (const w of [...writes, tx]) void w.then(() => (acknowledged += 1));
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -81,7 +94,17 @@ describe('SQLite group commit through Kysely', () => {
       const sqlite = new SqliteDatabase(path);
       sqlite.pragma('journal_mode = WAL');
       sqlite.pragma('synchronous = NORMAL');
-      return { db: new Kysely<{ item: { id: number } }>({ dialect: new DurableSqliteDialect({ database: sqlite }, new WalSync(() => real.flush().then(() => void (flushes += 1)), () => real.close())) }) };
+      return {
+        db: new Kysely<{ item: { id: number } }>({
+          dialect: new DurableSqliteDialect(
+            { database: sqlite },
+            new WalSync(
+              () => real.flush().then(() => void (flushes += 1)),
+              () => real.close(),
+            ),
+          ),
+        }),
+      };
     })();
     await sql`create table item (id integer primary key)`.execute(db);
     await db.insertInto('item').values({ id: 1 }).execute();

@@ -25,7 +25,12 @@ async function scratch(columns = 'id integer primary key, v text not null'): Pro
 }
 
 const prepared = async (db: Kysely<Scratch>) =>
-  (await sql<{ statement: string; generic_plans: number }>`select statement, generic_plans from pg_prepared_statements`.execute(db)).rows;
+  (
+    await sql<{
+      statement: string;
+      generic_plans: number;
+    }>`select statement, generic_plans from pg_prepared_statements`.execute(db)
+  ).rows;
 
 afterEach(async () => {
   for (const { database, db } of opened.splice(0)) {
@@ -57,8 +62,15 @@ describe.skipIf(!POSTGRES_URL)('named prepared statements (postgres)', () => {
     for (let i = 0; i < 8; i++) await find(1);
     const statement = (await prepared(db)).find((s) => s.statement.startsWith('select "id" from "t"'));
     expect(statement?.generic_plans).toBeGreaterThan(0);
-    const name = (await sql<{ name: string }>`select name from pg_prepared_statements where statement = ${statement!.statement}`.execute(db)).rows[0]!.name;
-    const plan = async () => (await sql<{ 'QUERY PLAN': string }>`explain execute ${sql.id(name)}(19999)`.execute(db)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    const name = (
+      await sql<{
+        name: string;
+      }>`select name from pg_prepared_statements where statement = ${statement!.statement}`.execute(db)
+    ).rows[0]!.name;
+    const plan = async () =>
+      (await sql<{ 'QUERY PLAN': string }>`explain execute ${sql.id(name)}(19999)`.execute(db)).rows
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
     await sql`insert into t (id, v, w) select g, 'one', 'x' from generate_series(2, 20000) g`.execute(db);
     expect(await plan()).toMatch(/Seq Scan on t/);
     await sql`analyze t`.execute(db);
@@ -68,7 +80,8 @@ describe.skipIf(!POSTGRES_URL)('named prepared statements (postgres)', () => {
 
   it('answers with the new columns after a table changes under a prepared select *', async () => {
     const db = await scratch();
-    const all = (on: Kysely<Scratch> = db) => on.selectFrom('t').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+    const all = (on: Kysely<Scratch> = db) =>
+      on.selectFrom('t').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
     expect(await all()).toEqual({ id: 1, v: 'one' });
     await sql`alter table t add column w text`.execute(db);
     // Outside a transaction the statement is prepared again under a new name and run once more.

@@ -51,20 +51,35 @@ describe('SQLite write batches (group transactions)', () => {
         } as ReturnType<KyselySqliteDatabase['prepare']>;
       },
     };
-    const db = new Kysely<Items>({ dialect: new DurableSqliteDialect({ database: counted }, new WalSync(() => Promise.resolve())) });
+    const db = new Kysely<Items>({
+      dialect: new DurableSqliteDialect({ database: counted }, new WalSync(() => Promise.resolve())),
+    });
     opened.push(db);
     await sql`create table if not exists item (id integer primary key, label text not null unique)`.execute(db);
     return { db, file, commits: () => counts.get('commit') ?? 0, failCommit };
   }
 
-  const labels = async (db: Kysely<Items>) => (await db.selectFrom('item').select('label').orderBy('id').execute()).map((r) => r.label);
+  const labels = async (db: Kysely<Items>) =>
+    (await db.selectFrom('item').select('label').orderBy('id').execute()).map((r) => r.label);
 
   it('units of work started in one turn of the event loop share one commit', async () => {
     const { db, commits } = await open();
     const before = commits();
     await Promise.all([
-      ...Array.from({ length: 5 }, (_, i) => db.insertInto('item').values({ label: `lone ${i}` }).execute()),
-      ...Array.from({ length: 5 }, (_, i) => db.transaction().execute((tx) => tx.insertInto('item').values({ label: `unit ${i}` }).execute())),
+      ...Array.from({ length: 5 }, (_, i) =>
+        db
+          .insertInto('item')
+          .values({ label: `lone ${i}` })
+          .execute(),
+      ),
+      ...Array.from({ length: 5 }, (_, i) =>
+        db.transaction().execute((tx) =>
+          tx
+            .insertInto('item')
+            .values({ label: `unit ${i}` })
+            .execute(),
+        ),
+      ),
     ]);
     expect(commits() - before).toBe(1);
     expect(await labels(db)).toHaveLength(10);
@@ -81,7 +96,11 @@ describe('SQLite write batches (group transactions)', () => {
       db.transaction().execute(async (tx) => {
         await tx.insertInto('item').values({ label: 'kept 2' }).execute();
         // A statement that fails inside a unit: SQLite undoes the statement; the unit decides the rest.
-        await tx.insertInto('item').values({ label: 'kept 1' }).execute().catch(() => undefined);
+        await tx
+          .insertInto('item')
+          .values({ label: 'kept 1' })
+          .execute()
+          .catch(() => undefined);
       }),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);

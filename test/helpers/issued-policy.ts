@@ -31,13 +31,26 @@ function quoteRecord(request: PolicyIssueRequest, at: string): QuoteRecord {
     pricedVersion: 'fixture',
     hasConfigChanged: false,
     evaluatedAt: at,
-    audit: { createdAt: at, updatedAt: at, createdByUserId: user.userId, createdByUsername: user.username, updatedByUserId: user.userId, updatedByUsername: user.username },
+    audit: {
+      createdAt: at,
+      updatedAt: at,
+      createdByUserId: user.userId,
+      createdByUsername: user.username,
+      updatedByUserId: user.userId,
+      updatedByUsername: user.username,
+    },
   };
 }
 
 /** Stores the quote `request` buys (unbought). */
 export async function storeQuoteOf(db: Db, request: PolicyIssueRequest, at: string): Promise<void> {
-  await insertQuote(db, { ...quoteRecord(request, at), id: request.quoteId, brandCode: request.brandCode, partnerId: request.partnerId, partnerCode: 'FIXTURE' });
+  await insertQuote(db, {
+    ...quoteRecord(request, at),
+    id: request.quoteId,
+    brandCode: request.brandCode,
+    partnerId: request.partnerId,
+    partnerCode: 'FIXTURE',
+  });
 }
 
 /**
@@ -49,7 +62,8 @@ export async function storeQuoteOf(db: Db, request: PolicyIssueRequest, at: stri
 export async function issuePolicyOf(db: Db, request: PolicyIssueRequest, now: Date): Promise<IssuedPolicy> {
   const at = now.toISOString();
   const issue = prepareIssue(request, now);
-  if (!(await findQuote(db, request.quoteId, request.brandCode, request.partnerId))) await storeQuoteOf(db, request, at);
+  if (!(await findQuote(db, request.quoteId, request.brandCode, request.partnerId)))
+    await storeQuoteOf(db, request, at);
   const recorded: NewPurchase = {
     id: randomUUID(),
     quoteId: request.quoteId,
@@ -63,14 +77,28 @@ export async function issuePolicyOf(db: Db, request: PolicyIssueRequest, now: Da
     at,
   };
   await insertPurchase(db, recorded);
-  const patch = request.paymentReference !== undefined ? { paymentId: request.paymentReference, paymentResult: 'APPROVED' } : { paymentResult: 'APPROVED' };
-  const outcome = await issuePurchase(db, { purchase: startedPurchase(recorded), from: ['STARTED'], patch, request, issue, at });
+  const patch =
+    request.paymentReference !== undefined
+      ? { paymentId: request.paymentReference, paymentResult: 'APPROVED' }
+      : { paymentResult: 'APPROVED' };
+  const outcome = await issuePurchase(db, {
+    purchase: startedPurchase(recorded),
+    from: ['STARTED'],
+    patch,
+    request,
+    issue,
+    at,
+  });
   if (!outcome.issued?.policyNumber) throw new PolicyAlreadyIssued(request.quoteId);
   const policyNumber = outcome.issued.policyNumber;
   const ids = await db
     .selectFrom('policy_header')
     .innerJoin('policy_detail', 'policy_detail.policy_header_id', 'policy_header.id')
-    .select(['policy_header.id as headerId', 'policy_detail.id as detailId', 'policy_detail.policy_detail_number as detailNumber'])
+    .select([
+      'policy_header.id as headerId',
+      'policy_detail.id as detailId',
+      'policy_detail.policy_detail_number as detailNumber',
+    ])
     .where('policy_header.policy_number', '=', policyNumber)
     .executeTakeFirstOrThrow();
   return {

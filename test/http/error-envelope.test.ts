@@ -7,7 +7,9 @@ import { DIALECT } from '../helpers/database.js';
 // A probe route with the contract's brand parameter and a typed body exercises the shared
 // machinery (validation, parsing, error mapping) independently of any one area.
 const ProbeBody = Type.Object({
-  quote: Type.Object({ input: Type.Object({ tripValue: Type.Number(), departureDate: Type.String({ format: 'date' }) }) }),
+  quote: Type.Object({
+    input: Type.Object({ tripValue: Type.Number(), departureDate: Type.String({ format: 'date' }) }),
+  }),
 });
 
 describe(`HTTP error envelope (${DIALECT})`, () => {
@@ -34,7 +36,12 @@ describe(`HTTP error envelope (${DIALECT})`, () => {
     const res = await post('/api/probe/acme', good);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({
-      validation: { isValid: false, errors: [{ code: 'UNKNOWN_BRAND', message: "Brand 'acme' does not exist.", property: 'brandCode', value: 'acme' }] },
+      validation: {
+        isValid: false,
+        errors: [
+          { code: 'UNKNOWN_BRAND', message: "Brand 'acme' does not exist.", property: 'brandCode', value: 'acme' },
+        ],
+      },
     });
   });
 
@@ -67,7 +74,10 @@ describe(`HTTP error envelope (${DIALECT})`, () => {
   });
 
   it('lists every schema violation with a JSON path, never coercing JSON types', async () => {
-    const res = await post('/api/probe/brandau', JSON.stringify({ quote: { input: { tripValue: '1200', departureDate: '10/01/2027' } } }));
+    const res = await post(
+      '/api/probe/brandau',
+      JSON.stringify({ quote: { input: { tripValue: '1200', departureDate: '10/01/2027' } } }),
+    );
     expect(res.statusCode).toBe(400);
     const errors = res.json().validation.errors;
     expect(errors).toEqual(
@@ -86,7 +96,10 @@ describe(`HTTP error envelope (${DIALECT})`, () => {
   });
 
   it('never echoes something that looks like a card number', async () => {
-    const res = await post('/api/probe/brandau', JSON.stringify({ quote: { input: { tripValue: '4111 1111 1111 1111', departureDate: '2027-01-01' } } }));
+    const res = await post(
+      '/api/probe/brandau',
+      JSON.stringify({ quote: { input: { tripValue: '4111 1111 1111 1111', departureDate: '2027-01-01' } } }),
+    );
     expect(res.statusCode).toBe(400);
     expect(res.body).not.toMatch(/4111/);
   });
@@ -97,14 +110,27 @@ describe(`HTTP error envelope (${DIALECT})`, () => {
     expect(res.body).not.toContain('secret');
     const requestId = res.headers['x-request-id'];
     expect(res.json()).toEqual({
-      validation: { isValid: false, errors: [{ code: 'INTERNAL_ERROR', message: 'The server could not complete the request.', tokens: { requestId } }] },
+      validation: {
+        isValid: false,
+        errors: [
+          { code: 'INTERNAL_ERROR', message: 'The server could not complete the request.', tokens: { requestId } },
+        ],
+      },
     });
   });
 
   it('echoes a sane caller request id and replaces an unsafe one', async () => {
-    const kept = await t().app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'partner-trace-0001' } });
+    const kept = await t().app.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { 'x-request-id': 'partner-trace-0001' },
+    });
     expect(kept.headers['x-request-id']).toBe('partner-trace-0001');
-    const replaced = await t().app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'bad id\nwith newline' } });
+    const replaced = await t().app.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { 'x-request-id': 'bad id\nwith newline' },
+    });
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -1,20 +1,33 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FrontCache, serverWithFrontCache, type FrontCacheDeps, type RememberedRead } from '../../src/http/front-cache.js';
+import {
+  FrontCache,
+  serverWithFrontCache,
+  type FrontCacheDeps,
+  type RememberedRead,
+} from '../../src/http/front-cache.js';
 
 const READ: RememberedRead = {
   brandCode: 'brandau',
   route: '/products/v1/:brandCode/brands',
   versionId: 7,
   validUntilMs: 2_000,
-  response: { payload: Buffer.from('{"code":"brandau"}'), etag: '"abc"', maxAgeSeconds: 60, contentType: 'application/json; charset=utf-8' },
+  response: {
+    payload: Buffer.from('{"code":"brandau"}'),
+    etag: '"abc"',
+    maxAgeSeconds: 60,
+    contentType: 'application/json; charset=utf-8',
+  },
 };
 
 function depsWith(overrides: Partial<FrontCacheDeps> = {}): FrontCacheDeps & { logged: unknown[]; counted: unknown[] } {
   const logged: unknown[] = [];
   const counted: unknown[] = [];
-  const log = { info: (o: unknown) => logged.push(o), error: (o: unknown) => logged.push(o) } as unknown as FrontCacheDeps['log'];
+  const log = {
+    info: (o: unknown) => logged.push(o),
+    error: (o: unknown) => logged.push(o),
+  } as unknown as FrontCacheDeps['log'];
   return {
     log,
     logCompleted: (line) => logged.push(line),
@@ -38,7 +51,11 @@ afterEach(async () => {
 /** A server whose fallback (standing in for Fastify) answers 299 "fallback". */
 async function serve(cache: FrontCache): Promise<string> {
   const factory = serverWithFrontCache(cache);
-  server = factory((_req, res) => res.writeHead(299).end('fallback'), { keepAliveTimeout: 5_000, requestTimeout: 10_000, connectionTimeout: 0 });
+  server = factory((_req, res) => res.writeHead(299).end('fallback'), {
+    keepAliveTimeout: 5_000,
+    requestTimeout: 10_000,
+    connectionTimeout: 0,
+  });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
@@ -55,7 +72,9 @@ describe('FrontCache', () => {
     expect(await hit.text()).toBe('{"code":"brandau"}');
     expect(hit.headers.get('etag')).toBe('"abc"');
     expect(hit.headers.get('cache-control')).toBe('private, max-age=60');
-    const notModified = await fetch(`${origin}/p?x=1`, { headers: { authorization: 'Bearer good', 'if-none-match': '"abc"' } });
+    const notModified = await fetch(`${origin}/p?x=1`, {
+      headers: { authorization: 'Bearer good', 'if-none-match': '"abc"' },
+    });
     expect(notModified.status).toBe(304);
     expect(deps.counted).toEqual([
       ['GET', READ.route, 200, expect.any(Number)],
@@ -73,7 +92,12 @@ describe('FrontCache', () => {
   });
 
   it('leaves the request to the fallback when the catalogue moved on, the day ended or the app drains', async () => {
-    for (const overrides of [{ freshCatalogueVersion: () => 8 }, { freshCatalogueVersion: () => undefined }, { nowMs: () => 2_000 }, { accepting: () => false }]) {
+    for (const overrides of [
+      { freshCatalogueVersion: () => 8 },
+      { freshCatalogueVersion: () => undefined },
+      { nowMs: () => 2_000 },
+      { accepting: () => false },
+    ]) {
       const cache = new FrontCache();
       cache.connect(depsWith(overrides));
       cache.remember('/p', READ);

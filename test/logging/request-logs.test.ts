@@ -17,11 +17,20 @@ describe(`request logs (${DIALECT})`, () => {
     });
     const database = await createTestDatabase();
     const config = { ...loadConfig({ LOG_LEVEL: 'info' }), database: database.database };
-    const app = await buildApp({ config, db: database.db, clock: () => new Date() }, { logger: { ...loggerOptions(config), stream } });
+    const app = await buildApp(
+      { config, db: database.db, clock: () => new Date() },
+      { logger: { ...loggerOptions(config), stream } },
+    );
     app.get('/echo-log', (request) => {
       // Code that logs an object with secrets in it still leaks nothing.
       request.log.info({ password: 'pw-SECRET-1', refresh_token: 'rt-SECRET-2', cardToken: 'ct-SECRET-3' }, 'probe');
-      request.log.info({ purchase: { cardToken: 'ct-SECRET-6', items: [{ token: 'tk-SECRET-7' }] }, raw: { headers: { authorization: 'Bearer at-SECRET-8' } } }, 'nested probe');
+      request.log.info(
+        {
+          purchase: { cardToken: 'ct-SECRET-6', items: [{ token: 'tk-SECRET-7' }] },
+          raw: { headers: { authorization: 'Bearer at-SECRET-8' } },
+        },
+        'nested probe',
+      );
       return { ok: true };
     });
     try {
@@ -40,7 +49,10 @@ describe(`request logs (${DIALECT})`, () => {
         statusCode: 200,
         route: '/echo-log',
       });
-      expect(entries.find((e) => e.msg === 'probe')).toMatchObject({ password: '[REDACTED]', refresh_token: '[REDACTED]' });
+      expect(entries.find((e) => e.msg === 'probe')).toMatchObject({
+        password: '[REDACTED]',
+        refresh_token: '[REDACTED]',
+      });
     } finally {
       await app.close();
       await database.destroy();
@@ -50,8 +62,16 @@ describe(`request logs (${DIALECT})`, () => {
 
 describe('withoutSecrets', () => {
   it('blanks secret keys at any depth a log object nests them, and leaves the rest', () => {
-    const logged = { purchaseId: 'p1', body: { cardToken: 'x', card: { token: 'y', last4: '4242' } }, list: [{ password: 'z' }, 3] };
-    expect(withoutSecrets(logged)).toEqual({ purchaseId: 'p1', body: { cardToken: '[REDACTED]', card: { token: '[REDACTED]', last4: '4242' } }, list: [{ password: '[REDACTED]' }, 3] });
+    const logged = {
+      purchaseId: 'p1',
+      body: { cardToken: 'x', card: { token: 'y', last4: '4242' } },
+      list: [{ password: 'z' }, 3],
+    };
+    expect(withoutSecrets(logged)).toEqual({
+      purchaseId: 'p1',
+      body: { cardToken: '[REDACTED]', card: { token: '[REDACTED]', last4: '4242' } },
+      list: [{ password: '[REDACTED]' }, 3],
+    });
     expect(logged.body.cardToken).toBe('x'); // the caller's object is not changed
   });
 
@@ -63,14 +83,21 @@ describe('withoutSecrets', () => {
   it('never lets a secret key’s value through, whatever the shape (property)', () => {
     const key = fc.oneof(fc.constantFrom(...SECRET_KEYS), fc.string({ maxLength: 6 }));
     const tree = fc.letrec((tie) => ({
-      node: fc.dictionary(key, fc.oneof(fc.constant('SECRET-VALUE'), tie('node'), fc.array(tie('node'), { maxLength: 2 })), { maxKeys: 4 }),
+      node: fc.dictionary(
+        key,
+        fc.oneof(fc.constant('SECRET-VALUE'), tie('node'), fc.array(tie('node'), { maxLength: 2 })),
+        { maxKeys: 4 },
+      ),
     })).node;
     fc.assert(
       fc.property(tree, (object) => {
         const leaks = (value: unknown, depth: number): boolean => {
           if (Array.isArray(value)) return value.some((item) => leaks(item, depth + 1));
           if (typeof value !== 'object' || value === null) return false;
-          return Object.entries(value).some(([k, v]) => (depth <= 4 && SECRET_KEYS.has(k) && v !== '[REDACTED]' && v !== undefined) || leaks(v, depth + 1));
+          return Object.entries(value).some(
+            ([k, v]) =>
+              (depth <= 4 && SECRET_KEYS.has(k) && v !== '[REDACTED]' && v !== undefined) || leaks(v, depth + 1),
+          );
         };
         expect(leaks(withoutSecrets(object), 1)).toBe(false);
       }),

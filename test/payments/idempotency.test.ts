@@ -28,7 +28,9 @@ const OrderBody = Type.Object({ amount: Type.Integer({ minimum: 1 }), note: Type
 function registerTestRoute(app: FastifyInstance): void {
   app.post(
     '/test/orders',
-    { ...idempotentRoute({ scopeOf: (request) => String(request.headers['x-test-partner'] ?? 'anonymous') }), schema: {
+    {
+      ...idempotentRoute({ scopeOf: (request) => String(request.headers['x-test-partner'] ?? 'anonymous') }),
+      schema: {
         body: OrderBody,
         // A response schema, as contract routes have: a replayed body must not be serialised twice.
         response: {
@@ -98,15 +100,23 @@ describe(`Idempotency-Key on a route (${DIALECT})`, () => {
     const first = await post({ amount: 5 }, key);
     const other = await post({ amount: 6 }, key);
     expect(other.statusCode).toBe(422);
-    expect(other.json()).toMatchObject({ validation: { isValid: false, errors: [{ code: 'IDEMPOTENCY_KEY_REUSED', property: 'Idempotency-Key' }] } });
+    expect(other.json()).toMatchObject({
+      validation: { isValid: false, errors: [{ code: 'IDEMPOTENCY_KEY_REUSED', property: 'Idempotency-Key' }] },
+    });
     expect((await post({ amount: 5 }, key)).body).toBe(first.body);
   });
 
-  it.each([['', 'empty'], ['k'.repeat(256), 'too long'], ['tab\tkey', 'control character']])('a malformed key (%#: %s) is a 400', async (key) => {
+  it.each([
+    ['', 'empty'],
+    ['k'.repeat(256), 'too long'],
+    ['tab\tkey', 'control character'],
+  ])('a malformed key (%#: %s) is a 400', async (key) => {
     const before = runs;
     const response = await post({ amount: 1 }, key);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ validation: { errors: [{ code: 'IDEMPOTENCY_KEY_INVALID', property: 'Idempotency-Key' }] } });
+    expect(response.json()).toMatchObject({
+      validation: { errors: [{ code: 'IDEMPOTENCY_KEY_INVALID', property: 'Idempotency-Key' }] },
+    });
     expect(runs).toBe(before);
   });
 
@@ -138,7 +148,10 @@ describe(`Idempotency-Key on a route (${DIALECT})`, () => {
   });
 
   it('a decline and a 404 from the handler are stored and replayed', async () => {
-    for (const [note, status] of [['declined', 200], ['missing', 404]] as const) {
+    for (const [note, status] of [
+      ['declined', 200],
+      ['missing', 404],
+    ] as const) {
       const key = freshKey();
       const first = await post({ amount: 1, note }, key);
       const before = runs;
@@ -168,7 +181,8 @@ describe(`Idempotency-Key on a route (${DIALECT})`, () => {
   it('several app instances on their own connections: exactly one of many simultaneous requests runs', async () => {
     // PostgreSQL: separate pools, as separate processes have. SQLite: the same connection (a
     // second better-sqlite3 connection in one process would block the event loop on the lock).
-    const extra: Db[] = DIALECT === 'postgres' ? [connectDatabase(t.database.database), connectDatabase(t.database.database)] : [];
+    const extra: Db[] =
+      DIALECT === 'postgres' ? [connectDatabase(t.database.database), connectDatabase(t.database.database)] : [];
     const apps = await Promise.all(
       (extra.length > 0 ? extra : [t.context.db]).map(async (db) => {
         const app = await buildApp({ ...t.context, db }, { logger: false });
@@ -181,7 +195,9 @@ describe(`Idempotency-Key on a route (${DIALECT})`, () => {
       const key = freshKey();
       const before = runs;
       gate = newGate();
-      const all = Promise.all([t.app, ...apps, t.app, ...apps].map((app) => post({ amount: 3, note: 'slow' }, key, 'A', app)));
+      const all = Promise.all(
+        [t.app, ...apps, t.app, ...apps].map((app) => post({ amount: 3, note: 'slow' }, key, 'A', app)),
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       gate.open();
       const statuses = (await all).map((r) => r.statusCode);
@@ -201,7 +217,11 @@ describe(`Idempotency-Key on a route (${DIALECT})`, () => {
     const abandoned = post({ amount: 4, note: 'slow' }, key);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await post({ amount: 4, note: 'slow' }, key)).statusCode).toBe(409);
-    await t.context.db.updateTable('idempotency_key').set({ lock_token: 'dead-process' }).where('idempotency_key', '=', key).execute();
+    await t.context.db
+      .updateTable('idempotency_key')
+      .set({ lock_token: 'dead-process' })
+      .where('idempotency_key', '=', key)
+      .execute();
     now = new Date(START.getTime() + 121_000);
     try {
       gate.open();

@@ -13,7 +13,12 @@ const key = (label: string) => `3ds:${String((sequence += 1))}:${label}`;
 const gateway = () => paymentGatewayFor(getTestApp().context);
 
 async function challenge(amountMinor = 45_678): Promise<{ paymentId: string; challenge: ThreeDsChallenge }> {
-  const result = await gateway().authorise({ idempotencyKey: key('auth'), amount: AUD(amountMinor), cardToken: CARDS.threeDsChallenge, reference: 'p' });
+  const result = await gateway().authorise({
+    idempotencyKey: key('auth'),
+    amount: AUD(amountMinor),
+    cardToken: CARDS.threeDsChallenge,
+    reference: 'p',
+  });
   if (result.outcome !== 'challenge_required') throw new Error(`expected a challenge, got ${result.outcome}`);
   return result;
 }
@@ -35,7 +40,12 @@ async function answerInBrowser(url: string, decision: 'approve' | 'decline') {
   });
 }
 
-function continueWith(paymentId: string, c: ThreeDsChallenge, idempotencyKey = key('continue'), threeDSStatus = 'CHALLENGE_COMPLETED'): Promise<AuthorisationOutcome> {
+function continueWith(
+  paymentId: string,
+  c: ThreeDsChallenge,
+  idempotencyKey = key('continue'),
+  threeDSStatus = 'CHALLENGE_COMPLETED',
+): Promise<AuthorisationOutcome> {
   return gateway().continueThreeDs({ idempotencyKey, paymentId, threeDSStatus, threeDSRequest: c.threeDSResponse });
 }
 
@@ -45,7 +55,10 @@ describe(`sandbox 3-D Secure challenge (${DIALECT})`, () => {
     expect(c).toMatchObject({ threeDSStatus: 'CHALLENGE_REQUIRED', threeDSRequestPattern: 'REDIRECT' });
     expect(c.threeDSResponse).toBe(`https://pay.example.test/sandbox/3ds/${c.challengeId}`);
     expect(c.expiresAt).toBe('2026-11-22T10:15:00.000Z');
-    expect(await gateway().capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(1) })).toMatchObject({ outcome: 'rejected', code: 'NOT_AUTHORISED' });
+    expect(await gateway().capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(1) })).toMatchObject({
+      outcome: 'rejected',
+      code: 'NOT_AUTHORISED',
+    });
   });
 
   it('serves the challenge page: amount, Approve and Decline, locked-down headers', async () => {
@@ -64,7 +77,10 @@ describe(`sandbox 3-D Secure challenge (${DIALECT})`, () => {
     const { paymentId, challenge: c } = await challenge(30_000);
     const continueKey = key('continue');
     // Before the cardholder answers, the challenge stands (and that answer is not replayed later).
-    expect(await continueWith(paymentId, c, continueKey)).toMatchObject({ outcome: 'challenge_required', challenge: c });
+    expect(await continueWith(paymentId, c, continueKey)).toMatchObject({
+      outcome: 'challenge_required',
+      challenge: c,
+    });
 
     const answer = await answerInBrowser(c.threeDSResponse, 'approve');
     expect(answer.statusCode).toBe(200);
@@ -72,9 +88,16 @@ describe(`sandbox 3-D Secure challenge (${DIALECT})`, () => {
     expect(answer.body).toContain('return to the merchant');
 
     const approved = await continueWith(paymentId, c, continueKey);
-    expect(approved).toEqual({ outcome: 'approved', paymentId, amount: AUD(30_000), threeDSStatus: 'CHALLENGE_COMPLETED' });
+    expect(approved).toEqual({
+      outcome: 'approved',
+      paymentId,
+      amount: AUD(30_000),
+      threeDSStatus: 'CHALLENGE_COMPLETED',
+    });
     expect(await continueWith(paymentId, c, continueKey)).toEqual(approved);
-    expect(await gateway().capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(30_000) })).toMatchObject({ outcome: 'captured' });
+    expect(await gateway().capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(30_000) })).toMatchObject({
+      outcome: 'captured',
+    });
   });
 
   it('only the first answer counts', async () => {
@@ -89,15 +112,24 @@ describe(`sandbox 3-D Secure challenge (${DIALECT})`, () => {
     });
     expect(second.body).toContain('You approved the payment.');
     // The issuer's record decides, whatever status the merchant echoes.
-    expect(await continueWith(paymentId, c, key('continue'), 'CHALLENGE_FAILED')).toMatchObject({ outcome: 'approved' });
+    expect(await continueWith(paymentId, c, key('continue'), 'CHALLENGE_FAILED')).toMatchObject({
+      outcome: 'approved',
+    });
   });
 
   it('decline: the continuation declines with CHALLENGE_FAILED', async () => {
     const { paymentId, challenge: c } = await challenge();
     const answer = await answerInBrowser(c.threeDSResponse, 'decline');
     expect(answer.body).toContain('You declined the payment.');
-    expect(await continueWith(paymentId, c)).toEqual({ outcome: 'declined', paymentId, reason: 'THREEDS_CHALLENGE_FAILED', threeDSStatus: 'CHALLENGE_FAILED' });
-    expect(await gateway().capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(1) })).toMatchObject({ code: 'NOT_AUTHORISED' });
+    expect(await continueWith(paymentId, c)).toEqual({
+      outcome: 'declined',
+      paymentId,
+      reason: 'THREEDS_CHALLENGE_FAILED',
+      threeDSStatus: 'CHALLENGE_FAILED',
+    });
+    expect(await gateway().capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(1) })).toMatchObject({
+      code: 'NOT_AUTHORISED',
+    });
   });
 
   it('an unanswered challenge expires after 15 minutes', async () => {
@@ -114,7 +146,11 @@ describe(`sandbox 3-D Secure challenge (${DIALECT})`, () => {
         payload: 'decision=approve',
       });
       expect(late.body).toContain('expired');
-      expect(await continueWith(paymentId, c)).toMatchObject({ outcome: 'declined', reason: 'THREEDS_CHALLENGE_EXPIRED', threeDSStatus: 'CHALLENGE_FAILED' });
+      expect(await continueWith(paymentId, c)).toMatchObject({
+        outcome: 'declined',
+        reason: 'THREEDS_CHALLENGE_EXPIRED',
+        threeDSStatus: 'CHALLENGE_FAILED',
+      });
     } finally {
       now = new Date('2026-11-22T10:00:00.000Z');
     }
@@ -122,7 +158,10 @@ describe(`sandbox 3-D Secure challenge (${DIALECT})`, () => {
 
   it('voiding a pending challenge closes it without holding anything', async () => {
     const { paymentId, challenge: c } = await challenge(999);
-    expect(await gateway().void({ idempotencyKey: key('void'), paymentId })).toMatchObject({ outcome: 'voided', amount: AUD(0) });
+    expect(await gateway().void({ idempotencyKey: key('void'), paymentId })).toMatchObject({
+      outcome: 'voided',
+      amount: AUD(0),
+    });
     const answer = await answerInBrowser(c.threeDSResponse, 'approve').catch(() => undefined);
     expect(answer).toBeUndefined(); // the page no longer offers the form
     const page = await getTestApp().app.inject({ method: 'GET', url: `/sandbox/3ds/${c.challengeId}` });
@@ -134,12 +173,23 @@ describe(`sandbox 3-D Secure challenge (${DIALECT})`, () => {
     const first = await challenge();
     const other = await challenge();
     const continueKey = key('continue');
-    expect(await continueWith(first.paymentId, other.challenge, continueKey)).toMatchObject({ outcome: 'gateway_error', code: 'THREEDS_REQUEST_MISMATCH', retryable: false });
+    expect(await continueWith(first.paymentId, other.challenge, continueKey)).toMatchObject({
+      outcome: 'gateway_error',
+      code: 'THREEDS_REQUEST_MISMATCH',
+      retryable: false,
+    });
     await answerInBrowser(other.challenge.threeDSResponse, 'approve');
     expect(await continueWith(other.paymentId, other.challenge, continueKey)).toMatchObject({ outcome: 'approved' });
-    expect(await continueWith(first.paymentId, first.challenge, key('c'), 'Y')).toMatchObject({ code: 'THREEDS_STATUS_INVALID' });
+    expect(await continueWith(first.paymentId, first.challenge, key('c'), 'Y')).toMatchObject({
+      code: 'THREEDS_STATUS_INVALID',
+    });
     // The bare challenge id is accepted as the echo too.
-    const byId = await gateway().continueThreeDs({ idempotencyKey: key('c'), paymentId: first.paymentId, threeDSStatus: 'CHALLENGE_COMPLETED', threeDSRequest: first.challenge.challengeId });
+    const byId = await gateway().continueThreeDs({
+      idempotencyKey: key('c'),
+      paymentId: first.paymentId,
+      threeDSStatus: 'CHALLENGE_COMPLETED',
+      threeDSRequest: first.challenge.challengeId,
+    });
     expect(byId).toMatchObject({ outcome: 'challenge_required' });
   });
 
@@ -147,7 +197,9 @@ describe(`sandbox 3-D Secure challenge (${DIALECT})`, () => {
     const { app } = getTestApp();
     const unknown = await app.inject({ method: 'GET', url: '/sandbox/3ds/sbx_3ds_AAAAAAAAAAAAAAAA' });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toMatchObject({ validation: { isValid: false, errors: [{ code: 'THREEDS_CHALLENGE_NOT_FOUND' }] } });
+    expect(unknown.json()).toMatchObject({
+      validation: { isValid: false, errors: [{ code: 'THREEDS_CHALLENGE_NOT_FOUND' }] },
+    });
     expect((await app.inject({ method: 'GET', url: '/sandbox/3ds/nope' })).statusCode).toBe(400);
     const { challenge: c } = await challenge();
     const bad = await app.inject({
@@ -157,6 +209,8 @@ describe(`sandbox 3-D Secure challenge (${DIALECT})`, () => {
       payload: 'decision=maybe',
     });
     expect(bad.statusCode).toBe(400);
-    expect(Object.keys((app.swagger() as { paths: Record<string, unknown> }).paths).some((p) => p.includes('sandbox'))).toBe(false);
+    expect(
+      Object.keys((app.swagger() as { paths: Record<string, unknown> }).paths).some((p) => p.includes('sandbox')),
+    ).toBe(false);
   });
 });

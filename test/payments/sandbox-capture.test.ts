@@ -7,14 +7,25 @@ import { DIALECT } from '../helpers/database.js';
 import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
 
 /** The capture as it was written before it became one conditional update: read, check, update. */
-function referenceCapture(row: SandboxPaymentRow | undefined, request: CaptureRequest): { outcome: SettlementOutcome; capturedMinor?: number } {
-  const rejected = (paymentId: string, code: string, message: string) => ({ outcome: { outcome: 'rejected' as const, paymentId, code, message } });
+function referenceCapture(
+  row: SandboxPaymentRow | undefined,
+  request: CaptureRequest,
+): { outcome: SettlementOutcome; capturedMinor?: number } {
+  const rejected = (paymentId: string, code: string, message: string) => ({
+    outcome: { outcome: 'rejected' as const, paymentId, code, message },
+  });
   if (!row) return rejected(request.paymentId, 'PAYMENT_NOT_FOUND', 'No such payment.');
-  if (row.status !== 'authorised') return rejected(row.payment_id, 'NOT_AUTHORISED', `The payment is ${row.status}, not authorised.`);
-  if (request.amount.currency !== row.currency) return rejected(row.payment_id, 'CURRENCY_MISMATCH', `The payment is in ${row.currency}.`);
+  if (row.status !== 'authorised')
+    return rejected(row.payment_id, 'NOT_AUTHORISED', `The payment is ${row.status}, not authorised.`);
+  if (request.amount.currency !== row.currency)
+    return rejected(row.payment_id, 'CURRENCY_MISMATCH', `The payment is in ${row.currency}.`);
   const left = row.amount_minor - row.captured_minor;
-  if (request.amount.amountMinor > left) return rejected(row.payment_id, 'AMOUNT_EXCEEDS_AUTHORISED', `At most ${left} can be captured.`);
-  return { outcome: { outcome: 'captured', paymentId: row.payment_id, amount: request.amount }, capturedMinor: row.captured_minor + request.amount.amountMinor };
+  if (request.amount.amountMinor > left)
+    return rejected(row.payment_id, 'AMOUNT_EXCEEDS_AUTHORISED', `At most ${left} can be captured.`);
+  return {
+    outcome: { outcome: 'captured', paymentId: row.payment_id, amount: request.amount },
+    capturedMinor: row.captured_minor + request.amount.amountMinor,
+  };
 }
 
 describe(`sandbox capture (${DIALECT})`, () => {
@@ -30,7 +41,11 @@ describe(`sandbox capture (${DIALECT})`, () => {
       amount: fc.integer({ min: 1, max: 1_000 }),
       capturedShare: fc.double({ min: 0, max: 1, noNaN: true }),
     });
-    const request = fc.record({ known: fc.boolean(), currency: fc.constantFrom('AUD', 'NZD'), amount: fc.integer({ min: 1, max: 1_200 }) });
+    const request = fc.record({
+      known: fc.boolean(),
+      currency: fc.constantFrom('AUD', 'NZD'),
+      amount: fc.integer({ min: 1, max: 1_200 }),
+    });
     await fc.assert(
       fc.asyncProperty(payment, request, async (p, r) => {
         sequence += 1;
@@ -62,10 +77,19 @@ describe(`sandbox capture (${DIALECT})`, () => {
         const step = await database.db.transaction().execute((tx) => capture(tx, captureRequest, now));
         const expected = referenceCapture(r.known ? row : undefined, captureRequest);
         expect(step).toEqual({ outcome: expected.outcome, store: true });
-        const after = await database.db.selectFrom('sandbox_payment').selectAll().where('payment_id', '=', row.payment_id).executeTakeFirstOrThrow();
+        const after = await database.db
+          .selectFrom('sandbox_payment')
+          .selectAll()
+          .where('payment_id', '=', row.payment_id)
+          .executeTakeFirstOrThrow();
         expect(after.captured_minor).toBe(expected.capturedMinor ?? row.captured_minor);
         expect(after.updated_at).toBe(expected.capturedMinor === undefined ? created : now.toISOString());
-        expect({ ...after, captured_minor: 0, updated_at: '', id: 0 }).toEqual({ ...row, captured_minor: 0, updated_at: '', id: 0 });
+        expect({ ...after, captured_minor: 0, updated_at: '', id: 0 }).toEqual({
+          ...row,
+          captured_minor: 0,
+          updated_at: '',
+          id: 0,
+        });
       }),
       { numRuns: 150 },
     );

@@ -18,7 +18,11 @@ function gateway(): PaymentGateway {
   return paymentGatewayFor(getTestApp().context);
 }
 
-async function authorise(cardToken: string, idempotencyKey = key('authorise'), amountMinor = 12_345): Promise<AuthorisationOutcome> {
+async function authorise(
+  cardToken: string,
+  idempotencyKey = key('authorise'),
+  amountMinor = 12_345,
+): Promise<AuthorisationOutcome> {
   return gateway().authorise({ idempotencyKey, amount: AUD(amountMinor), cardToken, reference: 'purchase-1' });
 }
 
@@ -62,16 +66,28 @@ describe(`sandbox gateway: authorisation by test card (${DIALECT})`, () => {
   });
 
   it('declines an unknown token, and never stores something that looks like a card number', async () => {
-    expect(await authorise('tok_nobody_issued_this')).toMatchObject({ outcome: 'declined', reason: 'INVALID_CARD_TOKEN' });
+    expect(await authorise('tok_nobody_issued_this')).toMatchObject({
+      outcome: 'declined',
+      reason: 'INVALID_CARD_TOKEN',
+    });
     expect(await authorise('4111 1111 1111 1111')).toMatchObject({ outcome: 'declined', reason: 'INVALID_CARD_TOKEN' });
     const stored = JSON.stringify(await payments());
     expect(stored).not.toContain('4111');
   });
 
   it('refuses malformed calls as non-retryable errors', async () => {
-    expect(await authorise(CARDS.approved, key('zero'), 0)).toMatchObject({ outcome: 'gateway_error', code: 'INVALID_REQUEST', retryable: false });
+    expect(await authorise(CARDS.approved, key('zero'), 0)).toMatchObject({
+      outcome: 'gateway_error',
+      code: 'INVALID_REQUEST',
+      retryable: false,
+    });
     expect(await authorise(CARDS.approved, '')).toMatchObject({ outcome: 'gateway_error', code: 'INVALID_REQUEST' });
-    const lower = await gateway().authorise({ idempotencyKey: key('c'), amount: { amountMinor: 1, currency: 'aud' }, cardToken: CARDS.approved, reference: 'r' });
+    const lower = await gateway().authorise({
+      idempotencyKey: key('c'),
+      amount: { amountMinor: 1, currency: 'aud' },
+      cardToken: CARDS.approved,
+      reference: 'r',
+    });
     expect(lower).toMatchObject({ outcome: 'gateway_error', code: 'INVALID_REQUEST' });
   });
 });
@@ -89,7 +105,11 @@ describe(`sandbox gateway: idempotency keys (${DIALECT})`, () => {
   it('refuses the same key for a different call', async () => {
     const idempotencyKey = key('mismatch');
     await authorise(CARDS.approved, idempotencyKey, 100);
-    expect(await authorise(CARDS.approved, idempotencyKey, 200)).toMatchObject({ outcome: 'gateway_error', code: 'IDEMPOTENCY_KEY_REUSED', retryable: false });
+    expect(await authorise(CARDS.approved, idempotencyKey, 200)).toMatchObject({
+      outcome: 'gateway_error',
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      retryable: false,
+    });
   });
 
   it('authorises once when several connections send the same key at the same moment', async () => {
@@ -124,17 +144,41 @@ describe(`sandbox gateway: capture, void, refund (${DIALECT})`, () => {
   it('captures, refunds in parts, and refuses more than was captured', async () => {
     const paymentId = await approvedPaymentId();
     const g = gateway();
-    expect(await g.capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(10_001) })).toMatchObject({ outcome: 'rejected', code: 'AMOUNT_EXCEEDS_AUTHORISED' });
+    expect(await g.capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(10_001) })).toMatchObject({
+      outcome: 'rejected',
+      code: 'AMOUNT_EXCEEDS_AUTHORISED',
+    });
     const captureKey = key('cap');
-    expect(await g.capture({ idempotencyKey: captureKey, paymentId, amount: AUD(10_000) })).toMatchObject({ outcome: 'captured', amount: AUD(10_000) });
+    expect(await g.capture({ idempotencyKey: captureKey, paymentId, amount: AUD(10_000) })).toMatchObject({
+      outcome: 'captured',
+      amount: AUD(10_000),
+    });
     // A retried capture is a replay, not a second charge.
-    expect(await g.capture({ idempotencyKey: captureKey, paymentId, amount: AUD(10_000) })).toMatchObject({ outcome: 'captured' });
-    expect(await g.capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(1) })).toMatchObject({ outcome: 'rejected', code: 'AMOUNT_EXCEEDS_AUTHORISED' });
-    expect(await g.void({ idempotencyKey: key('void'), paymentId })).toMatchObject({ outcome: 'rejected', code: 'ALREADY_CAPTURED' });
-    expect(await g.refund({ idempotencyKey: key('ref'), paymentId, amount: AUD(4000) })).toMatchObject({ outcome: 'refunded', amount: AUD(4000) });
-    expect(await g.refund({ idempotencyKey: key('ref'), paymentId, amount: { amountMinor: 1, currency: 'NZD' } })).toMatchObject({ code: 'CURRENCY_MISMATCH' });
-    expect(await g.refund({ idempotencyKey: key('ref'), paymentId, amount: AUD(6001) })).toMatchObject({ outcome: 'rejected', code: 'AMOUNT_EXCEEDS_CAPTURED' });
-    expect(await g.refund({ idempotencyKey: key('ref'), paymentId, amount: AUD(6000) })).toMatchObject({ outcome: 'refunded' });
+    expect(await g.capture({ idempotencyKey: captureKey, paymentId, amount: AUD(10_000) })).toMatchObject({
+      outcome: 'captured',
+    });
+    expect(await g.capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(1) })).toMatchObject({
+      outcome: 'rejected',
+      code: 'AMOUNT_EXCEEDS_AUTHORISED',
+    });
+    expect(await g.void({ idempotencyKey: key('void'), paymentId })).toMatchObject({
+      outcome: 'rejected',
+      code: 'ALREADY_CAPTURED',
+    });
+    expect(await g.refund({ idempotencyKey: key('ref'), paymentId, amount: AUD(4000) })).toMatchObject({
+      outcome: 'refunded',
+      amount: AUD(4000),
+    });
+    expect(
+      await g.refund({ idempotencyKey: key('ref'), paymentId, amount: { amountMinor: 1, currency: 'NZD' } }),
+    ).toMatchObject({ code: 'CURRENCY_MISMATCH' });
+    expect(await g.refund({ idempotencyKey: key('ref'), paymentId, amount: AUD(6001) })).toMatchObject({
+      outcome: 'rejected',
+      code: 'AMOUNT_EXCEEDS_CAPTURED',
+    });
+    expect(await g.refund({ idempotencyKey: key('ref'), paymentId, amount: AUD(6000) })).toMatchObject({
+      outcome: 'refunded',
+    });
     const row = (await payments()).find((p) => p.payment_id === paymentId);
     expect(row).toMatchObject({ captured_minor: 10_000, refunded_minor: 10_000 });
   });
@@ -146,23 +190,38 @@ describe(`sandbox gateway: capture, void, refund (${DIALECT})`, () => {
     const first = await g.capture({ idempotencyKey: captureKey, paymentId, amount: AUD(4000) });
     expect(first).toMatchObject({ outcome: 'captured', amount: AUD(4000) });
     expect(await g.capture({ idempotencyKey: captureKey, paymentId, amount: AUD(4000) })).toEqual(first);
-    expect(await g.capture({ idempotencyKey: captureKey, paymentId, amount: AUD(3000) })).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await g.capture({ idempotencyKey: captureKey, paymentId, amount: AUD(3000) })).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    });
     expect((await payments()).find((p) => p.payment_id === paymentId)).toMatchObject({ captured_minor: 4000 });
   });
 
   it('voids an uncaptured hold, after which nothing can be captured', async () => {
     const paymentId = await approvedPaymentId(2500);
     const g = gateway();
-    expect(await g.void({ idempotencyKey: key('void'), paymentId })).toMatchObject({ outcome: 'voided', amount: AUD(2500) });
-    expect(await g.void({ idempotencyKey: key('void'), paymentId })).toMatchObject({ outcome: 'rejected', code: 'NOT_VOIDABLE' });
-    expect(await g.capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(1) })).toMatchObject({ outcome: 'rejected', code: 'NOT_AUTHORISED' });
+    expect(await g.void({ idempotencyKey: key('void'), paymentId })).toMatchObject({
+      outcome: 'voided',
+      amount: AUD(2500),
+    });
+    expect(await g.void({ idempotencyKey: key('void'), paymentId })).toMatchObject({
+      outcome: 'rejected',
+      code: 'NOT_VOIDABLE',
+    });
+    expect(await g.capture({ idempotencyKey: key('cap'), paymentId, amount: AUD(1) })).toMatchObject({
+      outcome: 'rejected',
+      code: 'NOT_AUTHORISED',
+    });
   });
 
   it('refuses to capture a declined or unknown payment', async () => {
     const declined = await authorise(CARDS.declined);
     if (declined.outcome !== 'declined') throw new Error('expected a decline');
     const g = gateway();
-    expect(await g.capture({ idempotencyKey: key('cap'), paymentId: declined.paymentId, amount: AUD(1) })).toMatchObject({ code: 'NOT_AUTHORISED' });
-    expect(await g.capture({ idempotencyKey: key('cap'), paymentId: 'sbx_pay_nope', amount: AUD(1) })).toMatchObject({ code: 'PAYMENT_NOT_FOUND' });
+    expect(
+      await g.capture({ idempotencyKey: key('cap'), paymentId: declined.paymentId, amount: AUD(1) }),
+    ).toMatchObject({ code: 'NOT_AUTHORISED' });
+    expect(await g.capture({ idempotencyKey: key('cap'), paymentId: 'sbx_pay_nope', amount: AUD(1) })).toMatchObject({
+      code: 'PAYMENT_NOT_FOUND',
+    });
   });
 });

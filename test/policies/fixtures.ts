@@ -57,18 +57,35 @@ export function issueRequest(overrides: Partial<PolicyIssueRequest> = {}): Polic
         travelClear: {
           tamisReferenceNumber: 'TAMIS-1',
           screeningDate: '2026-11-20',
-          authorizedPerson: { firstName: 'Ada', surname: 'Lovelace', dateOfBirth: '1990-01-07', email: 'ada@example.com', phone: '+61 400 000 000' },
+          authorizedPerson: {
+            firstName: 'Ada',
+            surname: 'Lovelace',
+            dateOfBirth: '1990-01-07',
+            email: 'ada@example.com',
+            phone: '+61 400 000 000',
+          },
           isCovered: true,
           excessMinor: 25_000,
         },
       },
       { guid: 'trav-2', firstName: 'Charles', surname: 'Babbage', age: 40, dateOfBirth: '1986-12-26' },
     ],
-    dependents: [{ guid: 'dep-1', title: 'Mstr', firstName: 'Byron', surname: 'Lovelace', age: 8, dateOfBirth: '2018-05-01' }],
+    dependents: [
+      { guid: 'dep-1', title: 'Mstr', firstName: 'Byron', surname: 'Lovelace', age: 8, dateOfBirth: '2018-05-01' },
+    ],
     destinations: { codes: ['NZL', 'FJI'], names: ['New Zealand', 'Fiji'], region: 'Pacific' },
     departureDate: '2026-12-01',
     coverEndDate: '2026-12-14',
-    amounts: { premium: 32_000, discount: 2_000, taxes: [{ name: 'GST', amount: 3_000 }, { name: 'Stamp duty', amount: 1_500 }], donation: 200, total: 34_700 },
+    amounts: {
+      premium: 32_000,
+      discount: 2_000,
+      taxes: [
+        { name: 'GST', amount: 3_000 },
+        { name: 'Stamp duty', amount: 1_500 },
+      ],
+      donation: 200,
+      total: 34_700,
+    },
     options: [
       { optionTypeId: 4, name: 'Cruise cover', description: 'Cover while at sea', displayOrder: 1 },
       { optionTypeId: 9, name: 'Specified items', displayOrder: 2 },
@@ -87,7 +104,11 @@ export function issueRequest(overrides: Partial<PolicyIssueRequest> = {}): Polic
 }
 
 /** Issues through the purchase's issuing commit (test/helpers/issued-policy.ts). */
-export function issue(db: Db, request: PolicyIssueRequest, now = new Date('2026-11-22T21:53:09.123Z')): Promise<IssuedPolicy> {
+export function issue(
+  db: Db,
+  request: PolicyIssueRequest,
+  now = new Date('2026-11-22T21:53:09.123Z'),
+): Promise<IssuedPolicy> {
   return issuePolicyOf(db, request, now);
 }
 

@@ -37,7 +37,14 @@ describe(`policy summary and details over HTTP (${DIALECT})`, () => {
       detailStatus: 'Active',
       policyActionTypeId: 1,
       policyActionType: 'Purchase',
-      plan: { planId: 31, productId: 7, saleCurrencyId: 36, code: 'COMP', underwriterCode: 'UWAU', isAnnualMultiTrip: false },
+      plan: {
+        planId: 31,
+        productId: 7,
+        saleCurrencyId: 36,
+        code: 'COMP',
+        underwriterCode: 'UWAU',
+        isAnnualMultiTrip: false,
+      },
       destinationRegion: 'Pacific',
       destinationCountries: 'New Zealand, Fiji',
       destinationCountryCodes: 'NZL,FJI',
@@ -50,7 +57,14 @@ describe(`policy summary and details over HTTP (${DIALECT})`, () => {
       departureLocalDateTime: '2026-12-01T00:00:00.000',
       coverEndAt: '2026-12-14T12:59:59.000Z',
       coverEndLocalDateTime: '2026-12-14T23:59:59.000',
-      address: { addressLine1: '1 George St', postalCode: '2000', provinceId: 2, provinceName: 'New South Wales', countryId: 13, countryName: 'Australia' },
+      address: {
+        addressLine1: '1 George St',
+        postalCode: '2000',
+        provinceId: 2,
+        provinceName: 'New South Wales',
+        countryId: 13,
+        countryName: 'Australia',
+      },
       policyAudit: { createdAt: '2026-11-22T21:53:09.123Z', createdByUserId: 77, updatedByUserId: 77 },
       customerId: 501,
       transactionValueAggregateAmount: { policyHeaderId: policy.policyHeaderId, amount: 347 },
@@ -68,14 +82,33 @@ describe(`policy summary and details over HTTP (${DIALECT})`, () => {
       displayOrder: 1,
       isPrimary: true,
       firstName: 'Ada',
-      dateOfBirth: { calendar: ISO_CALENDAR, year: 1990, month: 1, day: 7, dayOfWeek: 'Sunday', yearOfEra: 1990, era: { name: 'CE' }, dayOfYear: 7 },
-      travelClear: { tamisReferenceNumber: 'TAMIS-1', isCovered: true, excess: 250, authorizedPerson: { firstName: 'Ada', dateOfBirth: { year: 1990 } } },
+      dateOfBirth: {
+        calendar: ISO_CALENDAR,
+        year: 1990,
+        month: 1,
+        day: 7,
+        dayOfWeek: 'Sunday',
+        yearOfEra: 1990,
+        era: { name: 'CE' },
+        dayOfYear: 7,
+      },
+      travelClear: {
+        tamisReferenceNumber: 'TAMIS-1',
+        isCovered: true,
+        excess: 250,
+        authorizedPerson: { firstName: 'Ada', dateOfBirth: { year: 1990 } },
+      },
       authorizationPolicy: { partnerId: partnerA },
     });
     expect(typeof primary?.travellerId).toBe('number');
     expect(second).toMatchObject({ guid: 'trav-2', displayOrder: 2, isPrimary: false });
     expect(body.dependents).toEqual([
-      expect.objectContaining({ guid: 'dep-1', displayOrder: 1, firstName: 'Byron', dateOfBirth: expect.objectContaining({ dayOfWeek: 'Tuesday' }) }),
+      expect.objectContaining({
+        guid: 'dep-1',
+        displayOrder: 1,
+        firstName: 'Byron',
+        dateOfBirth: expect.objectContaining({ dayOfWeek: 'Tuesday' }),
+      }),
     ]);
   });
 
@@ -114,15 +147,30 @@ describe(`policy summary and details over HTTP (${DIALECT})`, () => {
       },
       policyCombinedOptionLongSummary: {
         policyOptionLongSummaries: [
-          expect.objectContaining({ name: 'Cruise cover', description: 'Cover while at sea', optionTypeId: 4, planId: 31, policyDetailId: policy.policyDetailId }),
+          expect.objectContaining({
+            name: 'Cruise cover',
+            description: 'Cover while at sea',
+            optionTypeId: 4,
+            planId: 31,
+            policyDetailId: policy.policyDetailId,
+          }),
           expect.objectContaining({ name: 'Specified items', optionTypeId: 9, displayOrder: 2 }),
         ],
         policySpecifiedItemOption: {
           specifiedItems: [
-            { name: 'Camera', serialNumber: 'SN-123', itemValue: 1250, displayItemValue: '$1,250.00', currency: expect.objectContaining({ code: 'AUD' }) },
+            {
+              name: 'Camera',
+              serialNumber: 'SN-123',
+              itemValue: 1250,
+              displayItemValue: '$1,250.00',
+              currency: expect.objectContaining({ code: 'AUD' }),
+            },
           ],
         },
-        policyAdventureActivitiesOption: { adventureLevel: 'Level 2', adventureActivities: ['Skydiving', 'Scuba diving'] },
+        policyAdventureActivitiesOption: {
+          adventureLevel: 'Level 2',
+          adventureActivities: ['Skydiving', 'Scuba diving'],
+        },
       },
       notes: [],
     });
@@ -137,7 +185,14 @@ describe(`policy summary and details over HTTP (${DIALECT})`, () => {
       expect(res.json()).toEqual({
         validation: {
           isValid: false,
-          errors: [{ code: 'POLICY_NOT_FOUND', message: `Policy '${policy.policyNumber}' does not exist.`, property: 'policyNumber', value: policy.policyNumber }],
+          errors: [
+            {
+              code: 'POLICY_NOT_FOUND',
+              message: `Policy '${policy.policyNumber}' does not exist.`,
+              property: 'policyNumber',
+              value: policy.policyNumber,
+            },
+          ],
         },
       });
     }
@@ -150,7 +205,11 @@ describe(`policy summary and details over HTTP (${DIALECT})`, () => {
     const otherBrand = await get(`/policies/v1/brandnz/policies/${policy.policyNumber}/details`, 'brandnz');
     expect(otherBrand.statusCode).toBe(404);
     expect(otherBrand.json().validation.errors[0].code).toBe('POLICY_NOT_FOUND');
-    const badBrand = await t().app.inject({ method: 'GET', url: `/policies/v1/acme/policies/${policy.policyNumber}`, headers: await headersFor(t(), 'brandau', 'A') });
+    const badBrand = await t().app.inject({
+      method: 'GET',
+      url: `/policies/v1/acme/policies/${policy.policyNumber}`,
+      headers: await headersFor(t(), 'brandau', 'A'),
+    });
     expect(badBrand.statusCode).toBe(404);
     expect(badBrand.json().validation.errors[0].code).toBe('UNKNOWN_BRAND');
   });

@@ -42,11 +42,15 @@ describe(`policy reads use indexes (${DIALECT})`, () => {
         if (DIALECT === 'postgres') {
           // With sequential scans priced out, a table without a usable index still shows one.
           await connection.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
-          const { rows } = await connection.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]));
+          const { rows } = await connection.executeQuery<{ 'QUERY PLAN': string }>(
+            CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+          );
           await connection.executeQuery(CompiledQuery.raw('reset enable_seqscan'));
           return rows.map((r) => r['QUERY PLAN']).join('\n');
         }
-        const { rows } = await connection.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+        const { rows } = await connection.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+        );
         return rows.map((r) => r.detail).join('\n');
       });
       if (DIALECT === 'postgres') {

@@ -16,7 +16,11 @@ describe(`policy issuance (${DIALECT})`, () => {
     expect(issued.policyDetailNumber).toBe(`${issued.policyNumber}-1`);
     expect(issued.policyDocumentAccessGuid).toMatch(/^[0-9a-f-]{36}$/);
 
-    const header = await db().selectFrom('policy_header').selectAll().where('id', '=', issued.policyHeaderId).executeTakeFirstOrThrow();
+    const header = await db()
+      .selectFrom('policy_header')
+      .selectAll()
+      .where('id', '=', issued.policyHeaderId)
+      .executeTakeFirstOrThrow();
     expect(header).toMatchObject({
       policy_number: issued.policyNumber,
       brand_code: 'brandau',
@@ -32,7 +36,11 @@ describe(`policy issuance (${DIALECT})`, () => {
       created_at: '2026-11-22T21:53:09.123Z',
       created_by_user_id: 77,
     });
-    const details = await db().selectFrom('policy_detail').selectAll().where('policy_header_id', '=', issued.policyHeaderId).execute();
+    const details = await db()
+      .selectFrom('policy_detail')
+      .selectAll()
+      .where('policy_header_id', '=', issued.policyHeaderId)
+      .execute();
     expect(details).toHaveLength(1);
     expect(details[0]).toMatchObject({
       id: issued.policyDetailId,
@@ -46,13 +54,22 @@ describe(`policy issuance (${DIALECT})`, () => {
       payment_reference: 'pay_123',
       ip_address: '203.0.113.9',
     });
-    const people = await db().selectFrom('policy_traveller').selectAll().where('policy_detail_id', '=', issued.policyDetailId).orderBy('id').execute();
+    const people = await db()
+      .selectFrom('policy_traveller')
+      .selectAll()
+      .where('policy_detail_id', '=', issued.policyDetailId)
+      .orderBy('id')
+      .execute();
     expect(people.map((p) => [p.role, p.guid, p.display_order, p.is_primary])).toEqual([
       ['traveller', 'trav-1', 1, 1],
       ['traveller', 'trav-2', 2, 0],
       ['dependent', 'dep-1', 1, 0],
     ]);
-    const options = await db().selectFrom('policy_option').select(['name', 'option_type_id', 'plan_id']).where('policy_detail_id', '=', issued.policyDetailId).execute();
+    const options = await db()
+      .selectFrom('policy_option')
+      .select(['name', 'option_type_id', 'plan_id'])
+      .where('policy_detail_id', '=', issued.policyDetailId)
+      .execute();
     expect(options).toEqual([
       { name: 'Cruise cover', option_type_id: 4, plan_id: 31 },
       { name: 'Specified items', option_type_id: 9, plan_id: 31 },
@@ -73,7 +90,11 @@ describe(`policy issuance (${DIALECT})`, () => {
   });
 
   it('numbers policies sequentially per prefix, country and local year', async () => {
-    const plan = (prefix: string, country: string) => ({ ...issueRequest().plan, policyNumberPrefix: prefix, jurisdictionCountryCode: country });
+    const plan = (prefix: string, country: string) => ({
+      ...issueRequest().plan,
+      policyNumberPrefix: prefix,
+      jurisdictionCountryCode: country,
+    });
     const a1 = await issue(db(), issueRequest({ plan: plan('QA', 'AU') }));
     const a2 = await issue(db(), issueRequest({ plan: plan('QA', 'AU') }));
     const n1 = await issue(db(), issueRequest({ plan: plan('QA', 'nz') }));
@@ -85,7 +106,10 @@ describe(`policy issuance (${DIALECT})`, () => {
       'QANZ260000001',
       'QAAU270000001',
     ]);
-    const custom = await issue(db(), issueRequest({ plan: { ...plan('ZZ', 'AU'), policyNumberFormat: 'P-{yyyy}-{country}/{seq:4}' } }));
+    const custom = await issue(
+      db(),
+      issueRequest({ plan: { ...plan('ZZ', 'AU'), policyNumberFormat: 'P-{yyyy}-{country}/{seq:4}' } }),
+    );
     expect(custom.policyNumber).toBe('P-2026-AU/0001');
   });
 
@@ -98,7 +122,9 @@ describe(`policy issuance (${DIALECT})`, () => {
     await db().updateTable('quote').set({ is_purchased: 1 }).where('public_id', '=', request.quoteId).execute();
     await expect(issue(db(), request)).rejects.toThrow(PolicyAlreadyIssued);
     expect((await issue(db(), issueRequest({ plan }))).policyNumber).toBe('RBAU260000001');
-    expect(await db().selectFrom('policy_header').select('id').where('policy_number', 'like', 'RB%').execute()).toHaveLength(1);
+    expect(
+      await db().selectFrom('policy_header').select('id').where('policy_number', 'like', 'RB%').execute(),
+    ).toHaveLength(1);
   });
 
   it('issues a quote once, and the refused attempt takes no number', async () => {
@@ -116,12 +142,19 @@ describe(`policy issuance (${DIALECT})`, () => {
     const wide = await issue(db(), issueRequest({ plan }));
     expect(wide.policyNumber).toBe('WD-100-26');
     expect(wide.policyDetailNumber).toBe('WD-100-26-1');
-    const stored = await db().selectFrom('policy_detail').select('policy_detail_number').where('id', '=', wide.policyDetailId).executeTakeFirstOrThrow();
+    const stored = await db()
+      .selectFrom('policy_detail')
+      .select('policy_detail_number')
+      .where('id', '=', wide.policyDetailId)
+      .executeTakeFirstOrThrow();
     expect(stored.policy_detail_number).toBe('WD-100-26-1');
   });
 
   it('refuses an invalid request before writing anything', async () => {
-    const before = await db().selectFrom('policy_header').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await db()
+      .selectFrom('policy_header')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const bad = [
       issueRequest({ presentationTimeZoneCode: 'Mars/Olympus' }),
       issueRequest({ coverEndDate: '2026-11-30' }),
@@ -129,7 +162,10 @@ describe(`policy issuance (${DIALECT})`, () => {
       issueRequest({ plan: { ...issueRequest().plan, policyNumberFormat: '{prefix}{country}' } }),
     ];
     for (const request of bad) await expect(issue(db(), request)).rejects.toThrow(InvalidPolicyIssue);
-    const after = await db().selectFrom('policy_header').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom('policy_header')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 });

@@ -5,7 +5,13 @@ import type { BrandCode } from '../../src/catalogue/brands.js';
 import type { Executor } from '../../src/db/database.js';
 import type { PolicyLookup } from '../../src/policies/repository-read.js';
 import type { PolicyActionType } from '../../src/policies/schemas-detail.js';
-import type { DetailRecord, FinancialRecord, OptionRecord, PersonRecord, PolicyRecord } from '../../src/policies/model.js';
+import type {
+  DetailRecord,
+  FinancialRecord,
+  OptionRecord,
+  PersonRecord,
+  PolicyRecord,
+} from '../../src/policies/model.js';
 import type { PolicyDetailTable, PolicyHeaderTable, PolicyTravellerTable } from '../../src/policies/tables.js';
 
 type HeaderRow = Selectable<PolicyHeaderTable>;
@@ -39,9 +45,24 @@ export async function findPolicyFiveQueries(db: Executor, lookup: PolicyLookup):
   const detailIds = details.map((d) => d.id);
   if (detailIds.length === 0) return undefined;
   const [people, options, money] = await Promise.all([
-    db.selectFrom('policy_traveller').selectAll().where('policy_detail_id', 'in', detailIds).orderBy('display_order').execute(),
-    db.selectFrom('policy_option').selectAll().where('policy_detail_id', 'in', detailIds).orderBy('display_order').execute(),
-    db.selectFrom('policy_financial_value').selectAll().where('policy_detail_id', 'in', detailIds).orderBy('id').execute(),
+    db
+      .selectFrom('policy_traveller')
+      .selectAll()
+      .where('policy_detail_id', 'in', detailIds)
+      .orderBy('display_order')
+      .execute(),
+    db
+      .selectFrom('policy_option')
+      .selectAll()
+      .where('policy_detail_id', 'in', detailIds)
+      .orderBy('display_order')
+      .execute(),
+    db
+      .selectFrom('policy_financial_value')
+      .selectAll()
+      .where('policy_detail_id', 'in', detailIds)
+      .orderBy('id')
+      .execute(),
   ]);
   return toPolicy(
     header,
@@ -52,28 +73,24 @@ export async function findPolicyFiveQueries(db: Executor, lookup: PolicyLookup):
         dependents: mine.filter((p) => p.role === 'dependent').map(toPerson),
         options: options
           .filter((o) => o.policy_detail_id === row.id)
-          .map(
-            (o): OptionRecord => ({
-              id: o.id,
-              planId: o.plan_id,
-              optionTypeId: o.option_type_id,
-              name: o.name,
-              description: some(o.description),
-              displayOrder: o.display_order,
-            }),
-          ),
+          .map((o): OptionRecord => ({
+            id: o.id,
+            planId: o.plan_id,
+            optionTypeId: o.option_type_id,
+            name: o.name,
+            description: some(o.description),
+            displayOrder: o.display_order,
+          })),
         financials: money
           .filter((f) => f.policy_detail_id === row.id)
-          .map(
-            (f): FinancialRecord => ({
-              transactionTypeId: f.transaction_type_id,
-              name: some(f.name),
-              amountMinor: f.amount_minor,
-              optionTypeId: some(f.option_type_id),
-              travellerGuid: some(f.traveller_guid),
-              dependentGuid: some(f.dependent_guid),
-            }),
-          ),
+          .map((f): FinancialRecord => ({
+            transactionTypeId: f.transaction_type_id,
+            name: some(f.name),
+            amountMinor: f.amount_minor,
+            optionTypeId: some(f.option_type_id),
+            travellerGuid: some(f.traveller_guid),
+            dependentGuid: some(f.dependent_guid),
+          })),
       });
     }),
   );
@@ -108,12 +125,19 @@ function toDetail(row: DetailRow, children: Children): DetailRecord {
     actionType: row.action_type as PolicyActionType,
     statusId: row.status_id,
     status: row.status,
-    client: { ipAddress: some(row.ip_address), ipAddressCountry: some(row.ip_address_country), userAgent: some(row.user_agent) },
+    client: {
+      ipAddress: some(row.ip_address),
+      ipAddressCountry: some(row.ip_address_country),
+      userAgent: some(row.user_agent),
+    },
     departureDate: row.departure_date,
     coverEndDate: row.cover_end_date,
     address: parse(row.address_json),
     specifiedItems: parse(row.specified_items_json),
-    adventure: row.adventure_level !== null || activities.length > 0 ? { level: some(row.adventure_level), activities } : undefined,
+    adventure:
+      row.adventure_level !== null || activities.length > 0
+        ? { level: some(row.adventure_level), activities }
+        : undefined,
     paymentReference: some(row.payment_reference),
     audit: {
       createdAt: row.created_at,

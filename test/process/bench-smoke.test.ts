@@ -14,10 +14,28 @@ describe('benchmark script', () => {
   it('produces a JSON and Markdown report on a tiny run', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
     try {
-      await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--duration', '1', '--connections', '2', '--rounds', '2', '--only', 'health,purchase', '--out', out], {
-        env: { ...process.env },
-        timeout: 90_000,
-      });
+      await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'bench/run.ts',
+          '--duration',
+          '1',
+          '--connections',
+          '2',
+          '--rounds',
+          '2',
+          '--only',
+          'health,purchase',
+          '--out',
+          out,
+        ],
+        {
+          env: { ...process.env },
+          timeout: 90_000,
+        },
+      );
       const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport;
       expect(report.scenarios.map((s) => s.name)).toEqual(['health', 'purchase']);
       const [health, purchase] = report.scenarios;

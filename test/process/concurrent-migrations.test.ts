@@ -10,7 +10,9 @@ const run = promisify(execFile);
 
 /** `cli.ts migrate` as its own process; resolves with its standard output. */
 async function migrateInChildProcess(env: Record<string, string>): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'migrate'], { env: { ...process.env, ...env } });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'migrate'], {
+    env: { ...process.env, ...env },
+  });
   return stdout;
 }
 

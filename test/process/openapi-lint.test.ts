@@ -21,9 +21,13 @@ async function spectral(document: unknown): Promise<string[]> {
   try {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(document));
-    const { stdout } = await run('node_modules/.bin/spectral', ['lint', file, '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet'], {
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout } = await run(
+      'node_modules/.bin/spectral',
+      ['lint', file, '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet'],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     const findings = JSON.parse(stdout) as Finding[];
     return findings.filter((f) => f.severity <= 1).map((f) => `${f.code} at ${f.path.join('.')}: ${f.message}`);
   } finally {
@@ -43,7 +47,11 @@ describe('OpenAPI document', () => {
 
   it('passes spectral lint (oas ruleset) with no errors and no warnings', async () => {
     // The known-bad document proves the linter really runs and reports.
-    const broken = { openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } };
+    const broken = {
+      openapi: '3.1.0',
+      info: { title: 'x', version: '1' },
+      paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } },
+    };
     expect((await spectral(broken)).length).toBeGreaterThan(0);
     expect(await spectral(await fetchDocument())).toEqual([]);
   }, 60_000);

@@ -15,10 +15,14 @@ interface Worker {
 
 /** A worker process (policy-issue-worker.ts) that issues `count` policies when told to go. */
 function startWorker(env: NodeJS.ProcessEnv, count: number, prefix: string): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/process/policy-issue-worker.ts', String(count), prefix], {
-    env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/process/policy-issue-worker.ts', String(count), prefix],
+    {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: child.stdout });
@@ -53,7 +57,8 @@ describe(`policy numbers under concurrency (${DIALECT})`, () => {
   it('50 issuances at once on separate connections get 50 distinct sequential numbers', async () => {
     // PostgreSQL: five pools of their own. SQLite: one connection per process is the engine's
     // model (the next test covers several processes), so all 50 share the test's connection.
-    const pools: Db[] = DIALECT === 'postgres' ? Array.from({ length: 5 }, () => connectDatabase(database.database)) : [database.db];
+    const pools: Db[] =
+      DIALECT === 'postgres' ? Array.from({ length: 5 }, () => connectDatabase(database.database)) : [database.db];
     try {
       const plan = { ...issueRequest().plan, policyNumberPrefix: 'PP' };
       const issued = await Promise.all(oneToFifty.map((i) => issue(pools[i % pools.length]!, issueRequest({ plan }))));
@@ -77,17 +82,34 @@ describe(`policy numbers under concurrency (${DIALECT})`, () => {
     expect(numbers).toHaveLength(50);
     expect(new Set(numbers).size).toBe(50);
     expect(sequences(numbers, 'XP').sort((a, b) => a - b)).toEqual(oneToFifty);
-    const counter = await database.db.selectFrom('policy_number_counter').select('last_value').where('prefix', '=', 'XP').executeTakeFirstOrThrow();
+    const counter = await database.db
+      .selectFrom('policy_number_counter')
+      .select('last_value')
+      .where('prefix', '=', 'XP')
+      .executeTakeFirstOrThrow();
     expect(counter.last_value).toBe(50);
-    const stored = await database.db.selectFrom('policy_header').select('policy_number').where('policy_number', 'like', 'XP%').execute();
+    const stored = await database.db
+      .selectFrom('policy_header')
+      .select('policy_number')
+      .where('policy_number', 'like', 'XP%')
+      .execute();
     expect(stored).toHaveLength(50);
   }, 60_000);
 
   it('refuses a second policy with the same number even if a counter were wrong', async () => {
-    const first = await issue(database.db, issueRequest({ plan: { ...issueRequest().plan, policyNumberPrefix: 'UQ' } }));
+    const first = await issue(
+      database.db,
+      issueRequest({ plan: { ...issueRequest().plan, policyNumberPrefix: 'UQ' } }),
+    );
     await database.db.updateTable('policy_number_counter').set({ last_value: 0 }).where('prefix', '=', 'UQ').execute();
-    await expect(issue(database.db, issueRequest({ plan: { ...issueRequest().plan, policyNumberPrefix: 'UQ' } }))).rejects.toThrow();
-    const rows = await database.db.selectFrom('policy_header').select('policy_number').where('policy_number', '=', first.policyNumber).execute();
+    await expect(
+      issue(database.db, issueRequest({ plan: { ...issueRequest().plan, policyNumberPrefix: 'UQ' } })),
+    ).rejects.toThrow();
+    const rows = await database.db
+      .selectFrom('policy_header')
+      .select('policy_number')
+      .where('policy_number', '=', first.policyNumber)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 });

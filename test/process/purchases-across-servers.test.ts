@@ -34,11 +34,19 @@ describe(`purchases across real server processes (${DIALECT})`, () => {
     await crashing.exited;
     // The approval is recorded in the issuing transaction, which never ran: the gateway holds
     // the money, the record still says STARTED, and restart must ask the gateway again (same key).
-    const purchase = await database.db.selectFrom('purchase').select('state').where('quote_id', '=', quote.id).executeTakeFirstOrThrow();
+    const purchase = await database.db
+      .selectFrom('purchase')
+      .select('state')
+      .where('quote_id', '=', quote.id)
+      .executeTakeFirstOrThrow();
     expect(purchase.state).toBe('STARTED');
     expect(await books(database)).toMatchObject({ policies: [], captures: 0, authorised: 1 });
 
-    const restarted = await startChildServer({ ...database.env, DEMO_DATA: 'true', PURCHASE_RECOVERY_GRACE_SECONDS: '0' });
+    const restarted = await startChildServer({
+      ...database.env,
+      DEMO_DATA: 'true',
+      PURCHASE_RECOVERY_GRACE_SECONDS: '0',
+    });
     servers.push(restarted);
     const after = await books(database);
     expect(after.policies.map((p) => p.quote_id)).toEqual([quote.id]);
@@ -51,24 +59,34 @@ describe(`purchases across real server processes (${DIALECT})`, () => {
   }, 90_000);
 
   // Several server processes on one database is the PostgreSQL deployment; skipped (and said) on SQLite.
-  if (DIALECT !== 'postgres') console.info('50 concurrent purchases from three processes: skipped, DATABASE_URL (PostgreSQL) is not set.');
-  it.skipIf(DIALECT !== 'postgres')('50 concurrent purchases through three server processes: 50 policies with distinct numbers, 50 charges', async () => {
-    const running = servers.filter((s) => s.process.exitCode === null && s.process.signalCode === null);
-    while (running.length < 3) {
-      const server = await startChildServer({ ...database.env, DEMO_DATA: 'true' });
-      servers.push(server);
-      running.push(server);
-    }
-    const clients = running.map((s) => new PartnerClient(s.url));
-    const quotes = await Promise.all(Array.from({ length: 50 }, (_, i) => clients[i % 3]!.readyQuote()));
-    const answers = await Promise.all(quotes.map((q, i) => clients[i % 3]!.purchase(q, CARDS.approved)));
-    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 50 }, () => 200));
-    const numbers = answers.map((a) => (a.body.quote as { policyNumber: string }).policyNumber);
-    expect(new Set(numbers).size).toBe(50);
-    const ids = new Set(quotes.map((q) => q.id));
-    const policies = (await books(database)).policies.filter((p) => ids.has(p.quote_id));
-    expect(policies).toHaveLength(50);
-    const captured = await database.db.selectFrom('purchase').select('state').where('quote_id', 'in', [...ids]).where('state', '=', 'CAPTURED').execute();
-    expect(captured).toHaveLength(50);
-  }, 120_000);
+  if (DIALECT !== 'postgres')
+    console.info('50 concurrent purchases from three processes: skipped, DATABASE_URL (PostgreSQL) is not set.');
+  it.skipIf(DIALECT !== 'postgres')(
+    '50 concurrent purchases through three server processes: 50 policies with distinct numbers, 50 charges',
+    async () => {
+      const running = servers.filter((s) => s.process.exitCode === null && s.process.signalCode === null);
+      while (running.length < 3) {
+        const server = await startChildServer({ ...database.env, DEMO_DATA: 'true' });
+        servers.push(server);
+        running.push(server);
+      }
+      const clients = running.map((s) => new PartnerClient(s.url));
+      const quotes = await Promise.all(Array.from({ length: 50 }, (_, i) => clients[i % 3]!.readyQuote()));
+      const answers = await Promise.all(quotes.map((q, i) => clients[i % 3]!.purchase(q, CARDS.approved)));
+      expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 50 }, () => 200));
+      const numbers = answers.map((a) => (a.body.quote as { policyNumber: string }).policyNumber);
+      expect(new Set(numbers).size).toBe(50);
+      const ids = new Set(quotes.map((q) => q.id));
+      const policies = (await books(database)).policies.filter((p) => ids.has(p.quote_id));
+      expect(policies).toHaveLength(50);
+      const captured = await database.db
+        .selectFrom('purchase')
+        .select('state')
+        .where('quote_id', 'in', [...ids])
+        .where('state', '=', 'CAPTURED')
+        .execute();
+      expect(captured).toHaveLength(50);
+    },
+    120_000,
+  );
 });

@@ -80,7 +80,10 @@ describe(`graceful shutdown (${DIALECT})`, () => {
 
   it('fails readiness and asks clients to reconnect while draining', async () => {
     const database = await createTestDatabase();
-    const config = { ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '400', DEMO_DATA: 'false' }), database: database.database };
+    const config = {
+      ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '400', DEMO_DATA: 'false' }),
+      database: database.database,
+    };
     const server = await startServer(config, { db: database.db, logger: false });
     try {
       const closing = server.close();
@@ -105,7 +108,8 @@ describe(`graceful shutdown (${DIALECT})`, () => {
       await server.exited;
       // npm is gone; the server must be gone too, not orphaned and still listening.
       const deadline = Date.now() + 10_000;
-      while (!server.logs.some((l) => l.msg === 'stopped') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!server.logs.some((l) => l.msg === 'stopped') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       expect(server.logs.some((l) => l.msg === 'stopped')).toBe(true);
       expect(await get(`${server.url}/health`)).toMatchObject({ error: 'ECONNREFUSED' });
     } finally {

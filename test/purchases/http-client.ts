@@ -27,10 +27,19 @@ export class PartnerClient {
     return `Bearer ${this.token}`;
   }
 
-  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const res = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { authorization: await this.authorization(), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        authorization: await this.authorization(),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -48,18 +57,37 @@ export class PartnerClient {
       destinationCountryCodes: ['NZL'],
       departureDate: '2026-12-14',
       returnDate: '2026-12-20',
-      policyHolders: [{ dateOfBirth: '1980-02-03', isPrimary: true, firstName: 'Grace', lastName: 'Hopper', emailAddress: 'grace@example.com', phoneNumber: '+61 400 111 222' }],
+      policyHolders: [
+        {
+          dateOfBirth: '1980-02-03',
+          isPrimary: true,
+          firstName: 'Grace',
+          lastName: 'Hopper',
+          emailAddress: 'grace@example.com',
+          phoneNumber: '+61 400 111 222',
+        },
+      ],
     };
     const created = await this.call('POST', `/quotes/v2/${this.brand}/quote`, { stage: 'DETAILS', input });
     expect(created.status).toBe(200);
     expect(created.body.stage).toBe('DETAILS');
     return {
       id: created.body.id as string,
-      declarations: terms.filter((t) => t.policyActionTypeId === 1).map((t) => ({ termConditionId: t.termConditionId, hasAgreed: true as const })),
+      declarations: terms
+        .filter((t) => t.policyActionTypeId === 1)
+        .map((t) => ({ termConditionId: t.termConditionId, hasAgreed: true as const })),
     };
   }
 
   purchase(quote: { id: string; declarations: unknown[] }, cardToken: string, headers: Record<string, string> = {}) {
-    return this.call('POST', `/quotes/v2/${this.brand}/purchase`, { quote: { id: quote.id, input: { regulatoryDeclarations: quote.declarations } }, cardToken: { token: cardToken } }, headers);
+    return this.call(
+      'POST',
+      `/quotes/v2/${this.brand}/purchase`,
+      {
+        quote: { id: quote.id, input: { regulatoryDeclarations: quote.declarations } },
+        cardToken: { token: cardToken },
+      },
+      headers,
+    );
   }
 }

@@ -21,24 +21,58 @@ async function startedPurchase(t: TestApp): Promise<Purchase> {
   const quote = await readyQuote(t);
   const partner = await findPartner(t.context, 'PARTNERA');
   const stopping: PaymentGateway = { ...t.app.paymentGateway, authorise: () => Promise.reject(new Stop()) };
-  const call = { buyer: { userId: 1, partnerId: partner!.id, partnerCode: 'PARTNERA' }, brandCode: 'brandau' as const, body: purchaseBody(quote, CARDS.approved), client: {} };
-  await expect(purchaseQuote({ db: t.context.db, gateway: stopping, clock: () => NOW, catalogue: catalogueOf(t.context) }, call)).rejects.toBeInstanceOf(Stop);
+  const call = {
+    buyer: { userId: 1, partnerId: partner!.id, partnerCode: 'PARTNERA' },
+    brandCode: 'brandau' as const,
+    body: purchaseBody(quote, CARDS.approved),
+    client: {},
+  };
+  await expect(
+    purchaseQuote({ db: t.context.db, gateway: stopping, clock: () => NOW, catalogue: catalogueOf(t.context) }, call),
+  ).rejects.toBeInstanceOf(Stop);
   const started = await findPurchaseOfQuote(t.context.db, quote.id, ['STARTED']);
   if (!started) throw new Error('no STARTED purchase');
   return started;
 }
 
 function issueOf(purchase: Purchase): PurchaseIssue {
-  const patch = { paymentId: 'sbx_pay_test', paymentResult: 'APPROVED', threeDSStatus: 'NOT_REQUIRED', challenge: null, declineReason: null };
+  const patch = {
+    paymentId: 'sbx_pay_test',
+    paymentResult: 'APPROVED',
+    threeDSStatus: 'NOT_REQUIRED',
+    challenge: null,
+    declineReason: null,
+  };
   const request = { ...purchase.issueRequest, paymentReference: patch.paymentId };
-  return { purchase, from: ['STARTED', 'CHALLENGE_PENDING'], patch, request, issue: prepareIssue(request, NOW), at: NOW.toISOString() };
+  return {
+    purchase,
+    from: ['STARTED', 'CHALLENGE_PENDING'],
+    patch,
+    request,
+    issue: prepareIssue(request, NOW),
+    at: NOW.toISOString(),
+  };
 }
 
 const written = async (t: TestApp, quoteId: string) => ({
-  counters: await t.context.db.selectFrom('policy_number_counter').select(['prefix', 'country', 'year', 'last_value']).orderBy('id').execute(),
-  policies: (await t.context.db.selectFrom('policy_header').select('policy_number').where('quote_id', '=', quoteId).execute()).length,
-  quote: await t.context.db.selectFrom('quote').select(['is_purchased', 'policy_number', 'revision']).where('public_id', '=', quoteId).executeTakeFirstOrThrow(),
-  purchase: await t.context.db.selectFrom('purchase').select(['state', 'payment_id', 'policy_number']).where('quote_id', '=', quoteId).executeTakeFirstOrThrow(),
+  counters: await t.context.db
+    .selectFrom('policy_number_counter')
+    .select(['prefix', 'country', 'year', 'last_value'])
+    .orderBy('id')
+    .execute(),
+  policies: (
+    await t.context.db.selectFrom('policy_header').select('policy_number').where('quote_id', '=', quoteId).execute()
+  ).length,
+  quote: await t.context.db
+    .selectFrom('quote')
+    .select(['is_purchased', 'policy_number', 'revision'])
+    .where('public_id', '=', quoteId)
+    .executeTakeFirstOrThrow(),
+  purchase: await t.context.db
+    .selectFrom('purchase')
+    .select(['state', 'payment_id', 'policy_number'])
+    .where('quote_id', '=', quoteId)
+    .executeTakeFirstOrThrow(),
 });
 
 describe(`the issuing commit of a purchase (${DIALECT})`, () => {
@@ -51,11 +85,24 @@ describe(`the issuing commit of a purchase (${DIALECT})`, () => {
     expect(outcome.refused).toBeUndefined();
     const policyNumber = outcome.issued?.policyNumber;
     expect(policyNumber).toMatch(/^[A-Z]+\d+$/);
-    expect(outcome.issued).toMatchObject({ id: purchase.id, state: 'ISSUED', paymentId: 'sbx_pay_test', paymentResult: 'APPROVED', threeDSStatus: 'NOT_REQUIRED', updatedAt: NOW.toISOString() });
+    expect(outcome.issued).toMatchObject({
+      id: purchase.id,
+      state: 'ISSUED',
+      paymentId: 'sbx_pay_test',
+      paymentResult: 'APPROVED',
+      threeDSStatus: 'NOT_REQUIRED',
+      updatedAt: NOW.toISOString(),
+    });
     expect(outcome.issued?.issueRequest).toEqual(purchase.issueRequest);
     expect(outcome.quoteRevision).toBe(before.quote.revision + 1);
-    expect(after).toMatchObject({ policies: 1, quote: { is_purchased: 1, policy_number: policyNumber, revision: before.quote.revision + 1 }, purchase: { state: 'ISSUED', payment_id: 'sbx_pay_test', policy_number: policyNumber } });
-    expect(after.counters.reduce((sum, c) => sum + c.last_value, 0)).toBe(before.counters.reduce((sum, c) => sum + c.last_value, 0) + 1);
+    expect(after).toMatchObject({
+      policies: 1,
+      quote: { is_purchased: 1, policy_number: policyNumber, revision: before.quote.revision + 1 },
+      purchase: { state: 'ISSUED', payment_id: 'sbx_pay_test', policy_number: policyNumber },
+    });
+    expect(after.counters.reduce((sum, c) => sum + c.last_value, 0)).toBe(
+      before.counters.reduce((sum, c) => sum + c.last_value, 0) + 1,
+    );
   });
 
   it('writes nothing and takes no number when the purchase has moved on (another process issued it)', async () => {
@@ -71,7 +118,11 @@ describe(`the issuing commit of a purchase (${DIALECT})`, () => {
   it('writes nothing and takes no number when the quote was bought meanwhile', async () => {
     const t = getApp();
     const purchase = await startedPurchase(t);
-    await t.context.db.updateTable('quote').set({ is_purchased: 1 }).where('public_id', '=', purchase.quoteId).execute();
+    await t.context.db
+      .updateTable('quote')
+      .set({ is_purchased: 1 })
+      .where('public_id', '=', purchase.quoteId)
+      .execute();
     const before = await written(t, purchase.quoteId);
     expect(await issuePurchase(t.context.db, issueOf(purchase))).toEqual({ refused: 'quote-bought' });
     expect(await written(t, purchase.quoteId)).toEqual(before);
@@ -80,10 +131,16 @@ describe(`the issuing commit of a purchase (${DIALECT})`, () => {
   it('of two issuers racing for one purchase exactly one writes, and the number series stays gapless', async () => {
     const t = getApp();
     const purchases = await Promise.all(Array.from({ length: 4 }, () => startedPurchase(t)));
-    const outcomes = await Promise.all(purchases.flatMap((purchase) => [issueOf(purchase), issueOf(purchase)].map((unit) => issuePurchase(t.context.db, unit))));
+    const outcomes = await Promise.all(
+      purchases.flatMap((purchase) =>
+        [issueOf(purchase), issueOf(purchase)].map((unit) => issuePurchase(t.context.db, unit)),
+      ),
+    );
     expect(outcomes.filter((o) => o.issued).length).toBe(4);
     expect(outcomes.filter((o) => o.refused === 'overtaken').length).toBe(4);
-    const numbers = outcomes.flatMap((o) => (o.issued?.policyNumber ? [Number(o.issued.policyNumber.replace(/^\D+\d{2}/, ''))] : [])).sort((a, b) => a - b);
+    const numbers = outcomes
+      .flatMap((o) => (o.issued?.policyNumber ? [Number(o.issued.policyNumber.replace(/^\D+\d{2}/, ''))] : []))
+      .sort((a, b) => a - b);
     expect(numbers).toEqual(numbers.map((_, i) => numbers[0]! + i));
   });
 });

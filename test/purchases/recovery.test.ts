@@ -25,28 +25,61 @@ function deps(t: TestApp, gateway: PaymentGateway = t.app.paymentGateway, clock 
 function dyingAfter(t: TestApp, call: 'authorise' | 'capture'): PaymentGateway {
   const real = t.app.paymentGateway;
   return {
-    authorise: async (r) => { const o = await real.authorise(r); if (call === 'authorise') throw new Crash(); return o; },
+    authorise: async (r) => {
+      const o = await real.authorise(r);
+      if (call === 'authorise') throw new Crash();
+      return o;
+    },
     continueThreeDs: (r) => real.continueThreeDs(r),
-    capture: async (r) => { const o = await real.capture(r); if (call === 'capture') throw new Crash(); return o; },
+    capture: async (r) => {
+      const o = await real.capture(r);
+      if (call === 'capture') throw new Crash();
+      return o;
+    },
     void: (r) => real.void(r),
     refund: (r) => real.refund(r),
   };
 }
 
-async function buyDirectly(t: TestApp, gateway: PaymentGateway, card: string = CARDS.approved): Promise<{ quoteId: string; totalPrice: number }> {
+async function buyDirectly(
+  t: TestApp,
+  gateway: PaymentGateway,
+  card: string = CARDS.approved,
+): Promise<{ quoteId: string; totalPrice: number }> {
   const quote = await readyQuote(t);
   const partner = await findPartner(t.context, 'PARTNERA');
-  const call = { buyer: { userId: 1, partnerId: partner!.id, partnerCode: 'PARTNERA' }, brandCode: 'brandau' as const, body: purchaseBody(quote, card), client: {} };
+  const call = {
+    buyer: { userId: 1, partnerId: partner!.id, partnerCode: 'PARTNERA' },
+    brandCode: 'brandau' as const,
+    body: purchaseBody(quote, card),
+    client: {},
+  };
   await purchaseQuote(deps(t, gateway), call).catch((error: unknown) => {
     if (!(error instanceof Crash)) throw error;
   });
   return { quoteId: quote.id, totalPrice: quote.totalPrice };
 }
 
-const counters = (t: TestApp) => t.context.db.selectFrom('policy_number_counter').selectAll().orderBy('prefix').orderBy('country').orderBy('year').execute();
+const counters = (t: TestApp) =>
+  t.context.db
+    .selectFrom('policy_number_counter')
+    .selectAll()
+    .orderBy('prefix')
+    .orderBy('country')
+    .orderBy('year')
+    .execute();
 
 async function purchaseOf(t: TestApp, quoteId: string): Promise<Purchase> {
-  const found = await findPurchaseOfQuote(t.context.db, quoteId, ['STARTED', 'CHALLENGE_PENDING', 'AUTHORISED', 'ISSUED', 'CAPTURED', 'DECLINED', 'FAILED', 'VOIDED']);
+  const found = await findPurchaseOfQuote(t.context.db, quoteId, [
+    'STARTED',
+    'CHALLENGE_PENDING',
+    'AUTHORISED',
+    'ISSUED',
+    'CAPTURED',
+    'DECLINED',
+    'FAILED',
+    'VOIDED',
+  ]);
   if (!found) throw new Error(`no purchase of quote ${quoteId}`);
   return found;
 }
@@ -62,7 +95,11 @@ describe(`purchase recovery (${DIALECT})`, () => {
     expect(early.examined).toEqual({});
     const report = await recoverPurchases(deps(t, undefined, later(61)), { graceSeconds: 60 });
     expect(report).toMatchObject({ examined: { STARTED: 1 }, outcomes: { CAPTURED: 1 }, failures: 0 });
-    expect(await books(t, quoteId)).toMatchObject({ policies: 1, captures: 1, capturedMinor: Math.round(totalPrice * 100) });
+    expect(await books(t, quoteId)).toMatchObject({
+      policies: 1,
+      captures: 1,
+      capturedMinor: Math.round(totalPrice * 100),
+    });
     // Running it again changes nothing.
     expect((await recoverPurchases(deps(t, undefined, later(120)), { graceSeconds: 60 })).examined).toEqual({});
   });
@@ -71,13 +108,28 @@ describe(`purchase recovery (${DIALECT})`, () => {
     const t = getApp();
     const { quoteId } = await buyDirectly(t, dyingAfter(t, 'authorise'));
     const started = await purchaseOf(t, quoteId);
-    const payment = await t.context.db.selectFrom('sandbox_payment').select('payment_id').where('reference', '=', started.id).executeTakeFirstOrThrow();
+    const payment = await t.context.db
+      .selectFrom('sandbox_payment')
+      .select('payment_id')
+      .where('reference', '=', started.id)
+      .executeTakeFirstOrThrow();
     // Exactly what the request had recorded when it died after authorise.
-    await moveState(t.context.db, started, ['STARTED'], 'AUTHORISED', { paymentId: payment.payment_id, paymentResult: 'APPROVED' }, NOW.toISOString());
+    await moveState(
+      t.context.db,
+      started,
+      ['STARTED'],
+      'AUTHORISED',
+      { paymentId: payment.payment_id, paymentResult: 'APPROVED' },
+      NOW.toISOString(),
+    );
     const report = await recoverPurchases(deps(t, undefined, later(1)), { graceSeconds: 0 });
     expect(report.outcomes).toEqual({ CAPTURED: 1 });
     expect(await books(t, quoteId)).toMatchObject({ policies: 1, captures: 1 });
-    const quote = await t.context.db.selectFrom('quote').select(['is_purchased', 'policy_number']).where('public_id', '=', quoteId).executeTakeFirstOrThrow();
+    const quote = await t.context.db
+      .selectFrom('quote')
+      .select(['is_purchased', 'policy_number'])
+      .where('public_id', '=', quoteId)
+      .executeTakeFirstOrThrow();
     expect(quote.is_purchased).toBe(1);
     expect((await purchaseOf(t, quoteId)).policyNumber).toBe(quote.policy_number);
   });
@@ -96,14 +148,37 @@ describe(`purchase recovery (${DIALECT})`, () => {
     const t = getApp();
     const { quoteId } = await buyDirectly(t, dyingAfter(t, 'authorise'));
     const started = await purchaseOf(t, quoteId);
-    const payment = await t.context.db.selectFrom('sandbox_payment').select('payment_id').where('reference', '=', started.id).executeTakeFirstOrThrow();
-    await moveState(t.context.db, started, ['STARTED'], 'AUTHORISED', { paymentId: payment.payment_id }, NOW.toISOString());
+    const payment = await t.context.db
+      .selectFrom('sandbox_payment')
+      .select('payment_id')
+      .where('reference', '=', started.id)
+      .executeTakeFirstOrThrow();
+    await moveState(
+      t.context.db,
+      started,
+      ['STARTED'],
+      'AUTHORISED',
+      { paymentId: payment.payment_id },
+      NOW.toISOString(),
+    );
     const broken = { ...started.issueRequest, presentationTimeZoneCode: 'Not/AZone' };
-    await t.context.db.updateTable('purchase').set({ issue_request_json: JSON.stringify(broken) }).where('public_id', '=', started.id).execute();
+    await t.context.db
+      .updateTable('purchase')
+      .set({ issue_request_json: JSON.stringify(broken) })
+      .where('public_id', '=', started.id)
+      .execute();
     expect((await recoverPurchases(deps(t, undefined, later(1)), { graceSeconds: 0 })).outcomes).toEqual({ VOIDED: 1 });
-    const sandbox = await t.context.db.selectFrom('sandbox_payment').select(['status', 'captured_minor']).where('payment_id', '=', payment.payment_id).executeTakeFirstOrThrow();
+    const sandbox = await t.context.db
+      .selectFrom('sandbox_payment')
+      .select(['status', 'captured_minor'])
+      .where('payment_id', '=', payment.payment_id)
+      .executeTakeFirstOrThrow();
     expect(sandbox).toEqual({ status: 'voided', captured_minor: 0 });
-    const quote = await t.context.db.selectFrom('quote').select(['is_purchased', 'is_purchase_initiated']).where('public_id', '=', quoteId).executeTakeFirstOrThrow();
+    const quote = await t.context.db
+      .selectFrom('quote')
+      .select(['is_purchased', 'is_purchase_initiated'])
+      .where('public_id', '=', quoteId)
+      .executeTakeFirstOrThrow();
     expect(quote).toEqual({ is_purchased: 0, is_purchase_initiated: 0 });
     expect(await books(t, quoteId)).toMatchObject({ policies: 0, captures: 0 });
   });
@@ -127,9 +202,17 @@ describe(`purchase recovery (${DIALECT})`, () => {
     const purchase = await purchaseOf(t, quoteId);
     expect(purchase).toMatchObject({ state: 'VOIDED', paymentResult: 'APPROVED' });
     expect(purchase.paymentId).toMatch(/^sbx_pay_/);
-    const sandbox = await t.context.db.selectFrom('sandbox_payment').select(['status', 'captured_minor']).where('payment_id', '=', purchase.paymentId!).executeTakeFirstOrThrow();
+    const sandbox = await t.context.db
+      .selectFrom('sandbox_payment')
+      .select(['status', 'captured_minor'])
+      .where('payment_id', '=', purchase.paymentId!)
+      .executeTakeFirstOrThrow();
     expect(sandbox).toEqual({ status: 'voided', captured_minor: 0 });
-    const quote = await t.context.db.selectFrom('quote').select(['is_purchased', 'is_purchase_initiated', 'policy_number']).where('public_id', '=', quoteId).executeTakeFirstOrThrow();
+    const quote = await t.context.db
+      .selectFrom('quote')
+      .select(['is_purchased', 'is_purchase_initiated', 'policy_number'])
+      .where('public_id', '=', quoteId)
+      .executeTakeFirstOrThrow();
     expect(quote).toEqual({ is_purchased: 0, is_purchase_initiated: 0, policy_number: null });
     expect(await books(t, quoteId)).toMatchObject({ policies: 0, captures: 0 });
     // Nothing of the issue stays: no policy, no number taken from the series.
@@ -141,10 +224,16 @@ describe(`purchase recovery (${DIALECT})`, () => {
     const { quoteId } = await buyDirectly(t, t.app.paymentGateway, CARDS.threeDsChallenge);
     expect((await purchaseOf(t, quoteId)).state).toBe('CHALLENGE_PENDING');
     expect((await recoverPurchases(deps(t, undefined, later(60)), { graceSeconds: 0 })).examined).toEqual({});
-    expect((await recoverPurchases(deps(t, undefined, later(16 * 60)), { graceSeconds: 0 })).outcomes).toEqual({ FAILED: 1 });
+    expect((await recoverPurchases(deps(t, undefined, later(16 * 60)), { graceSeconds: 0 })).outcomes).toEqual({
+      FAILED: 1,
+    });
     const purchase = await purchaseOf(t, quoteId);
     expect(purchase).toMatchObject({ state: 'FAILED', declineReason: 'THREEDS_CHALLENGE_EXPIRED' });
-    const quote = await t.context.db.selectFrom('quote').select('is_purchase_initiated').where('public_id', '=', quoteId).executeTakeFirstOrThrow();
+    const quote = await t.context.db
+      .selectFrom('quote')
+      .select('is_purchase_initiated')
+      .where('public_id', '=', quoteId)
+      .executeTakeFirstOrThrow();
     expect(quote.is_purchase_initiated).toBe(0);
   });
 });

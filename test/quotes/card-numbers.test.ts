@@ -17,8 +17,7 @@ const stream = new Writable({
 });
 const getApp = useTestApp({
   clock: () => NOW,
-  appOptions: { quotePorts: fixturePorts(), logger: { ...(loggerOptions({ logLevel: 'trace' })), stream } },
-  
+  appOptions: { quotePorts: fixturePorts(), logger: { ...loggerOptions({ logLevel: 'trace' }), stream } },
 });
 
 const PANS = ['4111 1111 1111 1111', '5555-5555-5555-4444', '378282246310005'];
@@ -28,9 +27,21 @@ const digitsOf = (pan: string) => pan.replace(/\D/g, '');
 async function everything(): Promise<string> {
   const { db } = getApp().context;
   // PostgreSQL introspection lists every schema's tables: other test files' are not ours to read.
-  const own = DIALECT === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const own =
+    DIALECT === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const tables = (await db.introspection.getTables()).filter((t) => own === undefined || t.schema === own);
-  const dumps = await Promise.all(tables.map(async (t) => JSON.stringify(await db.selectFrom(t.name as 'quote').selectAll().execute())));
+  const dumps = await Promise.all(
+    tables.map(async (t) =>
+      JSON.stringify(
+        await db
+          .selectFrom(t.name as 'quote')
+          .selectAll()
+          .execute(),
+      ),
+    ),
+  );
   return dumps.join('\n');
 }
 
@@ -46,7 +57,12 @@ describe('card numbers in quote bodies', () => {
     const t = getApp();
     const input = baliTrip();
     input.policyHolders[0] = { ...input.policyHolders[0], firstName: PANS[0] };
-    const res = await t.app.inject({ method: 'POST', url: '/quotes/v2/brandau/quote', headers: await asPartner(t, 'brandau'), payload: { input } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/quotes/v2/brandau/quote',
+      headers: await asPartner(t, 'brandau'),
+      payload: { input },
+    });
     expect(res.statusCode).toBe(400);
     const notification = res.json().validation.errors[0];
     expect(notification).toMatchObject({ code: 'CARD_NUMBER_REFUSED', property: 'input.policyHolders[0].firstName' });
@@ -58,14 +74,19 @@ describe('card numbers in quote bodies', () => {
   it('finds card numbers in any string, also with dashes, in malformed bodies and on PUT', async () => {
     const t = getApp();
     const headers = await asPartner(t, 'brandau');
-    const created = (await t.app.inject({ method: 'POST', url: '/quotes/v2/brandau/quote', headers, payload: { input: baliTrip() } })).json();
+    const created = (
+      await t.app.inject({ method: 'POST', url: '/quotes/v2/brandau/quote', headers, payload: { input: baliTrip() } })
+    ).json();
     const bodies = [
       { input: { ...baliTrip(), externalIdentifiers: { bookingReference: PANS[1] } } },
       { input: { ...baliTrip(), planId: 'not a number', campaignCode: PANS[2] } },
       { clientInfo: { referer: `https://shop.example/pay?card=${PANS[1]}` }, input: baliTrip() },
     ];
     for (const payload of bodies) {
-      for (const [method, url] of [['POST', '/quotes/v2/brandau/quote'], ['PUT', `/quotes/v2/brandau/quote/${created.id}`]] as const) {
+      for (const [method, url] of [
+        ['POST', '/quotes/v2/brandau/quote'],
+        ['PUT', `/quotes/v2/brandau/quote/${created.id}`],
+      ] as const) {
         const res = await t.app.inject({ method, url, headers, payload });
         expect(res.statusCode).toBe(400);
         expect(res.json().validation.errors).toEqual([expect.objectContaining({ code: 'CARD_NUMBER_REFUSED' })]);
@@ -81,7 +102,15 @@ describe('card numbers in quote bodies', () => {
       method: 'POST',
       url: '/quotes/v2/brandau/quote',
       headers: await asPartner(t, 'brandau'),
-      payload: { input: { ...baliTrip(), externalIdentifiers: { bookingReference: '4111 1111 1111 1112', externalMembershipNumber: '41111111111111111111111' } } },
+      payload: {
+        input: {
+          ...baliTrip(),
+          externalIdentifiers: {
+            bookingReference: '4111 1111 1111 1112',
+            externalMembershipNumber: '41111111111111111111111',
+          },
+        },
+      },
     });
     expect(res.statusCode).toBe(200);
   });

@@ -30,7 +30,12 @@ interface QuoteBody {
 
 async function quote(input: object, brand: 'brandau' | 'nomad' = 'brandau'): Promise<QuoteBody> {
   const t = getApp();
-  const res = await t.app.inject({ method: 'POST', url: `/quotes/v2/${brand}/quote`, headers: await asPartner(t, brand, 'A'), payload: { input } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/quotes/v2/${brand}/quote`,
+    headers: await asPartner(t, brand, 'A'),
+    payload: { input },
+  });
   expect(res.statusCode).toBe(200);
   return res.json<QuoteBody>();
 }
@@ -44,7 +49,12 @@ describe(`quotes priced from the demo catalogue (${DIALECT})`, () => {
     for (const price of q.prices) {
       const taxes = price.basePrice.taxComponents;
       expect(taxes.map((t) => t.taxName)).toEqual([expect.stringMatching(/GST/), expect.stringMatching(/Stamp Duty/)]);
-      const options = [price.specifiedItemOptionPrice, price.adventureActivitiesOptionPrice, price.tripCancellationPrice, ...(price.basicOptionPrices ?? [])]
+      const options = [
+        price.specifiedItemOptionPrice,
+        price.adventureActivitiesOptionPrice,
+        price.tripCancellationPrice,
+        ...(price.basicOptionPrices ?? []),
+      ]
         .filter((o): o is Money => o !== undefined)
         .reduce((s, o) => s + o.price, 0);
       const taxTotal = taxes.reduce((s, t) => s + t.taxAmount, 0);
@@ -62,7 +72,9 @@ describe(`quotes priced from the demo catalogue (${DIALECT})`, () => {
   it('refuses a sanctioned destination with a Notification', async () => {
     const q = await quote({ ...baliTrip(), destinationCountryCodes: ['PRK'] });
     expect(q.validation.isValid).toBe(false);
-    expect(q.validation.errors).toContainEqual(expect.objectContaining({ code: 'DESTINATION_SANCTIONED', property: 'input.destinationCountryCodes[0]' }));
+    expect(q.validation.errors).toContainEqual(
+      expect.objectContaining({ code: 'DESTINATION_SANCTIONED', property: 'input.destinationCountryCodes[0]' }),
+    );
     expect(q.prices).toEqual([]);
   });
 

@@ -10,17 +10,47 @@ function record(over: Partial<QuoteRecord> = {}): QuoteRecord {
   return {
     stage: 'BASEQUOTE',
     customerUserId: 0,
-    input: { quoteType: 'SINGLETRIP', homeAddress: { countryCode: 'AUS', provinceCode: 'NSW' }, policyHolders: [{ guid: 'a1', age: 42 }], validation: { isValid: true, errors: [] } },
+    input: {
+      quoteType: 'SINGLETRIP',
+      homeAddress: { countryCode: 'AUS', provinceCode: 'NSW' },
+      policyHolders: [{ guid: 'a1', age: 42 }],
+      validation: { isValid: true, errors: [] },
+    },
     pricing: {
       currencyCode: 'AUD',
-      priceResults: [{ planId: 101, standardExcess: 25_000, campaignId: undefined, basePriceResult: { planId: 101, saleListPrice: 12_345, salePartnerDiscount: -0, priceDetails: [] } }],
+      priceResults: [
+        {
+          planId: 101,
+          standardExcess: 25_000,
+          campaignId: undefined,
+          basePriceResult: { planId: 101, saleListPrice: 12_345, salePartnerDiscount: -0, priceDetails: [] },
+        },
+      ],
       prices: [{ planId: 101, totalPrice: 15_000, specifiedItemOptionPrice: undefined, basicOptionPrices: [] }],
     },
-    validation: { isValid: true, errors: [{ code: 'DESTINATION_UNSAFE', message: 'm', property: 'input.destinationCountryCodes[0]', title: 'warning', value: undefined }] },
+    validation: {
+      isValid: true,
+      errors: [
+        {
+          code: 'DESTINATION_UNSAFE',
+          message: 'm',
+          property: 'input.destinationCountryCodes[0]',
+          title: 'warning',
+          value: undefined,
+        },
+      ],
+    },
     pricedVersion: '1:2026.1',
     hasConfigChanged: false,
     evaluatedAt: '2026-11-22T13:30:00.000Z',
-    audit: { createdAt: '2026-11-22T13:30:00.000Z', updatedAt: '2026-11-22T13:30:00.000Z', createdByUserId: 7, createdByUsername: 'u', updatedByUserId: 7, updatedByUsername: 'u' },
+    audit: {
+      createdAt: '2026-11-22T13:30:00.000Z',
+      updatedAt: '2026-11-22T13:30:00.000Z',
+      createdByUserId: 7,
+      createdByUsername: 'u',
+      updatedByUserId: 7,
+      updatedByUsername: 'u',
+    },
     ...over,
   };
 }
@@ -29,10 +59,24 @@ describe(`quote repository (${DIALECT})`, () => {
   const database = useMigratedTestDatabase();
 
   it('answers an insert with the quote a read of it gives (as JSON), without reading it back', async () => {
-    const cases = [record(), record({ clientSessionId: 's-1', clientInfo: { ipAddress: '203.0.113.9', userAgent: undefined }, customerUserId: 9_007_199_254_740_991, hasConfigChanged: true })];
+    const cases = [
+      record(),
+      record({
+        clientSessionId: 's-1',
+        clientInfo: { ipAddress: '203.0.113.9', userAgent: undefined },
+        customerUserId: 9_007_199_254_740_991,
+        hasConfigChanged: true,
+      }),
+    ];
     for (const values of cases) {
       const id = randomUUID();
-      const inserted = await insertQuote(database.db, { ...values, id, brandCode: 'brandau', partnerId: 42, partnerCode: 'PARTNERA' });
+      const inserted = await insertQuote(database.db, {
+        ...values,
+        id,
+        brandCode: 'brandau',
+        partnerId: 42,
+        partnerCode: 'PARTNERA',
+      });
       const read = await findQuote(database.db, id, 'brandau', 42);
       expect(read).toBeDefined();
       // The answer keeps the record's own values (undefined members, -0): equal as JSON, which

@@ -89,12 +89,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db
     .insertInto('oauth_client_interface' as never)
-    .values(clients.flatMap(([clientId, c]) => c.interfaces.map((i) => ({ client_id: clientId, customer_interface_id: i }))))
+    .values(
+      clients.flatMap(([clientId, c]) => c.interfaces.map((i) => ({ client_id: clientId, customer_interface_id: i }))),
+    )
     .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['login_failure', 'refresh_token', 'signing_key', 'oauth_client_interface', 'oauth_client', 'user_brand', 'app_user', 'partner']) {
+  for (const table of [
+    'login_failure',
+    'refresh_token',
+    'signing_key',
+    'oauth_client_interface',
+    'oauth_client',
+    'user_brand',
+    'app_user',
+    'partner',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -32,7 +32,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_by_username', 'text', (c) => c.notNull())
     .execute();
   // Reads are always by id within the caller's brand and partner.
-  await db.schema.createIndex('quote_partner_idx').on('quote').columns(['brand_code', 'partner_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('quote_partner_idx')
+    .on('quote')
+    .columns(['brand_code', 'partner_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

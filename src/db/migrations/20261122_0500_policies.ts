@@ -41,7 +41,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addColumn('updated_by_user_id', big, (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('policy_header_partner_idx').on('policy_header').columns(['partner_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('policy_header_partner_idx')
+    .on('policy_header')
+    .columns(['partner_id', 'created_at'])
+    .execute();
 
   await withIdColumn(db, db.schema.createTable('policy_detail'))
     .addColumn('policy_header_id', big, (c) => c.notNull().references('policy_header.id'))
@@ -108,11 +112,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('traveller_guid', 'text')
     .addColumn('dependent_guid', 'text')
     .execute();
-  await db.schema.createIndex('policy_financial_value_detail_idx').on('policy_financial_value').column('policy_detail_id').execute();
+  await db.schema
+    .createIndex('policy_financial_value_detail_idx')
+    .on('policy_financial_value')
+    .column('policy_detail_id')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['policy_financial_value', 'policy_option', 'policy_traveller', 'policy_detail', 'policy_header', 'policy_number_counter']) {
+  for (const table of [
+    'policy_financial_value',
+    'policy_option',
+    'policy_traveller',
+    'policy_detail',
+    'policy_header',
+    'policy_number_counter',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

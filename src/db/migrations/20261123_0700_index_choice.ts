@@ -13,8 +13,17 @@ const OPEN_STATES = sql`('STARTED', 'CHALLENGE_PENDING', 'AUTHORISED', 'ISSUED')
 //   scanned their whole tables.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('purchase_state_idx').execute();
-  await db.schema.createIndex('purchase_open_idx').on('purchase').column('updated_at').where(sql<boolean>`state in ${OPEN_STATES}`).execute();
-  await db.schema.createIndex('refresh_token_family_expires_idx').on('refresh_token').column('family_expires_at').execute();
+  await db.schema
+    .createIndex('purchase_open_idx')
+    .on('purchase')
+    .column('updated_at')
+    .where(sql<boolean>`state in ${OPEN_STATES}`)
+    .execute();
+  await db.schema
+    .createIndex('refresh_token_family_expires_idx')
+    .on('refresh_token')
+    .column('family_expires_at')
+    .execute();
   await db.schema.createIndex('login_failure_window_idx').on('login_failure').column('window_started_at').execute();
 }
 

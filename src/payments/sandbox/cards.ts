@@ -12,7 +12,8 @@ export const SANDBOX_CARD_TOKENS = {
 } as const;
 
 /** What the sandbox issuer does with a card at authorisation. */
-export type CardBehaviour = 'approve' | 'decline' | 'insufficient_funds' | 'frictionless' | 'challenge' | 'gateway_error' | 'unknown';
+export type CardBehaviour =
+  'approve' | 'decline' | 'insufficient_funds' | 'frictionless' | 'challenge' | 'gateway_error' | 'unknown';
 
 const BEHAVIOUR_BY_TOKEN: Record<string, CardBehaviour> = {
   [SANDBOX_CARD_TOKENS.approved]: 'approve',

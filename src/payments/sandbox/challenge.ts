@@ -30,7 +30,12 @@ export async function describeChallenge(db: Db, challengeId: string, now: Date):
  * Records the cardholder's answer. Only the first answer counts (a second post shows the first);
  * nothing is charged here: the merchant's continuation call authorises afterwards.
  */
-export async function answerChallenge(db: Db, challengeId: string, decision: ChallengeDecision, now: Date): Promise<ChallengeView> {
+export async function answerChallenge(
+  db: Db,
+  challengeId: string,
+  decision: ChallengeDecision,
+  now: Date,
+): Promise<ChallengeView> {
   await recordAnswer(db, challengeId, decision === 'approve' ? 'approved' : 'declined', now.toISOString());
   return describeChallenge(db, challengeId, now);
 }

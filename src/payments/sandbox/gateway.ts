@@ -13,7 +13,14 @@ import type {
   VoidRequest,
 } from '../gateway.js';
 import * as issuer from './issuer.js';
-import { captureRecorded, findOperation, insertOperation, insertPaymentRecorded, type NewOperationRow, type RecordedWrite } from './repository.js';
+import {
+  captureRecorded,
+  findOperation,
+  insertOperation,
+  insertPaymentRecorded,
+  type NewOperationRow,
+  type RecordedWrite,
+} from './repository.js';
 
 export interface SandboxGatewayOptions {
   readonly db: Db;
@@ -25,7 +32,12 @@ export interface SandboxGatewayOptions {
 /** Thrown inside a transaction to roll it back when an earlier or concurrent call recorded the same key. */
 class LostRace extends Error {}
 
-const UNAVAILABLE: GatewayError = { outcome: 'gateway_error', code: 'GATEWAY_UNAVAILABLE', message: 'The payment gateway could not be reached.', retryable: true };
+const UNAVAILABLE: GatewayError = {
+  outcome: 'gateway_error',
+  code: 'GATEWAY_UNAVAILABLE',
+  message: 'The payment gateway could not be reached.',
+  retryable: true,
+};
 
 /** Tells a replay of the same call from another call under the same key. */
 function fingerprintOf(operation: string, request: { idempotencyKey: string }): string {
@@ -38,7 +50,14 @@ type CallRecord = NewOperationRow;
 /** The record of a call that answered `outcome`, as a replay will find it. */
 function callRecord(operation: string, request: { idempotencyKey: string }, outcome: unknown, now: Date): CallRecord {
   const paymentId = (outcome as { paymentId?: string }).paymentId ?? null;
-  return { idempotency_key: request.idempotencyKey, operation, fingerprint: fingerprintOf(operation, request), payment_id: paymentId, outcome_json: JSON.stringify(outcome), created_at: now.toISOString() };
+  return {
+    idempotency_key: request.idempotencyKey,
+    operation,
+    fingerprint: fingerprintOf(operation, request),
+    payment_id: paymentId,
+    outcome_json: JSON.stringify(outcome),
+    created_at: now.toISOString(),
+  };
 }
 
 function invalid(message: string): GatewayError {
@@ -46,10 +65,15 @@ function invalid(message: string): GatewayError {
 }
 
 /** Checks what a real processor's API would refuse before doing anything. */
-function requestProblem(request: { idempotencyKey: string; amount?: { amountMinor: number; currency: string } }): GatewayError | undefined {
-  if (request.idempotencyKey.length < 1 || request.idempotencyKey.length > 255) return invalid('idempotencyKey must be 1–255 characters.');
+function requestProblem(request: {
+  idempotencyKey: string;
+  amount?: { amountMinor: number; currency: string };
+}): GatewayError | undefined {
+  if (request.idempotencyKey.length < 1 || request.idempotencyKey.length > 255)
+    return invalid('idempotencyKey must be 1–255 characters.');
   const { amount } = request;
-  if (amount && (!Number.isSafeInteger(amount.amountMinor) || amount.amountMinor <= 0)) return invalid('amount.amountMinor must be a positive integer.');
+  if (amount && (!Number.isSafeInteger(amount.amountMinor) || amount.amountMinor <= 0))
+    return invalid('amount.amountMinor must be a positive integer.');
   if (amount && !/^[A-Z]{3}$/.test(amount.currency)) return invalid('amount.currency must be an ISO 4217 code.');
   return undefined;
 }
@@ -71,8 +95,15 @@ export class SandboxGateway implements PaymentGateway {
     const { payment, step } = issuer.authorisationOf(request, { now, challengeBaseUrl: this.options.challengeBaseUrl });
     const call = callRecord('authorise', request, step.outcome, now);
     // A simulated outage is never recorded (retrying the same key asks again), unless the key holds another call's outcome.
-    if (!payment) return this.replayOf<AuthorisationOutcome>(call).then((replayed) => replayed ?? step.outcome, () => UNAVAILABLE);
-    return (await this.recorded(call, step.outcome, () => insertPaymentRecorded(this.options.db, payment, call))) ?? UNAVAILABLE;
+    if (!payment)
+      return this.replayOf<AuthorisationOutcome>(call).then(
+        (replayed) => replayed ?? step.outcome,
+        () => UNAVAILABLE,
+      );
+    return (
+      (await this.recorded(call, step.outcome, () => insertPaymentRecorded(this.options.db, payment, call))) ??
+      UNAVAILABLE
+    );
   }
 
   continueThreeDs(request: ContinueThreeDsRequest): Promise<AuthorisationOutcome> {
@@ -91,7 +122,12 @@ export class SandboxGateway implements PaymentGateway {
     const now = this.options.clock();
     const captured: SettlementOutcome = { outcome: 'captured', paymentId: request.paymentId, amount: request.amount };
     const call = callRecord('capture', request, captured, now);
-    const check = { paymentId: request.paymentId, currency: request.amount.currency, amountMinor: request.amount.amountMinor, at: now.toISOString() };
+    const check = {
+      paymentId: request.paymentId,
+      currency: request.amount.currency,
+      amountMinor: request.amount.amountMinor,
+      at: now.toISOString(),
+    };
     const outcome = await this.recorded(call, captured, () => captureRecorded(this.options.db, check, call));
     return outcome ?? this.once('capture', request, (tx, at) => issuer.capture(tx, request, at));
   }
@@ -108,7 +144,11 @@ export class SandboxGateway implements PaymentGateway {
    * Writes a call's effect with its record: answers `outcome` when written, the recorded outcome
    * when the key was held already, undefined when the effect did not apply (nothing written).
    */
-  private async recorded<T>(call: CallRecord, outcome: T, write: () => Promise<RecordedWrite>): Promise<T | GatewayError | undefined> {
+  private async recorded<T>(
+    call: CallRecord,
+    outcome: T,
+    write: () => Promise<RecordedWrite>,
+  ): Promise<T | GatewayError | undefined> {
     try {
       const written = await write();
       if (written === 'done') return outcome;

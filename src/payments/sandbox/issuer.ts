@@ -13,7 +13,13 @@ import type {
   VoidRequest,
 } from '../gateway.js';
 import { behaviourOf, CHALLENGE_TTL_MS } from './cards.js';
-import { captureAuthorised, findPayment, updatePayment, type PaymentValues, type SandboxPaymentRow } from './repository.js';
+import {
+  captureAuthorised,
+  findPayment,
+  updatePayment,
+  type PaymentValues,
+  type SandboxPaymentRow,
+} from './repository.js';
 
 /**
  * What the sandbox "card processor and issuer" does for each call, inside the transaction that
@@ -41,7 +47,8 @@ function moneyOf(row: SandboxPaymentRow, amountMinor = row.amount_minor): Money 
 /** The authorisation outcome a payment's current state stands for. */
 export function outcomeOfPayment(row: SandboxPaymentRow, challengeBaseUrl: string): AuthorisationOutcome {
   const threeDSStatus = row.three_ds_status as ThreeDsStatus;
-  if (row.status === 'authorised') return { outcome: 'approved', paymentId: row.payment_id, amount: moneyOf(row), threeDSStatus };
+  if (row.status === 'authorised')
+    return { outcome: 'approved', paymentId: row.payment_id, amount: moneyOf(row), threeDSStatus };
   if (row.status === 'challenge' && row.challenge_id && row.challenge_expires_at) {
     return {
       outcome: 'challenge_required',
@@ -55,7 +62,8 @@ export function outcomeOfPayment(row: SandboxPaymentRow, challengeBaseUrl: strin
       },
     };
   }
-  if (row.decline_reason === 'INSUFFICIENT_FUNDS') return { outcome: 'insufficient_funds', paymentId: row.payment_id, threeDSStatus };
+  if (row.decline_reason === 'INSUFFICIENT_FUNDS')
+    return { outcome: 'insufficient_funds', paymentId: row.payment_id, threeDSStatus };
   const reason = (row.decline_reason ?? 'DO_NOT_HONOUR') as DeclineReason;
   return { outcome: 'declined', paymentId: row.payment_id, reason, threeDSStatus };
 }
@@ -64,10 +72,23 @@ export function outcomeOfPayment(row: SandboxPaymentRow, challengeBaseUrl: strin
  * What the issuer decides for an authorisation, without reading anything: the new payment (none
  * for a simulated outage) and the outcome. The gateway writes the payment with the call's record.
  */
-export function authorisationOf(request: AuthoriseRequest, ctx: IssuerContext): { payment?: PaymentValues; step: Step<AuthorisationOutcome> } {
+export function authorisationOf(
+  request: AuthoriseRequest,
+  ctx: IssuerContext,
+): { payment?: PaymentValues; step: Step<AuthorisationOutcome> } {
   const behaviour = behaviourOf(request.cardToken);
   if (behaviour === 'gateway_error') {
-    return { step: { outcome: { outcome: 'gateway_error', code: 'SANDBOX_GATEWAY_ERROR', message: 'The sandbox gateway simulated an outage.', retryable: true }, store: false } };
+    return {
+      step: {
+        outcome: {
+          outcome: 'gateway_error',
+          code: 'SANDBOX_GATEWAY_ERROR',
+          message: 'The sandbox gateway simulated an outage.',
+          retryable: true,
+        },
+        store: false,
+      },
+    };
   }
   const now = ctx.now.toISOString();
   const row: SandboxPaymentRow = {
@@ -116,7 +137,11 @@ function refused(code: string, message: string): Step<AuthorisationOutcome> {
 }
 
 /** The issuer's record of the challenge decides; the merchant's echo must name the right challenge. */
-export async function continueThreeDs(tx: Tx, request: ContinueThreeDsRequest, ctx: IssuerContext): Promise<Step<AuthorisationOutcome>> {
+export async function continueThreeDs(
+  tx: Tx,
+  request: ContinueThreeDsRequest,
+  ctx: IssuerContext,
+): Promise<Step<AuthorisationOutcome>> {
   const row = await findPayment(tx, request.paymentId);
   if (!row) return refused('PAYMENT_NOT_FOUND', 'No such payment.');
   const challengeId = request.threeDSRequest.split(/[/?#]/).filter(Boolean).at(-1) ?? '';
@@ -140,7 +165,8 @@ export async function continueThreeDs(tx: Tx, request: ContinueThreeDsRequest, c
       : {
           status: 'declined',
           three_ds_status: 'CHALLENGE_FAILED',
-          decline_reason: row.challenge_answer === 'declined' ? 'THREEDS_CHALLENGE_FAILED' : 'THREEDS_CHALLENGE_EXPIRED',
+          decline_reason:
+            row.challenge_answer === 'declined' ? 'THREEDS_CHALLENGE_FAILED' : 'THREEDS_CHALLENGE_EXPIRED',
           updated_at: now,
         };
   await updatePayment(tx, row.payment_id, patch);
@@ -159,18 +185,25 @@ export async function capture(tx: Tx, request: CaptureRequest, now: Date): Promi
   }
   const row = await findPayment(tx, request.paymentId);
   if (!row) return rejected(request.paymentId, 'PAYMENT_NOT_FOUND', 'No such payment.');
-  if (row.status !== 'authorised') return rejected(row.payment_id, 'NOT_AUTHORISED', `The payment is ${row.status}, not authorised.`);
-  if (request.amount.currency !== row.currency) return rejected(row.payment_id, 'CURRENCY_MISMATCH', `The payment is in ${row.currency}.`);
+  if (row.status !== 'authorised')
+    return rejected(row.payment_id, 'NOT_AUTHORISED', `The payment is ${row.status}, not authorised.`);
+  if (request.amount.currency !== row.currency)
+    return rejected(row.payment_id, 'CURRENCY_MISMATCH', `The payment is in ${row.currency}.`);
   const left = row.amount_minor - row.captured_minor;
-  if (request.amount.amountMinor > left) return rejected(row.payment_id, 'AMOUNT_EXCEEDS_AUTHORISED', `At most ${left} can be captured.`);
-  await updatePayment(tx, row.payment_id, { captured_minor: row.captured_minor + request.amount.amountMinor, updated_at: now.toISOString() });
+  if (request.amount.amountMinor > left)
+    return rejected(row.payment_id, 'AMOUNT_EXCEEDS_AUTHORISED', `At most ${left} can be captured.`);
+  await updatePayment(tx, row.payment_id, {
+    captured_minor: row.captured_minor + request.amount.amountMinor,
+    updated_at: now.toISOString(),
+  });
   return stored({ outcome: 'captured', paymentId: row.payment_id, amount: request.amount });
 }
 
 export async function voidPayment(tx: Tx, request: VoidRequest, now: Date): Promise<Step<SettlementOutcome>> {
   const row = await findPayment(tx, request.paymentId);
   if (!row) return rejected(request.paymentId, 'PAYMENT_NOT_FOUND', 'No such payment.');
-  if (row.captured_minor > 0) return rejected(row.payment_id, 'ALREADY_CAPTURED', 'A captured payment is refunded, not voided.');
+  if (row.captured_minor > 0)
+    return rejected(row.payment_id, 'ALREADY_CAPTURED', 'A captured payment is refunded, not voided.');
   if (row.status !== 'authorised' && row.status !== 'challenge') {
     return rejected(row.payment_id, 'NOT_VOIDABLE', `The payment is ${row.status}.`);
   }
@@ -183,9 +216,14 @@ export async function voidPayment(tx: Tx, request: VoidRequest, now: Date): Prom
 export async function refund(tx: Tx, request: CaptureRequest, now: Date): Promise<Step<SettlementOutcome>> {
   const row = await findPayment(tx, request.paymentId);
   if (!row) return rejected(request.paymentId, 'PAYMENT_NOT_FOUND', 'No such payment.');
-  if (request.amount.currency !== row.currency) return rejected(row.payment_id, 'CURRENCY_MISMATCH', `The payment is in ${row.currency}.`);
+  if (request.amount.currency !== row.currency)
+    return rejected(row.payment_id, 'CURRENCY_MISMATCH', `The payment is in ${row.currency}.`);
   const left = row.captured_minor - row.refunded_minor;
-  if (request.amount.amountMinor > left) return rejected(row.payment_id, 'AMOUNT_EXCEEDS_CAPTURED', `At most ${left} can be refunded.`);
-  await updatePayment(tx, row.payment_id, { refunded_minor: row.refunded_minor + request.amount.amountMinor, updated_at: now.toISOString() });
+  if (request.amount.amountMinor > left)
+    return rejected(row.payment_id, 'AMOUNT_EXCEEDS_CAPTURED', `At most ${left} can be refunded.`);
+  await updatePayment(tx, row.payment_id, {
+    refunded_minor: row.refunded_minor + request.amount.amountMinor,
+    updated_at: now.toISOString(),
+  });
   return stored({ outcome: 'refunded', paymentId: row.payment_id, amount: request.amount });
 }

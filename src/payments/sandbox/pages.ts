@@ -54,7 +54,11 @@ export function challengePage(view: ChallengeView, action: string): string {
 /** After the answer: the cardholder goes back to the merchant, who continues the purchase. */
 export function resultPage(view: ChallengeView): string {
   return page(
-    view.state === 'approved' ? 'Payment approved' : view.state === 'declined' ? 'Payment declined' : 'Challenge closed',
+    view.state === 'approved'
+      ? 'Payment approved'
+      : view.state === 'declined'
+        ? 'Payment declined'
+        : 'Challenge closed',
     `<p data-state="${view.state}">${RESULT_TEXT[view.state]}</p>
 <p>Please return to the merchant to complete your purchase.</p>`,
   );

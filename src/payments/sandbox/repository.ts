@@ -10,16 +10,28 @@ export type SandboxPaymentPatch = Updateable<SandboxPaymentTable>;
 export type SandboxOperationRow = Selectable<SandboxOperationTable>;
 
 // The statements every payment runs, built and compiled once per engine (db/reusable-query.ts).
-const selectOperation = reusableQuery(['key'], (db, v: { key: string }) => db.selectFrom('sandbox_operation').selectAll().where('idempotency_key', '=', v.key));
+const selectOperation = reusableQuery(['key'], (db, v: { key: string }) =>
+  db.selectFrom('sandbox_operation').selectAll().where('idempotency_key', '=', v.key),
+);
 
 export async function findOperation(db: Executor, idempotencyKey: string): Promise<SandboxOperationRow | undefined> {
   return (await selectOperation(db, { key: idempotencyKey })).rows[0];
 }
 
 export type NewOperationRow = Required<Omit<Insertable<SandboxOperationTable>, 'id'>>;
-const OPERATION_COLUMNS = ['idempotency_key', 'operation', 'fingerprint', 'payment_id', 'outcome_json', 'created_at'] as const satisfies readonly (keyof NewOperationRow)[];
+const OPERATION_COLUMNS = [
+  'idempotency_key',
+  'operation',
+  'fingerprint',
+  'payment_id',
+  'outcome_json',
+  'created_at',
+] as const satisfies readonly (keyof NewOperationRow)[];
 const insertOperationRow = reusableQuery(OPERATION_COLUMNS, (db, row: NewOperationRow) =>
-  db.insertInto('sandbox_operation').values(row).onConflict((oc) => oc.column('idempotency_key').doNothing()),
+  db
+    .insertInto('sandbox_operation')
+    .values(row)
+    .onConflict((oc) => oc.column('idempotency_key').doNothing()),
 );
 
 /** Records a call's outcome; false when another call already holds the key (a concurrent replay). */
@@ -30,17 +42,34 @@ export async function insertOperation(db: Executor, row: NewOperationRow): Promi
 
 export type PaymentValues = Omit<SandboxPaymentRow, 'id'>;
 const PAYMENT_COLUMNS = [
-  'payment_id', 'reference', 'card_token', 'amount_minor', 'currency', 'status', 'three_ds_status', 'decline_reason', 'captured_minor',
-  'refunded_minor', 'challenge_id', 'challenge_answer', 'challenge_expires_at', 'created_at', 'updated_at',
+  'payment_id',
+  'reference',
+  'card_token',
+  'amount_minor',
+  'currency',
+  'status',
+  'three_ds_status',
+  'decline_reason',
+  'captured_minor',
+  'refunded_minor',
+  'challenge_id',
+  'challenge_answer',
+  'challenge_expires_at',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof PaymentValues)[];
-const insertPaymentRow = reusableQuery(PAYMENT_COLUMNS, (db, row: PaymentValues) => db.insertInto('sandbox_payment').values(row));
+const insertPaymentRow = reusableQuery(PAYMENT_COLUMNS, (db, row: PaymentValues) =>
+  db.insertInto('sandbox_payment').values(row),
+);
 
 /** Every column of a new payment (none left to a default). */
 export async function insertPayment(db: Executor, row: PaymentValues): Promise<void> {
   await insertPaymentRow(db, row);
 }
 
-const selectPayment = reusableQuery(['paymentId'], (db, v: { paymentId: string }) => db.selectFrom('sandbox_payment').selectAll().where('payment_id', '=', v.paymentId));
+const selectPayment = reusableQuery(['paymentId'], (db, v: { paymentId: string }) =>
+  db.selectFrom('sandbox_payment').selectAll().where('payment_id', '=', v.paymentId),
+);
 
 export async function findPayment(db: Executor, paymentId: string): Promise<SandboxPaymentRow | undefined> {
   return (await selectPayment(db, { paymentId })).rows[0];
@@ -74,7 +103,10 @@ export async function captureAuthorised(db: Executor, check: CaptureCheck): Prom
   return Number(result.numAffectedRows ?? 0n) === 1;
 }
 
-export async function findPaymentByChallenge(db: Executor, challengeId: string): Promise<SandboxPaymentRow | undefined> {
+export async function findPaymentByChallenge(
+  db: Executor,
+  challengeId: string,
+): Promise<SandboxPaymentRow | undefined> {
   return db.selectFrom('sandbox_payment').selectAll().where('challenge_id', '=', challengeId).executeTakeFirst();
 }
 
@@ -83,7 +115,12 @@ export async function updatePayment(db: Executor, paymentId: string, patch: Sand
 }
 
 /** Stores the cardholder's answer once: false when it was already answered or has expired. */
-export async function answerChallenge(db: Executor, challengeId: string, answer: string, now: string): Promise<boolean> {
+export async function answerChallenge(
+  db: Executor,
+  challengeId: string,
+  answer: string,
+  now: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('sandbox_payment')
     .set({ challenge_answer: answer, updated_at: now })
@@ -111,7 +148,12 @@ class KeyHeld extends Error {}
  * held key fails the statement with a unique violation, which undoes the effect with it.
  * SQLite: a transaction of the two statements (no round trips there).
  */
-async function writeRecorded(db: Db, oneStatement: () => Promise<bigint | undefined>, effect: (tx: Executor) => Promise<boolean>, call: NewOperationRow): Promise<RecordedWrite> {
+async function writeRecorded(
+  db: Db,
+  oneStatement: () => Promise<bigint | undefined>,
+  effect: (tx: Executor) => Promise<boolean>,
+  call: NewOperationRow,
+): Promise<RecordedWrite> {
   if (dialectOf(db) === 'postgres') {
     try {
       return Number((await oneStatement()) ?? 0n) === 1 ? 'done' : 'not-applied';
@@ -139,11 +181,17 @@ const CALL_NAMES = CALL_COLUMNS.map((column) => `call_${column}` as const);
 const callValues = (call: NewOperationRow): CallValues =>
   Object.fromEntries(CALL_COLUMNS.map((column) => [`call_${column}`, call[column]])) as CallValues;
 // Every column is text: a SELECT's parameters have no column to take their type from.
-const callSelection = (v: CallValues) => sql.join([...CALL_NAMES.map((name) => sql`cast(${v[name]} as text)`), sql.ref('effect.payment_id')]);
+const callSelection = (v: CallValues) =>
+  sql.join([...CALL_NAMES.map((name) => sql`cast(${v[name]} as text)`), sql.ref('effect.payment_id')]);
 
 const insertPaymentWithCall = reusableQuery([...PAYMENT_COLUMNS, ...CALL_NAMES], (db, v: PaymentValues & CallValues) =>
   db
-    .with('effect', (qc) => qc.insertInto('sandbox_payment').values(Object.fromEntries(PAYMENT_COLUMNS.map((c) => [c, v[c]])) as PaymentValues).returning('payment_id'))
+    .with('effect', (qc) =>
+      qc
+        .insertInto('sandbox_payment')
+        .values(Object.fromEntries(PAYMENT_COLUMNS.map((c) => [c, v[c]])) as PaymentValues)
+        .returning('payment_id'),
+    )
     .insertInto('sandbox_operation')
     .columns([...CALL_COLUMNS, 'payment_id'])
     .expression(sql`select ${callSelection(v)} from effect`),
@@ -162,15 +210,22 @@ export function insertPaymentRecorded(db: Db, payment: PaymentValues, call: NewO
   );
 }
 
-const captureWithCall = reusableQuery(['paymentId', 'currency', 'amountMinor', 'at', ...CALL_NAMES], (db, v: CaptureCheck & CallValues) =>
-  db
-    .with('effect', (qc) => captureUpdate(qc, v).returning('payment_id'))
-    .insertInto('sandbox_operation')
-    .columns([...CALL_COLUMNS, 'payment_id'])
-    .expression(sql`select ${callSelection(v)} from effect`),
+const captureWithCall = reusableQuery(
+  ['paymentId', 'currency', 'amountMinor', 'at', ...CALL_NAMES],
+  (db, v: CaptureCheck & CallValues) =>
+    db
+      .with('effect', (qc) => captureUpdate(qc, v).returning('payment_id'))
+      .insertInto('sandbox_operation')
+      .columns([...CALL_COLUMNS, 'payment_id'])
+      .expression(sql`select ${callSelection(v)} from effect`),
 );
 
 /** `captureAuthorised` and the record of the call, together; `not-applied` when the payment cannot be captured so. */
 export function captureRecorded(db: Db, check: CaptureCheck, call: NewOperationRow): Promise<RecordedWrite> {
-  return writeRecorded(db, async () => (await captureWithCall(db, { ...check, ...callValues(call) })).numAffectedRows, (tx) => captureAuthorised(tx, check), call);
+  return writeRecorded(
+    db,
+    async () => (await captureWithCall(db, { ...check, ...callValues(call) })).numAffectedRows,
+    (tx) => captureAuthorised(tx, check),
+    call,
+  );
 }

@@ -11,7 +11,10 @@ export interface SandboxRoutesOptions {
 }
 
 const ChallengeParams = Type.Object({
-  challengeId: Type.String({ pattern: '^sbx_3ds_[A-Za-z0-9_-]{16}$', description: 'The challenge id from `threeDSResponse`.' }),
+  challengeId: Type.String({
+    pattern: '^sbx_3ds_[A-Za-z0-9_-]{16}$',
+    description: 'The challenge id from `threeDSResponse`.',
+  }),
 });
 const ChallengeAnswer = Type.Object({ decision: Type.Union([Type.Literal('approve'), Type.Literal('decline')]) });
 
@@ -47,10 +50,20 @@ export async function sandboxChallengeRoutes(app: FastifyInstance, { context }: 
   api.post(
     '/sandbox/3ds/:challengeId',
     {
-      schema: { ...common, body: ChallengeAnswer, operationId: 'sandboxThreeDsAnswer', summary: 'Answer a sandbox 3-D Secure challenge' },
+      schema: {
+        ...common,
+        body: ChallengeAnswer,
+        operationId: 'sandboxThreeDsAnswer',
+        summary: 'Answer a sandbox 3-D Secure challenge',
+      },
     },
     async (request, reply) => {
-      const view = await answerChallenge(context.db, request.params.challengeId, request.body.decision, context.clock());
+      const view = await answerChallenge(
+        context.db,
+        request.params.challengeId,
+        request.body.decision,
+        context.clock(),
+      );
       return sendHtml(reply, resultPage(view));
     },
   );

@@ -12,7 +12,8 @@ export const DateText = (description: string) => Type.String({ maxLength: 30, de
 export const Long = (description: string) =>
   Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 /** A spec `long` that is an id; 0 means "none" (the spec's default). */
-export const LongDefault0 = (description: string) => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
+export const LongDefault0 = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 export const Amount = (description: string) => Type.Number({ minimum: 0, maximum: 1e9, description });
 /** A price in the contract: major currency units (e.g. dollars with cents as decimals). */
 export const Money = (description: string) => Type.Number({ description });

@@ -4,7 +4,9 @@ import { Amount, DateText, Flag, Long, LongDefault0, Maybe, ShortText, Text } fr
 
 /** Quote input types of spec §2.1–2.2, field names letter for letter. */
 
-const validation = Maybe(Type.Object(Validation.properties, { description: 'Outcome of validating this object (filled by the server).' }));
+const validation = Maybe(
+  Type.Object(Validation.properties, { description: 'Outcome of validating this object (filled by the server).' }),
+);
 
 export const AddressInput = Type.Object(
   {
@@ -35,7 +37,9 @@ export const PolicyHolderInput = Type.Object(
   {
     guid: Maybe(ShortText('Client-chosen id of this holder, echoed in per-traveller prices.')),
     isDependent: Maybe(Flag('A dependent (child) rather than an adult traveller.')),
-    age: Maybe(Type.Integer({ minimum: -1000, maximum: 1000, description: 'Age in years; used when `dateOfBirth` is absent.' })),
+    age: Maybe(
+      Type.Integer({ minimum: -1000, maximum: 1000, description: 'Age in years; used when `dateOfBirth` is absent.' }),
+    ),
     dateOfBirth: Maybe(DateText('Date of birth, YYYY-MM-DD; wins over `age`.')),
     isPrimary: Maybe(Flag('The primary policy holder who purchases.')),
     firstName: Maybe(Text('First name.', 100)),
@@ -83,7 +87,9 @@ export type BasicOptionInput = Static<typeof BasicOptionInput>;
 export const AdventureActivitiesOptionInput = Type.Object(
   {
     optionType: Maybe(ShortText('Option type code.')),
-    adventureActivityIds: Maybe(Type.Array(Long('Adventure activity id.'), { maxItems: 50, description: 'Chosen activities.' })),
+    adventureActivityIds: Maybe(
+      Type.Array(Long('Adventure activity id.'), { maxItems: 50, description: 'Chosen activities.' }),
+    ),
     validation,
   },
   { description: 'Adventure activities cover (spec §2.2).' },
@@ -129,7 +135,10 @@ export const ExternalIdentifiers = Type.Object(
   { description: 'Identifiers of the quote in other systems (spec §2.2).' },
 );
 
-export const QuoteType = Type.Enum(['SINGLETRIP', 'MULTITRIP'], { type: 'string', description: 'Single trip or annual multi-trip.' });
+export const QuoteType = Type.Enum(['SINGLETRIP', 'MULTITRIP'], {
+  type: 'string',
+  description: 'Single trip or annual multi-trip.',
+});
 export type QuoteType = Static<typeof QuoteType>;
 
 export const QuoteInput = Type.Object(
@@ -144,13 +153,16 @@ export const QuoteInput = Type.Object(
     homeAddress: Maybe(AddressInput),
     alternateHomeAddress: Maybe(AddressInput),
     destinationCountryCodes: Maybe(
-      Type.Array(ShortText('Extended ISO-3166 alpha-3 code (countries, regions, lists).'), { maxItems: 50, description: 'Destinations.' }),
+      Type.Array(ShortText('Extended ISO-3166 alpha-3 code (countries, regions, lists).'), {
+        maxItems: 50,
+        description: 'Destinations.',
+      }),
     ),
     departureDate: Maybe(DateText('Departure date (multi-trip: start of cover), YYYY-MM-DD.')),
     returnDate: Maybe(DateText('Return date (multi-trip: end of the longest single trip), YYYY-MM-DD.')),
     coverEndDate: Maybe(DateText('End of cover (multi-trip), YYYY-MM-DD.')),
     campaignCode: Maybe(ShortText('A published discount code.')),
-    partnerCode: Maybe(ShortText('Partner code; the token\'s partner is used for pricing.')),
+    partnerCode: Maybe(ShortText("Partner code; the token's partner is used for pricing.")),
     tripValue: Maybe(Amount('Total value of the trip (optional rating factor).')),
     footprintsDonation: Maybe(FootprintsDonationInput),
     basicOptions: Maybe(Type.Array(BasicOptionInput, { maxItems: 30 })),

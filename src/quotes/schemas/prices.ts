@@ -14,7 +14,9 @@ export const TaxComponentResult = Type.Object(
   },
   { description: 'One tax on a price (spec §2.2 TaxComponentResult).' },
 );
-export const TaxComponentSummary = Type.Object(TaxComponentResult.properties, { description: 'One tax on a price (spec §2.2 TaxComponentSummary).' });
+export const TaxComponentSummary = Type.Object(TaxComponentResult.properties, {
+  description: 'One tax on a price (spec §2.2 TaxComponentSummary).',
+});
 
 const discounts = {
   saleListCommission: Maybe(Money('Commission within the sale price.')),

@@ -13,7 +13,14 @@ export function validateDestinations(
   const byCode = new Map(known.map((d) => [d.code.toUpperCase(), d]));
   const regions = new Set<string>();
   if (restrictions && homeCountryCode && restrictions.sanctionedCountryCodes.includes(homeCountryCode)) {
-    out.push(problem('HOME_COUNTRY_SANCTIONED', 'Travel from this country cannot be insured.', 'input.homeAddress.countryCode', homeCountryCode));
+    out.push(
+      problem(
+        'HOME_COUNTRY_SANCTIONED',
+        'Travel from this country cannot be insured.',
+        'input.homeAddress.countryCode',
+        homeCountryCode,
+      ),
+    );
   }
   codes.forEach((raw, index) => {
     const property = `input.destinationCountryCodes[${index}]`;
@@ -24,18 +31,36 @@ export function validateDestinations(
       return;
     }
     if (restrictions?.sanctionedCountryCodes.includes(code)) {
-      out.push(problem('DESTINATION_SANCTIONED', `Travel to ${destination.name} cannot be insured: it is under sanctions.`, property, raw, { name: destination.name }));
+      out.push(
+        problem(
+          'DESTINATION_SANCTIONED',
+          `Travel to ${destination.name} cannot be insured: it is under sanctions.`,
+          property,
+          raw,
+          { name: destination.name },
+        ),
+      );
       return;
     }
     if (restrictions?.noProductCountryCodes.includes(code)) {
-      out.push(problem('DESTINATION_NO_PRODUCT', `No product covers travel to ${destination.name}.`, property, raw, { name: destination.name }));
+      out.push(
+        problem('DESTINATION_NO_PRODUCT', `No product covers travel to ${destination.name}.`, property, raw, {
+          name: destination.name,
+        }),
+      );
       return;
     }
     if (restrictions?.unsafeCountryCodes.includes(code)) {
       out.push(
-        warning('DESTINATION_UNSAFE', `Travel to ${destination.name} may be restricted; check government travel advice, cover may be limited.`, property, raw, {
-          name: destination.name,
-        }),
+        warning(
+          'DESTINATION_UNSAFE',
+          `Travel to ${destination.name} may be restricted; check government travel advice, cover may be limited.`,
+          property,
+          raw,
+          {
+            name: destination.name,
+          },
+        ),
       );
     }
     regions.add(destination.regionCode);

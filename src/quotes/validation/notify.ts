@@ -8,7 +8,14 @@ import type { Notification } from '../../http/schemas.js';
 export const ERROR = 'error';
 export const WARNING = 'warning';
 
-function build(title: string, code: string, message: string, property: string, value?: unknown, tokens?: Record<string, string | number>): Notification {
+function build(
+  title: string,
+  code: string,
+  message: string,
+  property: string,
+  value?: unknown,
+  tokens?: Record<string, string | number>,
+): Notification {
   const notification: Notification = { code, message, property, title };
   const echoed = echoValue(value);
   if (echoed !== undefined) notification.value = echoed;
@@ -16,11 +23,23 @@ function build(title: string, code: string, message: string, property: string, v
   return notification;
 }
 
-export function problem(code: string, message: string, property: string, value?: unknown, tokens?: Record<string, string | number>): Notification {
+export function problem(
+  code: string,
+  message: string,
+  property: string,
+  value?: unknown,
+  tokens?: Record<string, string | number>,
+): Notification {
   return build(ERROR, code, message, property, value, tokens);
 }
 
-export function warning(code: string, message: string, property: string, value?: unknown, tokens?: Record<string, string | number>): Notification {
+export function warning(
+  code: string,
+  message: string,
+  property: string,
+  value?: unknown,
+  tokens?: Record<string, string | number>,
+): Notification {
   return build(WARNING, code, message, property, value, tokens);
 }
 

@@ -6,7 +6,10 @@ import { QuoteInput } from '../schemas.js';
 import { isBlocking } from './notify.js';
 import { validateQuote, type ValidationData } from './validate-quote.js';
 
-const data = (over: Partial<ValidationData> = {}, quoteType: 'SINGLETRIP' | 'MULTITRIP' = 'SINGLETRIP'): ValidationData => ({
+const data = (
+  over: Partial<ValidationData> = {},
+  quoteType: 'SINGLETRIP' | 'MULTITRIP' = 'SINGLETRIP',
+): ValidationData => ({
   brandCode: 'brandau',
   partnerCode: 'PARTNERA',
   configuration: configurationFor('brandau', quoteType),
@@ -23,26 +26,52 @@ describe('validateQuote', () => {
   it('accepts the Bali trip and derives the rating facts', () => {
     const { notifications, facts } = validateQuote(baliTrip(), data());
     expect(notifications).toEqual([]);
-    expect(facts).toMatchObject({ homeCountryCode: 'AUS', quoteDate: '2026-11-22', regionCodes: ['ASIA'], allAgesKnown: true });
+    expect(facts).toMatchObject({
+      homeCountryCode: 'AUS',
+      quoteDate: '2026-11-22',
+      regionCodes: ['ASIA'],
+      allAgesKnown: true,
+    });
     expect(facts.trip).toMatchObject({ coverDays: 14, longestTripDays: 14 });
     expect(facts.plansSold.map((p) => p.planId)).toEqual([101, 102, 103]);
   });
 
   it('takes ages at the quote date in the brand time zone (AGEATQUOTE)', () => {
     // 22 Nov 11:00 in Sydney; born 22 Nov 2008 → 18 today there (it is still 21 Nov in UTC-10).
-    const input = { ...baliTrip(), policyHolders: [{ dateOfBirth: '2008-11-22', age: 18 }, { dateOfBirth: '2008-11-23' }] };
+    const input = {
+      ...baliTrip(),
+      policyHolders: [{ dateOfBirth: '2008-11-22', age: 18 }, { dateOfBirth: '2008-11-23' }],
+    };
     expect(codes(input)).toEqual(['TRAVELLER_AGE_OUT_OF_RANGE@input.policyHolders[1].dateOfBirth']);
-    expect(codes({ ...baliTrip(), policyHolders: [{ dateOfBirth: '1980-01-01', age: 30 }] })).toEqual(['AGE_MISMATCH@input.policyHolders[0].age']);
-    expect(codes({ ...baliTrip(), policyHolders: [{ age: 100 }] })).toEqual(['TRAVELLER_AGE_OUT_OF_RANGE@input.policyHolders[0].age']);
-    expect(codes({ ...baliTrip(), policyHolders: [{ age: 40 }, { age: 22, isDependent: true }] })).toEqual(['DEPENDENT_AGE_OUT_OF_RANGE@input.policyHolders[1].age']);
-    expect(codes({ ...baliTrip(), policyHolders: [{ dateOfBirth: '2027-01-01' }] })).toContain('DATE_OF_BIRTH_IN_FUTURE@input.policyHolders[0].dateOfBirth');
+    expect(codes({ ...baliTrip(), policyHolders: [{ dateOfBirth: '1980-01-01', age: 30 }] })).toEqual([
+      'AGE_MISMATCH@input.policyHolders[0].age',
+    ]);
+    expect(codes({ ...baliTrip(), policyHolders: [{ age: 100 }] })).toEqual([
+      'TRAVELLER_AGE_OUT_OF_RANGE@input.policyHolders[0].age',
+    ]);
+    expect(codes({ ...baliTrip(), policyHolders: [{ age: 40 }, { age: 22, isDependent: true }] })).toEqual([
+      'DEPENDENT_AGE_OUT_OF_RANGE@input.policyHolders[1].age',
+    ]);
+    expect(codes({ ...baliTrip(), policyHolders: [{ dateOfBirth: '2027-01-01' }] })).toContain(
+      'DATE_OF_BIRTH_IN_FUTURE@input.policyHolders[0].dateOfBirth',
+    );
   });
 
   it('counts travellers and dependents against the configuration', () => {
     const adults = Array.from({ length: 11 }, () => ({ age: 30 }));
     expect(codes({ ...baliTrip(), policyHolders: adults })).toEqual(['TOO_MANY_TRAVELLERS@input.policyHolders']);
-    expect(codes({ ...baliTrip(), policyHolders: [{ age: 5, isDependent: true }] })).toEqual(['TOO_FEW_TRAVELLERS@input.policyHolders']);
-    expect(codes({ ...baliTrip(), policyHolders: [{ age: 30, isPrimary: true }, { age: 31, isPrimary: true }] })).toEqual(['MULTIPLE_PRIMARY_HOLDERS@input.policyHolders']);
+    expect(codes({ ...baliTrip(), policyHolders: [{ age: 5, isDependent: true }] })).toEqual([
+      'TOO_FEW_TRAVELLERS@input.policyHolders',
+    ]);
+    expect(
+      codes({
+        ...baliTrip(),
+        policyHolders: [
+          { age: 30, isPrimary: true },
+          { age: 31, isPrimary: true },
+        ],
+      }),
+    ).toEqual(['MULTIPLE_PRIMARY_HOLDERS@input.policyHolders']);
   });
 
   it('checks dates are real, in order, within advance-purchase and duration limits', () => {
@@ -50,11 +79,15 @@ describe('validateQuote', () => {
     expect(codes({ ...baliTrip(), returnDate: '23/12/2026' })).toEqual(['INVALID_DATE@input.returnDate']);
     expect(codes({ ...baliTrip(), returnDate: '2026-12-01' })).toEqual(['RETURN_BEFORE_DEPARTURE@input.returnDate']);
     expect(codes({ ...baliTrip(), departureDate: '2026-11-21' })).toEqual(['DEPARTURE_IN_PAST@input.departureDate']);
-    expect(codes({ ...baliTrip(), departureDate: '2028-06-01', returnDate: '2028-06-10' })).toEqual(['DEPARTURE_TOO_FAR_AHEAD@input.departureDate']);
+    expect(codes({ ...baliTrip(), departureDate: '2028-06-01', returnDate: '2028-06-10' })).toEqual([
+      'DEPARTURE_TOO_FAR_AHEAD@input.departureDate',
+    ]);
     expect(codes({ ...baliTrip(), returnDate: '2028-06-20' })).toEqual(['DURATION_TOO_LONG@input.returnDate']);
     const months = configurationFor('brandau', 'SINGLETRIP')!;
     months.travelDurationConfigs = [{ ...months.travelDurationConfigs[0]!, maxTravelDurationMonths: 1 }];
-    expect(codes({ ...baliTrip(), returnDate: '2027-01-10' }, { configuration: months })).toEqual(['DURATION_TOO_LONG_MONTHS@input.returnDate']);
+    expect(codes({ ...baliTrip(), returnDate: '2027-01-10' }, { configuration: months })).toEqual([
+      'DURATION_TOO_LONG_MONTHS@input.returnDate',
+    ]);
   });
 
   it('multi-trip: cover defaults to a year and the longest single trip is limited', () => {
@@ -79,11 +112,19 @@ describe('validateQuote', () => {
   });
 
   it('needs a supported home country and a supported province', () => {
-    expect(codes({ ...baliTrip(), homeAddress: { countryCode: 'AUS' } })).toEqual(['PROVINCE_REQUIRED@input.homeAddress.provinceCode']);
-    expect(codes({ ...baliTrip(), homeAddress: { countryCode: 'AUS', provinceCode: 'NFK' } })).toEqual(['PROVINCE_NOT_SUPPORTED@input.homeAddress.provinceCode']);
-    expect(codes({ ...baliTrip(), homeAddress: { countryCode: 'GBR' } })).toEqual(['HOME_COUNTRY_NOT_SUPPORTED@input.homeAddress.countryCode']);
+    expect(codes({ ...baliTrip(), homeAddress: { countryCode: 'AUS' } })).toEqual([
+      'PROVINCE_REQUIRED@input.homeAddress.provinceCode',
+    ]);
+    expect(codes({ ...baliTrip(), homeAddress: { countryCode: 'AUS', provinceCode: 'NFK' } })).toEqual([
+      'PROVINCE_NOT_SUPPORTED@input.homeAddress.provinceCode',
+    ]);
+    expect(codes({ ...baliTrip(), homeAddress: { countryCode: 'GBR' } })).toEqual([
+      'HOME_COUNTRY_NOT_SUPPORTED@input.homeAddress.countryCode',
+    ]);
     // The brand insures one home country only, so it is implied when absent.
-    expect(validateQuote({ ...baliTrip(), homeAddress: { provinceCode: 'VIC' } }, data()).facts.homeCountryCode).toBe('AUS');
+    expect(validateQuote({ ...baliTrip(), homeAddress: { provinceCode: 'VIC' } }, data()).facts.homeCountryCode).toBe(
+      'AUS',
+    );
   });
 
   it('limits the trip value per adult traveller', () => {
@@ -103,8 +144,12 @@ describe('validateQuote', () => {
     const withCode = (code: string) => ({ ...baliTrip(), campaignCode: code });
     expect(codes(withCode('NOPE'))).toEqual(['CAMPAIGN_UNKNOWN@input.campaignCode']);
     expect(validateQuote(withCode('SUMMER10'), data({ campaign: summer })).facts.campaign?.campaignId).toBe(7);
-    expect(codes(withCode('SUMMER10'), { campaign: summer, partnerCode: 'PARTNERB' })).toEqual(['CAMPAIGN_NOT_FOR_PARTNER@input.campaignCode']);
-    expect(codes(withCode('WINTER15'), { campaign: winter })).toEqual(['CAMPAIGN_NOT_VALID_ON_DATE@input.campaignCode']);
+    expect(codes(withCode('SUMMER10'), { campaign: summer, partnerCode: 'PARTNERB' })).toEqual([
+      'CAMPAIGN_NOT_FOR_PARTNER@input.campaignCode',
+    ]);
+    expect(codes(withCode('WINTER15'), { campaign: winter })).toEqual([
+      'CAMPAIGN_NOT_VALID_ON_DATE@input.campaignCode',
+    ]);
   });
 
   it('reports a quote type the brand does not offer', () => {
@@ -112,16 +157,33 @@ describe('validateQuote', () => {
   });
 
   it('never throws on any input the schema accepts', () => {
-    const date = fc.oneof(fc.constantFrom('2026-12-10', '2026-02-29', '2028-02-29', '2026-11-22', '1900-01-01', ''), fc.string({ maxLength: 12 }));
+    const date = fc.oneof(
+      fc.constantFrom('2026-12-10', '2026-02-29', '2028-02-29', '2026-11-22', '1900-01-01', ''),
+      fc.string({ maxLength: 12 }),
+    );
     const holder = fc.record(
-      { age: fc.integer({ min: -1000, max: 1000 }), dateOfBirth: date, isDependent: fc.boolean(), isPrimary: fc.boolean(), guid: fc.string({ maxLength: 5 }) },
+      {
+        age: fc.integer({ min: -1000, max: 1000 }),
+        dateOfBirth: date,
+        isDependent: fc.boolean(),
+        isPrimary: fc.boolean(),
+        guid: fc.string({ maxLength: 5 }),
+      },
       { requiredKeys: [] },
     );
     const input = fc.record(
       {
         quoteType: fc.constantFrom('SINGLETRIP' as const, 'MULTITRIP' as const),
-        homeAddress: fc.record({ countryCode: fc.constantFrom('AUS', 'NZL', 'aus', '', 'GBR'), provinceCode: fc.constantFrom('NSW', 'NFK', '', 'nsw') }, { requiredKeys: [] }),
-        destinationCountryCodes: fc.array(fc.constantFrom(...DESTINATIONS.map((d) => d.code), 'XYZ', 'idn', ''), { maxLength: 5 }),
+        homeAddress: fc.record(
+          {
+            countryCode: fc.constantFrom('AUS', 'NZL', 'aus', '', 'GBR'),
+            provinceCode: fc.constantFrom('NSW', 'NFK', '', 'nsw'),
+          },
+          { requiredKeys: [] },
+        ),
+        destinationCountryCodes: fc.array(fc.constantFrom(...DESTINATIONS.map((d) => d.code), 'XYZ', 'idn', ''), {
+          maxLength: 5,
+        }),
         departureDate: date,
         returnDate: date,
         coverEndDate: date,
@@ -133,11 +195,16 @@ describe('validateQuote', () => {
       { requiredKeys: [] },
     );
     fc.assert(
-      fc.property(input, fc.constantFrom(undefined, ...CAMPAIGNS), fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }), (value, campaign, now) => {
-        expect(Value.Check(QuoteInput, value)).toBe(true);
-        const result = validateQuote(value, data({ campaign, now }, value.quoteType));
-        expect(Array.isArray(result.notifications)).toBe(true);
-      }),
+      fc.property(
+        input,
+        fc.constantFrom(undefined, ...CAMPAIGNS),
+        fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }),
+        (value, campaign, now) => {
+          expect(Value.Check(QuoteInput, value)).toBe(true);
+          const result = validateQuote(value, data({ campaign, now }, value.quoteType));
+          expect(Array.isArray(result.notifications)).toBe(true);
+        },
+      ),
       { numRuns: 400 },
     );
   });
