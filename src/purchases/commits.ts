@@ -23,7 +23,7 @@ import {
   markBoughtStatement,
   markQuoteBought,
   type QuoteClaim,
-} from '../quotes/repository.js';
+} from '../quotes/repository-purchase.js';
 import type { NewPurchase, Purchase, PurchaseState } from './model.js';
 import {
   approvalColumns,

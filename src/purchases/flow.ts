@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from '../payments/gateway.js';
 import { InvalidPolicyIssue, PolicyAlreadyIssued } from '../policies/errors.js';
 import { prepareIssue } from '../policies/service.js';
-import { releaseQuote, type QuoteBought } from '../quotes/repository.js';
+import { releaseQuote, type QuoteBought } from '../quotes/repository-purchase.js';
 import { issuePurchase, type IssueOutcome } from './commits.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
 import { findPurchase, moveState, type PurchasePatch } from './repository.js';

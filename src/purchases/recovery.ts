@@ -1,6 +1,6 @@
 import { advance, type FlowDeps } from './flow.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
-import { releaseQuote } from '../quotes/repository.js';
+import { releaseQuote } from '../quotes/repository-purchase.js';
 import { listPurchases, moveState } from './repository.js';
 
 /**
