@@ -5,7 +5,7 @@
  * unknown URL, a token not verified here yet, another brand, a newer catalogue, draining) goes to
  * Fastify untouched, which also gives every error. Why it exists: routing, hooks and the reply
  * pipeline cost more than the whole answer (docs/performance.md). It is Fastify's `serverFactory`,
- * so `app.inject` never meets it; test/catalogue/front-cache.test.ts compares both paths over real
+ * so `app.inject` never meets it; test/http/front-cache.test.ts compares both paths over real
  * connections. The catalogue's routes `remember` what they answered (catalogue/routes.ts);
  * front-cache-wiring.ts gives it what it asks of the app.
  */
