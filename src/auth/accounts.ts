@@ -97,18 +97,16 @@ export async function createUser(context: AppContext, user: NewUser): Promise<nu
   if (await findUserByLogin(context.db, login))
     throw new Conflict('LOGIN_EXISTS', `Login '${login}' is taken (logins ignore case).`, { property: 'login' });
   const passwordHash = await new PasswordHasher(context.config.auth.argon2).hash(user.password);
-  return context.db
-    .transaction()
-    .execute((tx) =>
-      insertUser(tx, {
-        partnerId: partner.id,
-        login,
-        passwordHash,
-        userTypeId: user.userTypeId,
-        brandCodes: [...new Set(user.brandCodes)],
-        isDemo: user.isDemo,
-      }),
-    );
+  return context.db.transaction().execute((tx) =>
+    insertUser(tx, {
+      partnerId: partner.id,
+      login,
+      passwordHash,
+      userTypeId: user.userTypeId,
+      brandCodes: [...new Set(user.brandCodes)],
+      isDemo: user.isDemo,
+    }),
+  );
 }
 
 export function userExists(context: AppContext, login: string): Promise<boolean> {

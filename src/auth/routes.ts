@@ -37,12 +37,10 @@ function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: 
     return sendOAuthError(reply, invalidRequest(`The request body must be ${FORM}.`));
   }
   request.log.error({ err: error }, 'token request failed');
-  return reply
-    .status(500)
-    .send({
-      error: 'server_error',
-      error_description: `The server could not complete the request (request id ${request.id}).`,
-    });
+  return reply.status(500).send({
+    error: 'server_error',
+    error_description: `The server could not complete the request (request id ${request.id}).`,
+  });
 }
 
 /** Form bodies only, and no credentials in the URL (RFC 6749 §2.3.1, §3.2). */

@@ -75,17 +75,15 @@ function handleFrameworkError(error: FastifyError, request: FastifyRequest, repl
   }
   // Never show internals: the request id lets an operator find the logged stack.
   request.log.error({ err: error }, 'request failed');
-  return reply
-    .status(500)
-    .send(
-      envelope([
-        {
-          code: 'INTERNAL_ERROR',
-          message: 'The server could not complete the request.',
-          tokens: { requestId: request.id },
-        },
-      ]),
-    );
+  return reply.status(500).send(
+    envelope([
+      {
+        code: 'INTERNAL_ERROR',
+        message: 'The server could not complete the request.',
+        tokens: { requestId: request.id },
+      },
+    ]),
+  );
 }
 
 /** The single place where errors become HTTP answers. */

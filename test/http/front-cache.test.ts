@@ -25,12 +25,17 @@ let origin: string;
 beforeAll(async () => {
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        logLines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
   const env = { DEMO_DATA: 'true', CATALOGUE_REFRESH_SECONDS: '60', LOG_LEVEL: 'info' };
-  t = await buildTestApp({ env, clock: () => new Date(now), appOptions: { logger: { ...loggerOptions(loadConfig(env)), stream } } });
+  t = await buildTestApp({
+    env,
+    clock: () => new Date(now),
+    appOptions: { logger: { ...loggerOptions(loadConfig(env)), stream } },
+  });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
@@ -43,7 +48,8 @@ function get(path: string, headers: Record<string, string>): Promise<RawAnswer> 
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const pairs: string[][] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          pairs.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
         resolve({
           status: res.statusCode ?? 0,
           headers: pairs.filter(([name]) => name !== 'date' && name !== 'x-request-id'),
@@ -94,7 +100,11 @@ describe(`front cache for product reads (${DIALECT})`, () => {
     const path = PATHS[0]!;
     const { headers } = await get(path, auth);
     const etag = headers.find(([name]) => name === 'etag')![1]!;
-    const [first, second] = await twice(path, { ...auth, 'if-none-match': `W/"other", ${etag}`, 'x-request-id': 'trace-abcdef12' });
+    const [first, second] = await twice(path, {
+      ...auth,
+      'if-none-match': `W/"other", ${etag}`,
+      'x-request-id': 'trace-abcdef12',
+    });
     expect(first.status).toBe(304);
     expect(second).toEqual(first);
     expect(second.requestId).toBe('trace-abcdef12');
@@ -104,15 +114,33 @@ describe(`front cache for product reads (${DIALECT})`, () => {
     const auth = await bearerFor(t, 'brandau');
     const path = '/products/v1/brandau/baseQuoteConfig?quoteType=MULTITRIP';
     const [first, second] = await twice(path, auth);
-    const lineOf = (id: string | undefined) => logLines.find((line) => line.reqId === id && line.msg === 'request completed');
+    const lineOf = (id: string | undefined) =>
+      logLines.find((line) => line.reqId === id && line.msg === 'request completed');
     const fromFastify = lineOf(first.requestId)!;
     const fromMemory = lineOf(second.requestId)!;
-    const comparable = (line: Record<string, unknown>) => ({ ...line, time: 0, reqId: 0, responseTimeMs: 0, req: { ...(line.req as object), id: 0 } });
+    const comparable = (line: Record<string, unknown>) => ({
+      ...line,
+      time: 0,
+      reqId: 0,
+      responseTimeMs: 0,
+      req: { ...(line.req as object), id: 0 },
+    });
     expect(Object.keys(fromMemory)).toEqual(Object.keys(fromFastify));
     expect(comparable(fromMemory)).toEqual(comparable(fromFastify));
-    expect(fromMemory).toMatchObject({ statusCode: 200, route: '/products/v1/:brandCode/baseQuoteConfig', req: { path: '/products/v1/brandau/baseQuoteConfig' } });
+    expect(fromMemory).toMatchObject({
+      statusCode: 200,
+      route: '/products/v1/:brandCode/baseQuoteConfig',
+      req: { path: '/products/v1/brandau/baseQuoteConfig' },
+    });
     const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
-    const series = metrics.body.split('\n').find((line) => line.startsWith('http_requests_total{') && line.includes('route="/products/v1/:brandCode/baseQuoteConfig"') && line.includes('status_code="200"'));
+    const series = metrics.body
+      .split('\n')
+      .find(
+        (line) =>
+          line.startsWith('http_requests_total{') &&
+          line.includes('route="/products/v1/:brandCode/baseQuoteConfig"') &&
+          line.includes('status_code="200"'),
+      );
     expect(Number(series?.split(' ').pop())).toBeGreaterThanOrEqual(4);
   });
 

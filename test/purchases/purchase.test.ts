@@ -52,13 +52,12 @@ describe(`purchase: every sandbox card (${DIALECT})`, () => {
       headers,
     });
     expect(details.statusCode).toBe(200);
-    const detail =
-      details.json<
-        {
-          policyDetailNumber?: string;
-          financialSummary?: { transactionAmount?: number; premium?: number; discount?: number };
-        }[]
-      >()[0]!;
+    const detail = details.json<
+      {
+        policyDetailNumber?: string;
+        financialSummary?: { transactionAmount?: number; premium?: number; discount?: number };
+      }[]
+    >()[0]!;
     expect(detail.policyDetailNumber).toBe(`${body.quote.policyNumber!}-1`);
     expect(detail.financialSummary?.transactionAmount).toBe(quote.totalPrice);
     expect(detail.financialSummary?.premium).toBeGreaterThan(0);
