@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, echoValue, type ErrorKind, UnknownBrand, Unauthenticated, Conflict } from '../errors.js';
 import { schemaViolationToNotification } from './notifications.js';
-import type { ErrorResponse, Notification } from './schemas.js';
+import type { Notification } from '../notifications/notification.js';
+import type { ErrorResponse } from './schemas.js';
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
   'invalid-input': 400,

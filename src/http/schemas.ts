@@ -1,38 +1,8 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { BRAND_CODES } from '../catalogue/brands.js';
+import { Validation } from '../notifications/notification.js';
 
-/** Shared shapes of the contract (spec §2.1) and the error envelope every endpoint uses. */
-
-export const Notification = Type.Object(
-  {
-    code: Type.Optional(Type.String({ description: 'Stable machine code, e.g. `UNKNOWN_BRAND`.' })),
-    message: Type.Optional(Type.String({ description: 'What went wrong, for a person.' })),
-    tokens: Type.Optional(
-      Type.Record(Type.String(), Type.String(), {
-        description: 'Values the message refers to (limits, allowed values, the request id of a server error).',
-      }),
-    ),
-    property: Type.Optional(
-      Type.String({
-        description: 'Where the problem is: a JSON path into the body (`quote.input.returnDate`) or a parameter name.',
-      }),
-    ),
-    value: Type.Optional(Type.String({ description: 'The offending value, when it is safe to echo.' })),
-    title: Type.Optional(Type.String()),
-    detail: Type.Optional(Type.String()),
-  },
-  { description: 'One problem found with a request (spec §2.1 Notification).' },
-);
-export type Notification = Static<typeof Notification>;
-
-export const Validation = Type.Object(
-  {
-    isValid: Type.Optional(Type.Boolean({ default: false })),
-    errors: Type.Optional(Type.Array(Notification)),
-  },
-  { description: 'Outcome of validating an object (spec §2.1 Validation).' },
-);
-export type Validation = Static<typeof Validation>;
+/** The error envelope every endpoint uses, and shared HTTP shapes (parameters, ids). */
 
 export const ErrorResponse = Type.Object(
   { validation: Validation },

@@ -1,6 +1,6 @@
 import { PAYMENT_METHOD_CARD } from '../payments/gateway.js';
 import { toContractQuote } from '../quotes/contract.js';
-import { isBlocking } from '../quotes/validation/notify.js';
+import { isBlocking } from '../notifications/problems.js';
 import type { PurchaseRequest, PurchaseResponse } from './schemas.js';
 import type { PurchaseResult } from './service.js';
 

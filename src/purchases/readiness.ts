@@ -1,9 +1,9 @@
 import type { PlanVersion, Term } from '../catalogue/model.js';
-import type { Notification } from '../http/schemas.js';
+import type { Notification } from '../notifications/notification.js';
 import type { PolicyHolderInput, QuoteInput, QuotePriceSummary } from '../quotes/schemas.js';
 import { stageRank } from '../quotes/stages.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
-import { problem } from '../quotes/validation/notify.js';
+import { problem } from '../notifications/problems.js';
 import type { PurchaseRequest } from './schemas.js';
 
 /**

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../catalogue/brands.js';
 import { partnerGroupsOf } from '../catalogue/responses.js';
 import type { CatalogueReader } from '../catalogue/reader.js';
 import { dateIn } from '../calendar/zones.js';
 import { brandOf, brandTimeZone } from '../catalogue/service.js';
-import type { Notification } from '../http/schemas.js';
+import type { Notification } from '../notifications/notification.js';
 import { QuoteChangedConcurrently, QuotePurchased } from '../quotes/errors.js';
 import { catalogueQuotePort } from '../quotes/catalogue-port.js';
 import { boughtQuote, claimedQuote } from '../quotes/repository-purchase.js';
 import { findQuote } from '../quotes/repository.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
-import { problem } from '../quotes/validation/notify.js';
+import { problem } from '../notifications/problems.js';
 import { applyAuthorisation, type FlowDeps } from './flow.js';
 import { startPurchase } from './commits.js';
 import { gatewayKey, OPEN_STATES, type NewPurchase, type Purchase } from './model.js';
@@ -24,11 +25,8 @@ export interface PurchaseDeps extends FlowDeps {
   readonly catalogue: CatalogueReader;
 }
 
-export interface Buyer {
-  readonly userId: number;
-  readonly partnerId: number;
-  readonly partnerCode: string;
-}
+/** The partner user buying: the part of the caller's principal a purchase records. */
+export type Buyer = Pick<Actor, 'userId' | 'partnerId' | 'partnerCode'>;
 
 export interface PurchaseCall {
   readonly buyer: Buyer;

@@ -5,7 +5,7 @@ import type { Db } from '../db/database.js';
 import { QuoteChangedConcurrently, QuoteNotFound, QuotePurchased, QuotePurchaseInitiated } from './errors.js';
 import { evaluateQuote, type Evaluation } from './evaluation.js';
 import type { QuotePorts } from './ports.js';
-import type { Actor as QuoteActor } from '../auth/principal.js';
+import type { Actor } from '../auth/principal.js';
 import { findQuote, insertQuote, updateQuote } from './repository.js';
 import type { QuoteRequest } from './schemas.js';
 import type { QuoteRecord, StoredQuote } from './stored-quote.js';
@@ -34,7 +34,7 @@ function view(quote: StoredQuote, isNew: boolean): QuoteView {
 function record(
   evaluation: Evaluation,
   body: QuoteRequest,
-  actor: QuoteActor,
+  actor: Actor,
   at: string,
   audit: StoredQuote['audit'] | undefined,
   hasConfigChanged: boolean,
@@ -64,7 +64,7 @@ function record(
 /** Creates and evaluates a quote; stores it unless `input.skipPersistence`. Server-owned body fields are ignored. */
 export async function createQuote(
   deps: QuotesDeps,
-  actor: QuoteActor,
+  actor: Actor,
   brandCode: BrandCode,
   body: QuoteRequest,
 ): Promise<QuoteView> {
@@ -88,7 +88,7 @@ export async function createQuote(
   return view(stored, true);
 }
 
-async function ownQuote(deps: QuotesDeps, actor: QuoteActor, brandCode: BrandCode, id: string): Promise<StoredQuote> {
+async function ownQuote(deps: QuotesDeps, actor: Actor, brandCode: BrandCode, id: string): Promise<StoredQuote> {
   const quote = await findQuote(deps.db, id, brandCode, actor.partnerId);
   if (!quote) throw new QuoteNotFound(id);
   return quote;
@@ -100,7 +100,7 @@ async function ownQuote(deps: QuotesDeps, actor: QuoteActor, brandCode: BrandCod
  */
 export async function reviseQuote(
   deps: QuotesDeps,
-  actor: QuoteActor,
+  actor: Actor,
   brandCode: BrandCode,
   id: string,
   body: QuoteRequest,
@@ -136,12 +136,7 @@ export async function reviseQuote(
 }
 
 /** The stored quote; `hasConfigChanged` says whether the version that priced it is still in force. */
-export async function readQuote(
-  deps: QuotesDeps,
-  actor: QuoteActor,
-  brandCode: BrandCode,
-  id: string,
-): Promise<QuoteView> {
+export async function readQuote(deps: QuotesDeps, actor: Actor, brandCode: BrandCode, id: string): Promise<QuoteView> {
   const quote = await ownQuote(deps, actor, brandCode, id);
   const version = await deps.ports.catalogue.versionInForce(brandCode, deps.clock());
   return Object.assign(view(quote, false), { hasConfigChanged: quote.pricedVersion !== version });

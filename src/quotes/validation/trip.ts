@@ -1,4 +1,4 @@
-import type { Notification } from '../../http/schemas.js';
+import type { Notification } from '../../notifications/notification.js';
 import type { DurationRules } from '../ports.js';
 import type { QuoteInput, QuoteType } from '../schemas.js';
 import {
@@ -11,7 +11,7 @@ import {
   plusMonths,
   type CalendarDate,
 } from '../../calendar/dates.js';
-import { problem } from './notify.js';
+import { problem } from '../../notifications/problems.js';
 
 export interface TripFacts {
   departureDate: string;

@@ -1,9 +1,10 @@
-import { echoValue } from '../../errors.js';
-import type { Notification } from '../../http/schemas.js';
+import { echoValue } from '../errors.js';
+import type { Notification } from './notification.js';
 
 /**
- * Notifications of quote validation. `title` marks the severity: `error` makes the quote
- * invalid, `warning` (e.g. an unsafe destination) is information and leaves `isValid` true.
+ * Notifications the domain's rules answer (quote validation, purchase readiness). `title` marks
+ * the severity: `error` makes the request invalid, `warning` (e.g. an unsafe destination) is
+ * information and leaves `isValid` true.
  */
 export const ERROR = 'error';
 export const WARNING = 'warning';
