@@ -11,7 +11,7 @@ export interface VerifiedToken {
 }
 
 /** jose's rule: expired once exp <= now (whole seconds, no tolerance configured). */
-function unexpired(verified: VerifiedToken, nowMs: number): boolean {
+export function unexpired(verified: VerifiedToken, nowMs: number): boolean {
   return verified.expiresAt > Math.floor(nowMs / 1000);
 }
 

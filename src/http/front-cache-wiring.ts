@@ -28,7 +28,7 @@ export function connectFrontCache(
     metrics,
     accepting: () => !closing && !lifecycle.draining,
     freshCatalogueVersion: () => catalogue.freshVersionId(),
-    brandOfCaller: (authorization, nowMs) => claimsKnownFor(auth, authorization, nowMs)?.brandCode,
+    brandOfCaller: (authorization, nowMs, connection) => claimsKnownFor(auth, authorization, nowMs, connection)?.brandCode,
     nowMs: () => context.clock().getTime(),
   });
 }

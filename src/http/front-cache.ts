@@ -41,8 +41,11 @@ export interface FrontCacheDeps {
   accepting(): boolean;
   /** The catalogue version in force, when it was checked recently enough; else undefined. */
   freshCatalogueVersion(): number | undefined;
-  /** The caller's brand when memory vouches for its bearer token at `nowMs` (auth/known-bearer.ts); else undefined. */
-  brandOfCaller(authorization: string | undefined, nowMs: number): string | undefined;
+  /**
+   * The caller's brand when memory vouches for its bearer token at `nowMs` (auth/known-bearer.ts);
+   * else undefined. `connection` lets it remember the last token seen on a keep-alive connection.
+   */
+  brandOfCaller(authorization: string | undefined, nowMs: number, connection: object): string | undefined;
   nowMs(): number;
 }
 
@@ -99,9 +102,8 @@ export class FrontCache {
     // A GET with a body is odd enough to leave to Fastify.
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const nowMs = deps.nowMs();
-    if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs)
-      return false;
-    if (deps.brandOfCaller(headers.authorization, nowMs) !== read.brandCode) return false;
+    if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs) return false;
+    if (deps.brandOfCaller(headers.authorization, nowMs, req.socket) !== read.brandCode) return false;
 
     const id = requestIdFor(req);
     const { response } = read;
