@@ -28,7 +28,8 @@ export function connectFrontCache(
     metrics,
     accepting: () => !closing && !lifecycle.draining,
     freshCatalogueVersion: () => catalogue.freshVersionId(),
-    brandOfCaller: (authorization, nowMs, connection) => claimsKnownFor(auth, authorization, nowMs, connection)?.brandCode,
+    brandOfCaller: (authorization, nowMs, connection) =>
+      claimsKnownFor(auth, authorization, nowMs, connection)?.brandCode,
     nowMs: () => context.clock().getTime(),
   });
 }

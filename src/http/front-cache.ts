@@ -102,7 +102,8 @@ export class FrontCache {
     // A GET with a body is odd enough to leave to Fastify.
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const nowMs = deps.nowMs();
-    if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs) return false;
+    if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs)
+      return false;
     if (deps.brandOfCaller(headers.authorization, nowMs, req.socket) !== read.brandCode) return false;
 
     const id = requestIdFor(req);
