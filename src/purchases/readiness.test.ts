@@ -119,12 +119,41 @@ describe('purchase readiness', () => {
   it('refuses invalid, early, unpriced, unchosen and no-longer-sold quotes', () => {
     const codes = (q: StoredQuote, f = facts) => assessReadiness(q, agreed(1), f).notifications.map((n) => n.code);
     expect(codes(quote({ validation: { isValid: false, errors: [] } }))).toEqual(['QUOTE_NOT_VALID']);
-    expect(codes(quote({ stage: 'OPTIONS' }))).toEqual(['QUOTE_NOT_READY']);
+    expect(codes(quote({ stage: 'OPTIONS' }))).toEqual([
+      'QUOTE_NOT_READY',
+      'STAGE_REQUIREMENT_MISSING',
+      'STAGE_REQUIREMENT_MISSING',
+    ]);
     expect(codes(quote({ stage: 'PAYMENT' }))).toEqual([]);
     expect(codes(quote({ pricing: { priceResults: [], prices: [] } }))).toEqual(['QUOTE_NOT_PRICED']);
     expect(codes(quote({ input: { ...quote().input, planId: 8 } }))).toEqual(['PLAN_NOT_CHOSEN']);
     expect(codes(quote(), { ...facts, today: '2026-06-30' })).toEqual(['PLAN_NOT_SOLD']);
     expect(codes(quote(), { ...facts, plan: undefined })).toEqual(['PLAN_NOT_SOLD']);
+  });
+
+  it('judges readiness by the data, not the stored stage, and names what is missing', () => {
+    const input = quote().input;
+    const complete = { ...input, homeAddress: { ...input.homeAddress, addressLine1: '1 St', postalCode: '3000' } };
+    const early = quote({ stage: 'BASEQUOTE', input: complete });
+    expect(assessReadiness(early, agreed(1), facts)).toMatchObject({ notifications: [], stage: 'DETAILS' });
+    const noPhone = quote({
+      stage: 'BASEQUOTE',
+      input: { ...complete, policyHolders: [{ ...input.policyHolders![0]!, phoneNumber: ' ' }] },
+    });
+    const refused = assessReadiness(noPhone, agreed(1), facts);
+    expect(refused.stage).toBe('OPTIONS');
+    expect(refused.notifications).toEqual([
+      expect.objectContaining({ code: 'QUOTE_NOT_READY', tokens: { stage: 'OPTIONS', required: 'DETAILS' } }),
+      expect.objectContaining({
+        code: 'STAGE_REQUIREMENT_MISSING',
+        property: 'quote.input.policyHolders[0].phoneNumber',
+      }),
+    ]);
+    // The body's holder details complete the stored ones.
+    const completed = {
+      quote: { id: 'q1', input: { ...agreed(1).quote.input, policyHolders: [{ phoneNumber: '2' }] } },
+    };
+    expect(assessReadiness(noPhone, completed, facts).notifications).toEqual([]);
   });
 
   it('merges only non-blank name and contact fields; a different date of birth or an extra holder is refused', () => {

@@ -1,7 +1,7 @@
 import type { PlanVersion, Term } from '../catalogue/model.js';
 import type { Notification } from '../notifications/notification.js';
-import type { PolicyHolderInput, QuoteInput, QuotePriceSummary } from '../quotes/schemas.js';
-import { stageRank } from '../quotes/stages.js';
+import type { PolicyHolderInput, QuoteInput, QuotePriceSummary, QuoteStage } from '../quotes/schemas.js';
+import { dataReaches, stageRank } from '../quotes/stages.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import { problem } from '../notifications/problems.js';
 import type { PurchaseRequest } from './schemas.js';
@@ -31,6 +31,8 @@ export interface Readiness {
   readonly input: QuoteInput;
   /** The chosen plan's price (minor units), when there is one. */
   readonly price: QuotePriceSummary | undefined;
+  /** The stage `input` reaches (never behind the stored one): the claim stores it with the input. */
+  readonly stage: QuoteStage;
 }
 
 const filled = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
@@ -111,26 +113,48 @@ function declarationProblems(terms: readonly Term[], input: QuoteInput): Notific
   });
 }
 
+/**
+ * Readiness is judged by the data (the stored input completed by the body), not by the stored
+ * stage: a quote left at BASEQUOTE whose holders the body completes can be bought. What is
+ * still missing is named, field by field, as a PUT naming a stage would name it.
+ */
+function notReady(reach: ReturnType<typeof dataReaches>): Notification[] {
+  const blockedAt = reach.blockedAt ?? READY_STAGE;
+  return [
+    problem(
+      'QUOTE_NOT_READY',
+      `The quote must reach stage ${READY_STAGE} (holder details) before it can be bought; its data reaches ${reach.stage}.`,
+      'quote.stage',
+      reach.stage,
+      { stage: reach.stage, required: READY_STAGE },
+    ),
+    ...reach.missing.map((path) =>
+      problem(
+        'STAGE_REQUIREMENT_MISSING',
+        `quote.${path} is needed to reach stage ${blockedAt}.`,
+        `quote.${path}`,
+        undefined,
+        { stage: blockedAt },
+      ),
+    ),
+  ];
+}
+
 /** Checks a stored quote against the purchase rules (docs/api-contract.md, "Purchase"). */
 export function assessReadiness(quote: StoredQuote, body: PurchaseRequest, facts: ReadinessFacts): Readiness {
   const notifications: Notification[] = [];
+  const sent = body.quote?.input;
+  const input: QuoteInput = {
+    ...quote.input,
+    policyHolders: mergeHolders(quote.input.policyHolders ?? [], sent?.policyHolders, notifications),
+    regulatoryDeclarations: sent?.regulatoryDeclarations ?? quote.input.regulatoryDeclarations,
+  };
   if (quote.validation.isValid !== true) {
     notifications.push(
       problem(
         'QUOTE_NOT_VALID',
         'The quote has validation errors; correct it (PUT) before buying.',
         'quote.validation',
-      ),
-    );
-  }
-  if (stageRank(quote.stage) < stageRank(READY_STAGE)) {
-    notifications.push(
-      problem(
-        'QUOTE_NOT_READY',
-        `The quote must reach stage ${READY_STAGE} (holder details) before it can be bought.`,
-        'quote.stage',
-        quote.stage,
-        { stage: quote.stage, required: READY_STAGE },
       ),
     );
   }
@@ -164,13 +188,9 @@ export function assessReadiness(quote: StoredQuote, body: PurchaseRequest, facts
       ),
     );
   }
-  const sent = body.quote?.input;
-  const input: QuoteInput = {
-    ...quote.input,
-    policyHolders: mergeHolders(quote.input.policyHolders ?? [], sent?.policyHolders, notifications),
-    regulatoryDeclarations: sent?.regulatoryDeclarations ?? quote.input.regulatoryDeclarations,
-  };
+  const reach = dataReaches(quote.stage, input);
+  if (stageRank(reach.stage) < stageRank(READY_STAGE)) notifications.push(...notReady(reach));
   if (facts.plan)
     notifications.push(...declarationProblems(purchaseTerms(facts.plan, input, facts.partnerGroupIds), input));
-  return { notifications, input, price };
+  return { notifications, input, price, stage: reach.stage };
 }

@@ -99,7 +99,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     today,
   });
   const at = deps.clock().toISOString();
-  const claim = { quote, input: readiness.input, at };
+  const claim = { quote, input: readiness.input, stage: readiness.stage, at };
   const recorded: NewPurchase = {
     id: randomUUID(),
     quoteId: quote.id,

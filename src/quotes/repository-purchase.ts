@@ -16,6 +16,8 @@ export interface QuoteClaim {
   readonly quote: StoredQuote;
   /** The buyer's completed input, stored with the claim. */
   readonly input: StoredQuote['input'];
+  /** The stage that input reaches (never behind the stored one), stored with the claim. */
+  readonly stage: StoredQuote['stage'];
   readonly at: string;
 }
 
@@ -24,12 +26,19 @@ export interface ClaimValues {
   readonly quoteId: string;
   readonly revision: number;
   readonly inputJson: string;
+  readonly stage: string;
   readonly at: string;
 }
-export const CLAIM_NAMES = ['quoteId', 'revision', 'inputJson', 'at'] as const satisfies readonly (keyof ClaimValues)[];
+export const CLAIM_NAMES = [
+  'quoteId',
+  'revision',
+  'inputJson',
+  'stage',
+  'at',
+] as const satisfies readonly (keyof ClaimValues)[];
 
-export function claimValues({ quote, input, at }: QuoteClaim): ClaimValues {
-  return { quoteId: quote.id, revision: quote.revision, inputJson: JSON.stringify(input), at };
+export function claimValues({ quote, input, stage, at }: QuoteClaim): ClaimValues {
+  return { quoteId: quote.id, revision: quote.revision, inputJson: JSON.stringify(input), stage, at };
 }
 
 /** The claim's update, on its own or as a CTE of the purchase's first statement (PostgreSQL). */
@@ -41,6 +50,7 @@ export function claimStatement(db: QueryCreator<Database>, claim: ClaimValues) {
       .set((eb) => ({
         is_purchase_initiated: 1,
         input_json: claim.inputJson,
+        stage: claim.stage,
         revision: eb('revision', '+', 1),
         updated_at: claim.at,
       }))
@@ -60,10 +70,11 @@ export async function claimQuote(db: Executor, claim: QuoteClaim): Promise<boole
 }
 
 /** The quote as a successful claim left it. */
-export function claimedQuote({ quote, input, at }: QuoteClaim): StoredQuote {
+export function claimedQuote({ quote, input, stage, at }: QuoteClaim): StoredQuote {
   return {
     ...quote,
     input,
+    stage,
     isPurchaseInitiated: true,
     revision: quote.revision + 1,
     audit: { ...quote.audit, updatedAt: at },

@@ -21,19 +21,11 @@ const blank = (value: string | undefined): boolean => value === undefined || val
 const holders = (input: QuoteInput) =>
   (input.policyHolders ?? []).map((holder, index) => ({ holder, path: `input.policyHolders[${index}]` }));
 
-/** What each stage adds to the one before, as the JSON paths that are missing. */
-const REQUIREMENTS: Record<QuoteStage, Requirement> = {
-  INITIAL: () => [],
-  BASEQUOTE: (input, facts) => [
-    ...(facts.homeCountryCode === undefined ? ['input.homeAddress.countryCode'] : []),
-    ...((input.destinationCountryCodes ?? []).length === 0 ? ['input.destinationCountryCodes'] : []),
-    ...(blank(input.departureDate) ? ['input.departureDate'] : []),
-    ...(blank(input.returnDate) ? ['input.returnDate'] : []),
-    ...((input.policyHolders ?? []).length === 0 ? ['input.policyHolders'] : []),
-    ...holders(input)
-      .filter(({ holder }) => holder.age === undefined && blank(holder.dateOfBirth))
-      .map(({ path }) => `${path}.age`),
-  ],
+/** What each stage after BASEQUOTE adds to the one before: the input alone decides (no catalogue facts). */
+const INPUT_REQUIREMENTS: Record<
+  'OPTIONS' | 'DETAILS' | 'MEDICAL_SCREENING' | 'PAYMENT',
+  (input: QuoteInput) => string[]
+> = {
   OPTIONS: (input) => ((input.planId ?? 0) === 0 ? ['input.planId'] : []),
   DETAILS: (input) => {
     const missing: string[] = [];
@@ -63,6 +55,22 @@ const REQUIREMENTS: Record<QuoteStage, Requirement> = {
       d.hasAgreed === true ? [] : [`input.regulatoryDeclarations[${i}].hasAgreed`],
     );
   },
+};
+
+/** What each stage adds to the one before, as the JSON paths that are missing. */
+const REQUIREMENTS: Record<QuoteStage, Requirement> = {
+  INITIAL: () => [],
+  BASEQUOTE: (input, facts) => [
+    ...(facts.homeCountryCode === undefined ? ['input.homeAddress.countryCode'] : []),
+    ...((input.destinationCountryCodes ?? []).length === 0 ? ['input.destinationCountryCodes'] : []),
+    ...(blank(input.departureDate) ? ['input.departureDate'] : []),
+    ...(blank(input.returnDate) ? ['input.returnDate'] : []),
+    ...((input.policyHolders ?? []).length === 0 ? ['input.policyHolders'] : []),
+    ...holders(input)
+      .filter(({ holder }) => holder.age === undefined && blank(holder.dateOfBirth))
+      .map(({ path }) => `${path}.age`),
+  ],
+  ...INPUT_REQUIREMENTS,
 };
 
 export interface StageRequest {
@@ -161,4 +169,28 @@ export function resolveStage({ current, requested, input, facts, hasErrors }: St
 
 export function stageRank(stage: QuoteStage): number {
   return rank(stage);
+}
+
+/** How far a stored quote's data carries it; `missing` (and `blockedAt`) say what stops it going further. */
+export interface StageReach {
+  readonly stage: QuoteStage;
+  readonly missing: string[];
+  readonly blockedAt?: QuoteStage;
+}
+
+/**
+ * The highest stage `input` reaches for a quote stored at `stored`, judged by the data and not by
+ * the stage a client last asked for (a partner may send holder details only at purchase and never
+ * PUT a stage). Stages up to `stored` were checked when it was stored; the later ones depend on
+ * the input alone. A quote before BASEQUOTE was never priced and goes no further here.
+ */
+export function dataReaches(stored: QuoteStage, input: QuoteInput): StageReach {
+  if (rank(stored) < rank('BASEQUOTE')) return { stage: stored, missing: [] };
+  let reached = stored;
+  for (const stage of STAGES.slice(rank(stored) + 1)) {
+    const missing = INPUT_REQUIREMENTS[stage as keyof typeof INPUT_REQUIREMENTS](input);
+    if (missing.length > 0) return { stage: reached, missing, blockedAt: stage };
+    reached = stage;
+  }
+  return { stage: reached, missing: [] };
 }
