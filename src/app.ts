@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { refuseControlCharacters } from './http/control-characters.js';
 import { registerLifecycle, type Lifecycle } from './http/lifecycle.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -52,6 +53,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     done();
   });
   registerErrorHandling(app);
+  // No field holds a control character: refused on every route before validation (both engines alike).
+  app.addHook('preValidation', refuseControlCharacters);
   const metrics = registerHttpMetrics(app);
   const lifecycle = registerLifecycle(app);
   app.decorate('lifecycle', lifecycle);

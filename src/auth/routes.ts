@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { InvalidInput } from '../errors.js';
 import { BrandParams } from '../http/schemas.js';
 import { OAuthError, invalidRequest } from './errors.js';
 import { TokenError, TokenForm, TokenResult } from './schemas.js';
@@ -17,6 +18,8 @@ function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
 /** The token endpoint answers every failure with the spec's `{error, error_description}` body. */
 function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof OAuthError) return sendOAuthError(reply, error);
+  // A control character in a form field (http/control-characters.ts), in the OAuth error format.
+  if (error instanceof InvalidInput) return sendOAuthError(reply, invalidRequest(error.message));
   if (error.validation && error.validationContext === 'params') {
     const brand = String((request.params as Record<string, unknown>).brandCode);
     return sendOAuthError(
