@@ -1,14 +1,30 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
 import { OAuthError } from './errors.js';
-import { clearFailures, purgeClosedWindows, readFailures, recordFailure } from './token-repository.js';
+import {
+  clearFailuresUpTo,
+  purgeClosedWindows,
+  readFailures,
+  releaseAttempt,
+  reserveAttempt,
+  type FailureCount,
+} from './token-repository.js';
 
 const PURGE_INTERVAL_MS = 60_000;
 
+/** The attempts one sign-in took from each budget (username and address) before its password was checked. */
+export interface SignInAttempt {
+  readonly taken: readonly ({ key: string } & FailureCount)[];
+}
+
 /**
  * Failed-login counters per lower-cased username and per client address, kept in the database
- * so every process sharing it sees the same counts. Fixed windows: the first failure opens a
- * window of LOGIN_FAILURE_WINDOW_SECONDS; reaching a limit refuses the key until it closes.
+ * so every process sharing it sees the same counts. Fixed windows: the first attempt opens a
+ * window of LOGIN_FAILURE_WINDOW_SECONDS; a key at its limit is refused until the window closes.
+ *
+ * Count before you verify: each sign-in takes an attempt atomically BEFORE the password hash is
+ * checked, so N parallel guesses can never all be verified (at most `limit` per window are); a
+ * failure keeps its attempt, a success gives it back (see `succeeded`).
  */
 export class LoginThrottle {
   private purgedAt = Number.NEGATIVE_INFINITY;
@@ -30,50 +46,61 @@ export class LoginThrottle {
     return new Date(now.getTime() - this.settings.windowSeconds * 1000).toISOString();
   }
 
-  /** Refuses (429 with Retry-After) while the username or the address is locked, even with the right password. */
-  async assertAllowed(username: string, ip: string): Promise<void> {
-    const keys = this.keysFor(username, ip);
+  /**
+   * Takes one attempt for the username and one for the address, or refuses (429 with Retry-After)
+   * while either is at its limit, even when the password would be right.
+   */
+  async reserve(username: string, ip: string): Promise<SignInAttempt> {
     const now = this.context.clock();
-    const counts = await readFailures(
-      this.context.db,
-      keys.map((k) => k.key),
-    );
-    let retryAfter = 0;
-    for (const { key, limit } of keys) {
-      const count = counts.get(key);
-      if (!count || count.windowStartedAt <= this.windowStart(now) || count.failures < limit) continue;
-      const closesAt = new Date(count.windowStartedAt).getTime() + this.settings.windowSeconds * 1000;
-      retryAfter = Math.max(retryAfter, Math.ceil((closesAt - now.getTime()) / 1000));
-    }
-    if (retryAfter > 0) {
-      throw new OAuthError(
-        429,
-        'temporarily_unavailable',
-        'Too many failed sign-in attempts; try again later.',
-        retryAfter,
-      );
-    }
-  }
-
-  /** Counts a failure for both keys, then waits a little longer the more failures there were. */
-  async recordFailure(username: string, ip: string): Promise<void> {
-    const now = this.context.clock();
+    const windowStart = this.windowStart(now);
     if (now.getTime() - this.purgedAt > PURGE_INTERVAL_MS) {
       this.purgedAt = now.getTime();
-      await purgeClosedWindows(this.context.db, this.windowStart(now));
+      await purgeClosedWindows(this.context.db, windowStart);
     }
-    let worst = 0;
-    for (const { key } of this.keysFor(username, ip)) {
-      const count = await recordFailure(this.context.db, key, now.toISOString(), this.windowStart(now));
-      worst = Math.max(worst, count.failures);
+    const taken: SignInAttempt['taken'][number][] = [];
+    for (const { key, limit } of this.keysFor(username, ip)) {
+      const count = await reserveAttempt(this.context.db, key, limit, now.toISOString(), windowStart);
+      if (count) {
+        taken.push({ key, ...count });
+        continue;
+      }
+      // A locked key: hand back what this request took from the other budget, then refuse.
+      for (const held of taken) await releaseAttempt(this.context.db, held.key, held.windowStartedAt);
+      throw await this.locked(key, now);
     }
+    return { taken };
+  }
+
+  private async locked(key: string, now: Date): Promise<OAuthError> {
+    const count = (await readFailures(this.context.db, [key])).get(key);
+    const closesAt = count ? new Date(count.windowStartedAt).getTime() + this.settings.windowSeconds * 1000 : 0;
+    const retryAfter = Math.max(1, Math.ceil((closesAt - now.getTime()) / 1000));
+    return new OAuthError(
+      429,
+      'temporarily_unavailable',
+      'Too many failed sign-in attempts; try again later.',
+      retryAfter,
+    );
+  }
+
+  /** The attempt failed: it stays counted; wait a little longer the more attempts there were. */
+  async failed(attempt: SignInAttempt): Promise<void> {
+    const worst = Math.max(0, ...attempt.taken.map((t) => t.failures));
     const { slowdownAfter, delayStepMs, maxDelayMs } = this.settings;
     const delay = Math.min(maxDelayMs, delayStepMs * Math.max(0, worst - slowdownAfter));
     if (delay > 0) await sleep(delay);
   }
 
-  /** A successful sign-in clears the username's counter (the address keeps its count). */
-  async recordSuccess(username: string): Promise<void> {
-    await clearFailures(this.context.db, `user:${username.toLowerCase()}`);
+  /**
+   * The attempt succeeded. The username's counter is cleared only if no attempt was taken after
+   * this one (a guess racing the right password stays counted); otherwise, like the address's
+   * counter, it just gets this attempt back.
+   */
+  async succeeded(attempt: SignInAttempt): Promise<void> {
+    for (const { key, windowStartedAt, failures } of attempt.taken) {
+      const cleared =
+        key.startsWith('user:') && (await clearFailuresUpTo(this.context.db, key, windowStartedAt, failures));
+      if (!cleared) await releaseAttempt(this.context.db, key, windowStartedAt);
+    }
   }
 }

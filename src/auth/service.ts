@@ -133,7 +133,8 @@ async function passwordGrant(
     );
   }
 
-  await services.throttle.assertAllowed(username, request.ip);
+  // Counted before the (costly) password check, so parallel guesses cannot outrun the limit.
+  const attempt = await services.throttle.reserve(username, request.ip);
   const user = await findUserByLogin(context.db, username);
   const passwordOk = user
     ? await services.passwords.verify(user.passwordHash, password)
@@ -146,10 +147,10 @@ async function passwordGrant(
     user.userTypeId === userTypeId &&
     user.brandCodes.includes(request.brandCode);
   if (!accepted) {
-    await services.throttle.recordFailure(username, request.ip);
+    await services.throttle.failed(attempt);
     throw badCredentials();
   }
-  await services.throttle.recordSuccess(username);
+  await services.throttle.succeeded(attempt);
   const binding: RefreshBinding = {
     clientId,
     userId: user.id,

@@ -129,31 +129,62 @@ export async function readFailures(db: Executor, keys: readonly string[]): Promi
 }
 
 /**
- * Adds one failure atomically in one statement (safe across processes): a window older than
- * `windowStart` restarts at 1.
+ * Takes one sign-in attempt from `key`'s budget in one statement (safe across processes and
+ * concurrent requests): a window older than `windowStart` restarts at 1; a window already at
+ * `limit` is left alone and nothing is returned, which means "locked".
  */
-export async function recordFailure(
+export async function reserveAttempt(
   db: Executor,
   key: string,
+  limit: number,
   now: string,
   windowStart: string,
-): Promise<FailureCount> {
+): Promise<FailureCount | undefined> {
   const row = await db
     .insertInto('login_failure')
     .values({ key, failures: 1, window_started_at: now })
     .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        failures: sql<number>`case when login_failure.window_started_at <= ${windowStart} then 1 else login_failure.failures + 1 end`,
-        window_started_at: sql<string>`case when login_failure.window_started_at <= ${windowStart} then ${now} else login_failure.window_started_at end`,
-      }),
+      oc
+        .column('key')
+        .doUpdateSet({
+          failures: sql<number>`case when login_failure.window_started_at <= ${windowStart} then 1 else login_failure.failures + 1 end`,
+          window_started_at: sql<string>`case when login_failure.window_started_at <= ${windowStart} then ${now} else login_failure.window_started_at end`,
+        })
+        .where(sql<boolean>`login_failure.window_started_at <= ${windowStart} or login_failure.failures < ${limit}`),
     )
     .returning(['failures', 'window_started_at'])
-    .executeTakeFirstOrThrow();
-  return { failures: row.failures, windowStartedAt: row.window_started_at };
+    .executeTakeFirst();
+  return row && { failures: row.failures, windowStartedAt: row.window_started_at };
 }
 
-export async function clearFailures(db: Executor, key: string): Promise<void> {
-  await db.deleteFrom('login_failure').where('key', '=', key).execute();
+/** Gives back one attempt taken in the window that started at `windowStartedAt` (a newer window is left alone). */
+export async function releaseAttempt(db: Executor, key: string, windowStartedAt: string): Promise<void> {
+  await db
+    .updateTable('login_failure')
+    .set({ failures: sql<number>`failures - 1` })
+    .where('key', '=', key)
+    .where('window_started_at', '=', windowStartedAt)
+    .where('failures', '>', 0)
+    .execute();
+}
+
+/**
+ * Clears the counter only if no attempt was taken after `failures` was reached in that window:
+ * attempts racing a successful sign-in stay counted. Returns whether it cleared.
+ */
+export async function clearFailuresUpTo(
+  db: Executor,
+  key: string,
+  windowStartedAt: string,
+  failures: number,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('login_failure')
+    .where('key', '=', key)
+    .where('window_started_at', '=', windowStartedAt)
+    .where('failures', '<=', failures)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** Housekeeping: counters whose window closed before `windowStart` no longer matter. */

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { LoginThrottle } from '../../src/auth/brute-force.js';
+import { PasswordHasher } from '../../src/auth/passwords.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { useTestApp } from '../helpers/app.js';
@@ -120,5 +122,77 @@ describe('slowing down repeated failures', () => {
     expect(first).toBeLessThan(150);
     expect(second).toBeGreaterThanOrEqual(145);
     expect(third).toBeGreaterThanOrEqual(295);
+  });
+});
+
+describe('counting before verifying (parallel sign-ins)', () => {
+  const getStrict = useTestApp({
+    env: { ...FAST_AUTH_ENV, LOGIN_USER_FAILURE_LIMIT: '5', LOGIN_IP_FAILURE_LIMIT: '1000' },
+  });
+  const failuresOf = async (key: string) =>
+    (
+      await getStrict()
+        .context.db.selectFrom('login_failure')
+        .select('failures')
+        .where('key', '=', key)
+        .executeTakeFirst()
+    )?.failures;
+
+  it('checks at most the limit of 30 parallel wrong guesses; the rest are refused unchecked', async () => {
+    const t = getStrict();
+    const { login } = await ensureTestUser(t, 'brandau');
+    const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          postToken(t.app, partnerLogin(login, `wrong-${i}`), { remoteAddress: '198.51.100.30' }),
+        ),
+      );
+      const statuses = answers.map((a) => a.statusCode);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+      expect(verify).toHaveBeenCalledTimes(5);
+    } finally {
+      verify.mockRestore();
+    }
+    expect(await failuresOf(`user:${login}`)).toBe(5);
+  });
+
+  it('refuses the right password right after 10 parallel failures, and the lock is not reset', async () => {
+    const t = getStrict();
+    const { login, password } = await ensureTestUser(t, 'brandnz');
+    const from = { brand: 'brandnz', remoteAddress: '198.51.100.31' };
+    await Promise.all(Array.from({ length: 10 }, () => postToken(t.app, partnerLogin(login, 'wrong'), from)));
+    const right = await postToken(t.app, partnerLogin(login, password), from);
+    expect(right.statusCode).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await failuresOf(`user:${login}`)).toBe(5);
+    expect((await postToken(t.app, partnerLogin(login, password), from)).statusCode).toBe(429);
+  });
+
+  it('a success does not erase an attempt taken after it (a guess racing the right password stays counted)', async () => {
+    const t = getStrict();
+    const throttle = new LoginThrottle(t.context);
+    const rightOne = await throttle.reserve('racer@example.test', '198.51.100.32');
+    const guess = await throttle.reserve('racer@example.test', '198.51.100.33');
+    await throttle.succeeded(rightOne);
+    await throttle.failed(guess);
+    expect(await failuresOf('user:racer@example.test')).toBe(1);
+    expect(await failuresOf('ip:198.51.100.32')).toBe(0);
+    expect(await failuresOf('ip:198.51.100.33')).toBe(1);
+  });
+
+  it('an address over its limit takes nothing from the username it tries', async () => {
+    const t = getStrict();
+    const throttle = new LoginThrottle({
+      ...t.context,
+      config: {
+        ...t.context.config,
+        auth: { ...t.context.config.auth, bruteForce: { ...t.context.config.auth.bruteForce, ipFailureLimit: 1 } },
+      },
+    });
+    await throttle.failed(await throttle.reserve('first@example.test', '198.51.100.34'));
+    await expect(throttle.reserve('victim@example.test', '198.51.100.34')).rejects.toMatchObject({ status: 429 });
+    expect(await failuresOf('user:victim@example.test')).toBe(0);
   });
 });
