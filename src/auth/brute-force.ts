@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
 import { OAuthError } from './errors.js';
@@ -6,7 +7,15 @@ import { clearFailures, purgeClosedWindows, readFailures, recordFailure } from '
 const PURGE_INTERVAL_MS = 60_000;
 
 /**
- * Failed-login counters per lower-cased username and per client address, kept in the database
+ * The counter key of a username: `user:` and the SHA-256 (hex) of its lower-cased form, so a
+ * username that is a card number, or any other value typed into the wrong field, is never stored.
+ */
+export function userFailureKey(username: string): string {
+  return `user:${createHash('sha256').update(username.toLowerCase()).digest('hex')}`;
+}
+
+/**
+ * Failed-login counters per username (hashed: userFailureKey) and per client address, kept in the database
  * so every process sharing it sees the same counts. Fixed windows: the first failure opens a
  * window of LOGIN_FAILURE_WINDOW_SECONDS; reaching a limit refuses the key until it closes.
  */
@@ -21,7 +30,7 @@ export class LoginThrottle {
 
   private keysFor(username: string, ip: string): { key: string; limit: number }[] {
     return [
-      { key: `user:${username.toLowerCase()}`, limit: this.settings.userFailureLimit },
+      { key: userFailureKey(username), limit: this.settings.userFailureLimit },
       { key: `ip:${ip}`, limit: this.settings.ipFailureLimit },
     ];
   }
@@ -74,6 +83,6 @@ export class LoginThrottle {
 
   /** A successful sign-in clears the username's counter (the address keeps its count). */
   async recordSuccess(username: string): Promise<void> {
-    await clearFailures(this.context.db, `user:${username.toLowerCase()}`);
+    await clearFailures(this.context.db, userFailureKey(username));
   }
 }
