@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
 import { OAuthError } from './errors.js';
@@ -18,9 +19,17 @@ export interface SignInAttempt {
 }
 
 /**
- * Failed-login counters per lower-cased username and per client address, kept in the database
- * so every process sharing it sees the same counts. Fixed windows: the first attempt opens a
- * window of LOGIN_FAILURE_WINDOW_SECONDS; a key at its limit is refused until the window closes.
+ * The counter key of a username: `user:` and the SHA-256 (hex) of its lower-cased form, so a
+ * username that is a card number, or any other value typed into the wrong field, is never stored.
+ */
+export function userFailureKey(username: string): string {
+  return `user:${createHash('sha256').update(username.toLowerCase()).digest('hex')}`;
+}
+
+/**
+ * Failed-login counters per username (hashed: userFailureKey) and per client address, kept in the
+ * database so every process sharing it sees the same counts. Fixed windows: the first attempt opens
+ * a window of LOGIN_FAILURE_WINDOW_SECONDS; a key at its limit is refused until the window closes.
  *
  * Count before you verify: each sign-in takes an attempt atomically BEFORE the password hash is
  * checked, so N parallel guesses can never all be verified (at most `limit` per window are); a
@@ -37,7 +46,7 @@ export class LoginThrottle {
 
   private keysFor(username: string, ip: string): { key: string; limit: number }[] {
     return [
-      { key: `user:${username.toLowerCase()}`, limit: this.settings.userFailureLimit },
+      { key: userFailureKey(username), limit: this.settings.userFailureLimit },
       { key: `ip:${ip}`, limit: this.settings.ipFailureLimit },
     ];
   }

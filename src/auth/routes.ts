@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { InvalidInput } from '../errors.js';
 import { BrandParams } from '../http/schemas.js';
+import { redactCardNumbers } from '../payments/card-numbers.js';
 import { OAuthError, invalidRequest } from './errors.js';
 import { TokenError, TokenForm, TokenResult } from './schemas.js';
 import { issueToken, type AuthServices } from './service.js';
@@ -12,7 +13,10 @@ const FORM = 'application/x-www-form-urlencoded';
 
 function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-  return reply.status(error.status).send({ error: error.error, error_description: error.description });
+  // Descriptions may quote a form field (`grant_type`, `client_id`): never a card number sent in one.
+  return reply
+    .status(error.status)
+    .send({ error: error.error, error_description: redactCardNumbers(error.description) });
 }
 
 /** The token endpoint answers every failure with the spec's `{error, error_description}` body. */

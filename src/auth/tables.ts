@@ -87,7 +87,7 @@ export interface RefreshTokenTable {
   revoked_at: string | null;
 }
 
-/** Failed-login counters shared by every process: `user:<login>` and `ip:<address>`. */
+/** Failed-login counters shared by every process: `user:<sha256 of the lower-cased login>` and `ip:<address>`. */
 export interface LoginFailureTable {
   key: string;
   failures: number;

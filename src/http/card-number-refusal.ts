@@ -1,24 +1,48 @@
-import type { preValidationHookHandler } from 'fastify';
+import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import { InvalidInput } from '../errors.js';
-import { findCardNumber } from '../payments/card-numbers.js';
+import { containsCardNumber, findCardNumber } from '../payments/card-numbers.js';
 
-/** A card number in a request body. The value is never echoed, stored or logged. */
+const IN_BODY = 'Card numbers must never be sent to the quote endpoints; send a card token at purchase instead.';
+
+/** A card number in a request body, query or header. The value is never echoed, stored or logged. */
 export class CardNumberRefused extends InvalidInput {
-  constructor(property: string) {
-    super(
-      'CARD_NUMBER_REFUSED',
-      'Card numbers must never be sent to the quote endpoints; send a card token at purchase instead.',
-      { property },
-    );
+  constructor(property: string, message = IN_BODY) {
+    super('CARD_NUMBER_REFUSED', message, { property });
   }
 }
 
+/** Headers these routes store (Idempotency-Key is kept for 24 h, in the clear). */
+const STORED_HEADERS = ['idempotency-key'] as const;
+
+function refusal(request: FastifyRequest): CardNumberRefused | undefined {
+  const property = findCardNumber(request.body);
+  if (property !== undefined) return new CardNumberRefused(property);
+  for (const name of STORED_HEADERS) {
+    const value = request.headers[name];
+    const values = typeof value === 'string' ? [value] : (value ?? []);
+    if (values.some(containsCardNumber)) {
+      return new CardNumberRefused(
+        'Idempotency-Key',
+        'A card number is not an Idempotency-Key; use a random value such as a UUID.',
+      );
+    }
+  }
+  const query = findCardNumber(request.query);
+  if (query !== undefined) {
+    return new CardNumberRefused(
+      query === 'body' ? 'query' : `query.${query}`,
+      'Card numbers must never be sent in a URL.',
+    );
+  }
+  return undefined;
+}
+
 /**
- * Refuses a body holding a card number (400 `CARD_NUMBER_REFUSED`, naming where). Registered as
- * `preValidation`: before schema validation, so a malformed body is refused too, and before an
- * Idempotency-Key claim, so a card number is never stored, not even as a key's fingerprint.
+ * Refuses a request holding a card number in its body, its Idempotency-Key or its query (400
+ * `CARD_NUMBER_REFUSED`, naming where). Registered as `preValidation`: before schema validation,
+ * so a malformed body is refused too, and before an Idempotency-Key claim, so a card number is
+ * never stored, not even as a key or a key's fingerprint.
  */
 export const refuseCardNumbers: preValidationHookHandler = (request, _reply, done) => {
-  const property = findCardNumber(request.body);
-  done(property === undefined ? undefined : new CardNumberRefused(property));
+  done(refusal(request));
 };

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, echoValue, type ErrorKind, UnknownBrand, Unauthenticated, Conflict } from '../errors.js';
 import { schemaViolationToNotification } from './notifications.js';
+import { redactCardNumbers, redactPath } from '../payments/card-numbers.js';
 import type { Notification } from '../notifications/notification.js';
 import type { ErrorResponse } from './schemas.js';
 
@@ -40,8 +41,23 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: 
   },
 };
 
+/** A Notification with no card number in any of its texts (a message or property built from a path or header). */
+function withoutCardNumbers(notification: Notification): Notification {
+  const safe: Notification = {};
+  for (const [key, value] of Object.entries(notification) as [keyof Notification, unknown][]) {
+    if (typeof value === 'string') (safe as Record<string, unknown>)[key] = redactCardNumbers(value);
+    else if (key === 'tokens' && value) {
+      safe.tokens = Object.fromEntries(
+        Object.entries(value as Record<string, string>).map(([name, text]) => [name, redactCardNumbers(text)]),
+      );
+    }
+  }
+  return safe;
+}
+
+/** The contract's error body; every error answer is built here, so none repeats a card number it was sent. */
 export function envelope(errors: Notification[]): ErrorResponse {
-  return { validation: { isValid: false, errors } };
+  return { validation: { isValid: false, errors: errors.map(withoutCardNumbers) } };
 }
 
 function sendDomainError(error: DomainError, reply: FastifyReply): FastifyReply {
@@ -101,7 +117,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       envelope([
         {
           code: 'ROUTE_NOT_FOUND',
-          message: `No endpoint answers ${request.method} ${request.url.split('?')[0] ?? ''}.`,
+          message: `No endpoint answers ${request.method} ${redactPath(request.url)}.`,
         },
       ]),
     ),

@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerOptions, ty
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import type { RequestLineWriter } from '../logging/request-log-line.js';
 import { setBounded } from '../cache/bounded-map.js';
+import { redactPath } from '../payments/card-numbers.js';
 import { cachedResponseHeaders, namesEtag, type CachedResponse } from './cache-headers.js';
 import type { HttpMetrics } from './metrics.js';
 import { requestIdFor } from './request-id.js';
@@ -86,7 +87,7 @@ export class FrontCache {
     } catch (error) {
       // A fault here must not take the process down (this runs outside Fastify's error handling):
       // Fastify answers if nothing was sent yet; a half-sent answer has its connection cut.
-      deps.log.error({ err: error, url: req.url }, 'front cache failed');
+      deps.log.error({ err: error, path: redactPath(req.url) }, 'front cache failed');
       if (!res.headersSent) {
         for (const name of res.getHeaderNames()) res.removeHeader(name);
         return false;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { symbols, type Logger } from 'pino';
-import { pathOf, redactSecrets, serializeRequest } from './options.js';
+import { redactPath } from '../payments/card-numbers.js';
+import { redactSecrets, serializeRequest, userAgentOf } from './options.js';
 
 /** What one request-completed line says, as the front cache knows it. */
 export interface CompletedRequest {
@@ -59,11 +60,12 @@ export function directRequestLineWriter(log: FastifyBaseLogger): RequestLineWrit
   return (request) => {
     if (!(log as unknown as Logger).isLevelEnabled('info')) return;
     const id = q(request.id);
+    const userAgent = userAgentOf(request.userAgent);
     const optional =
       (request.ip === undefined ? '' : `,"remoteAddress":${q(request.ip)}`) +
-      (request.userAgent === undefined ? '' : `,"userAgent":${q(request.userAgent)}`);
+      (userAgent === undefined ? '' : `,"userAgent":${q(userAgent)}`);
     stream.write(
-      `${levels[30]}${time.call(pino)}${chindings},"reqId":${id},"req":{"id":${id},"method":"GET","path":${q(pathOf(request.url))}${optional}}` +
+      `${levels[30]}${time.call(pino)}${chindings},"reqId":${id},"req":{"id":${id},"method":"GET","path":${q(redactPath(request.url))}${optional}}` +
         `,"statusCode":${request.statusCode},"route":${q(request.route)},"responseTimeMs":${Math.round(request.elapsedMs * 100) / 100},"msg":"request completed"${end}`,
     );
   };

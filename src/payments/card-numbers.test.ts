@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { containsCardNumber, findCardNumber, findCardNumbers, luhnValid } from './card-numbers.js';
+import {
+  CARD_NUMBER_REDACTED,
+  containsCardNumber,
+  findCardNumber,
+  findCardNumbers,
+  luhnValid,
+  redactCardNumbers,
+  redactPath,
+} from './card-numbers.js';
 
 /** Appends the Luhn check digit to a digit string. */
 function withCheckDigit(body: string): string {
@@ -254,5 +262,27 @@ describe('findCardNumbers and findCardNumber against the previous finder', () =>
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('redactCardNumbers / redactPath', () => {
+  it('replaces each digit run holding a PAN, keeps everything else, and returns the very string when clean', () => {
+    expect(redactCardNumbers('ua 4111 1111 1111 1111 v2 and 12345')).toBe(`ua ${CARD_NUMBER_REDACTED} v2 and 12345`);
+    expect(redactCardNumbers("Policy '4111111111111111' does not exist.")).toBe(
+      `Policy '${CARD_NUMBER_REDACTED}' does not exist.`,
+    );
+    const clean = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36';
+    expect(redactCardNumbers(clean)).toBe(clean);
+    const uuid = '7f1a2c34-5b6d-4e8f-9a0b-1c2d3e4f5a6b';
+    expect(redactCardNumbers(uuid)).toBe(uuid);
+  });
+
+  it('drops the query and replaces path segments holding a PAN, as sent or percent-encoded', () => {
+    expect(redactPath('/policies/v1/brandau/policies/4111111111111111?x=1')).toBe(
+      `/policies/v1/brandau/policies/${CARD_NUMBER_REDACTED}`,
+    );
+    expect(redactPath('/p/4111%201111%201111%201111/details')).toBe(`/p/${CARD_NUMBER_REDACTED}/details`);
+    expect(redactPath('/p/%E0%A4%A/x')).toBe('/p/%E0%A4%A/x');
+    expect(redactPath('/products/v1/brandau/plans?planCode=4111111111111111')).toBe('/products/v1/brandau/plans');
   });
 });

@@ -40,18 +40,66 @@ export function containsCardNumber(text: string): boolean {
   // A UUID (quote ids are UUIDs) is an identifier, not a card: about 1 in 500 random UUIDs has
   // dash-separated digit groups that pass the Luhn check, and would otherwise be refused.
   if (UUID.test(text)) return false;
-  for (const match of text.matchAll(DIGIT_RUN)) {
-    const groups = match[0].split(/[ -]/);
-    for (let start = 0; start < groups.length; start += 1) {
-      let digits = '';
-      for (let end = start; end < groups.length; end += 1) {
-        digits += groups[end] ?? '';
-        if (digits.length > MAX_DIGITS) break;
-        if (digits.length >= MIN_DIGITS && luhnValid(digits)) return true;
-      }
+  for (const match of text.matchAll(DIGIT_RUN)) if (runHoldsCardNumber(match[0])) return true;
+  return false;
+}
+
+/** Whether some contiguous span of whole groups of one digit run is a PAN. */
+function runHoldsCardNumber(run: string): boolean {
+  if (run.length < MIN_DIGITS) return false;
+  const groups = run.split(/[ -]/);
+  for (let start = 0; start < groups.length; start += 1) {
+    let digits = '';
+    for (let end = start; end < groups.length; end += 1) {
+      digits += groups[end] ?? '';
+      if (digits.length > MAX_DIGITS) break;
+      if (digits.length >= MIN_DIGITS && luhnValid(digits)) return true;
     }
   }
   return false;
+}
+
+/** What stands where a card number was in a log line, a stored header or an error message. */
+export const CARD_NUMBER_REDACTED = '[CARD NUMBER REDACTED]';
+
+/**
+ * The text with every digit run that holds a PAN replaced (the whole run, separators included);
+ * the very string when it holds none. For values that arrive outside a JSON body (headers, paths,
+ * messages built from them), which no refusal can stop from reaching a log line or a table.
+ */
+export function redactCardNumbers(text: string): string {
+  if (!containsCardNumber(text)) return text;
+  return text.replace(DIGIT_RUN, (run) => (runHoldsCardNumber(run) ? CARD_NUMBER_REDACTED : run));
+}
+
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The path of a request target (its query left out: query strings may carry anything), with each
+ * segment that holds a PAN, as sent or percent-decoded (`4111%201111%20…`), replaced.
+ */
+export function redactPath(url: string): string {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (path.length < MIN_DIGITS) return path;
+  let redacted: string[] | undefined;
+  const segments = path.split('/');
+  for (let i = 0; i < segments.length; i += 1) {
+    const segment = segments[i] ?? '';
+    if (segment.length < MIN_DIGITS) continue;
+    const decoded = segment.includes('%') ? decodedSegment(segment) : segment;
+    if (containsCardNumber(segment) || (decoded !== segment && containsCardNumber(decoded))) {
+      redacted ??= [...segments];
+      redacted[i] = CARD_NUMBER_REDACTED;
+    }
+  }
+  return redacted ? redacted.join('/') : path;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

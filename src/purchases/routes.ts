@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { refuseCardNumbers } from '../http/card-number-refusal.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { idempotentRoute } from '../idempotency/hooks.js';
+import { redactCardNumbers } from '../payments/card-numbers.js';
 import { purchaseDepsFor } from './deps.js';
 import { toPurchaseResponse } from './present.js';
 import { PurchaseRequest, PurchaseResponse } from './schemas.js';
@@ -33,7 +34,9 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
       const principal = principalOf(request);
       const body = request.body;
       const clientInfo = body.quote?.clientInfo;
-      const userAgent = clientInfo?.userAgent ?? request.headers['user-agent'];
+      // The header is not scanned like the body: its card numbers are redacted before the purchase and policy keep it.
+      const header = request.headers['user-agent'];
+      const userAgent = clientInfo?.userAgent ?? (header === undefined ? undefined : redactCardNumbers(header));
       const result = await purchaseQuote(purchaseDepsFor(context, app.paymentGateway, request.log), {
         buyer: { userId: principal.userId, partnerId: principal.partnerId, partnerCode: principal.partnerCode },
         brandCode: request.params.brandCode,

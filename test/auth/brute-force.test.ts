@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { LoginThrottle } from '../../src/auth/brute-force.js';
+import { LoginThrottle, userFailureKey } from '../../src/auth/brute-force.js';
 import { PasswordHasher } from '../../src/auth/passwords.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
@@ -99,7 +99,7 @@ describe('counter housekeeping', () => {
     expect(
       (await postToken(t.app, partnerLogin('late@example.test', 'pw'), { remoteAddress: '192.0.2.99' })).statusCode,
     ).toBe(401);
-    expect((await keys()).sort()).toEqual(['ip:192.0.2.99', 'user:late@example.test']);
+    expect((await keys()).sort()).toEqual(['ip:192.0.2.99', userFailureKey('Late@example.test')]);
   });
 });
 
