@@ -64,6 +64,14 @@ const EnvSchema = Type.Object({
     description:
       'Recovery leaves purchases changed within this many seconds alone (another process may still be working on them).',
   }),
+  // Purchase recovery sweep (issue 18, items 2 and 4): every server process finishes abandoned purchases.
+  PURCHASE_RECOVERY_INTERVAL_SECONDS: Type.Integer({
+    default: 30,
+    minimum: 1,
+    maximum: 3600,
+    description:
+      'How often each server process sweeps for purchases left in flight (untouched for PURCHASE_RECOVERY_GRACE_SECONDS).',
+  }),
   PURCHASE_CRASH_AFTER: Type.Optional(
     Type.Enum(['authorise', 'issue'], {
       description: 'Test hook: SIGKILL the process after this purchase step. Refused in production.',
@@ -100,6 +108,7 @@ export interface AppConfig {
   readonly idempotencyRetentionHours: number;
   /** Purchases changed more recently than this are left to the process working on them. */
   readonly purchaseRecoveryGraceSeconds: number;
+  readonly purchaseRecoveryIntervalSeconds: number;
   /** Crash-test hook (never in production): kill the process right after this purchase step. */
   readonly purchaseCrashAfter?: 'authorise' | 'issue';
 }
@@ -158,6 +167,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     auth: authConfigFrom(env, production),
     idempotencyRetentionHours: env.IDEMPOTENCY_RETENTION_HOURS,
     purchaseRecoveryGraceSeconds: env.PURCHASE_RECOVERY_GRACE_SECONDS,
+    purchaseRecoveryIntervalSeconds: env.PURCHASE_RECOVERY_INTERVAL_SECONDS,
     ...(env.PURCHASE_CRASH_AFTER ? { purchaseCrashAfter: env.PURCHASE_CRASH_AFTER } : {}),
   });
 }

@@ -9,6 +9,7 @@ import { importDemoCatalogue } from './catalogue/import.js';
 import { prepareIdentity } from './auth/setup.js';
 import { purchaseDepsFor } from './purchases/deps.js';
 import { recoverPurchases } from './purchases/recovery.js';
+import { startRecoverySweep, type RecoverySweep } from './purchases/sweeper.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -43,11 +44,17 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     await prepareDatabase(context);
     app = await buildApp(context, { logger: options.logger });
     // Finish or undo purchases a previous process left in flight, before taking new ones.
-    await recoverPurchases(purchaseDepsFor(context, app.paymentGateway, app.log), {
-      graceSeconds: config.purchaseRecoveryGraceSeconds,
-    });
+    const recoveryDeps = purchaseDepsFor(context, app.paymentGateway, app.log);
+    await recoverPurchases(recoveryDeps, { graceSeconds: config.purchaseRecoveryGraceSeconds });
+    // Then keep doing so while serving (other processes may die); stopped before the database closes.
+    let sweep: RecoverySweep | undefined;
+    app.addHook('preClose', async () => sweep?.stop());
     if (!options.db) app.addHook('onClose', async () => db.destroy());
     await app.listen({ host: config.host, port: config.port });
+    sweep = startRecoverySweep(recoveryDeps, {
+      intervalSeconds: config.purchaseRecoveryIntervalSeconds,
+      graceSeconds: config.purchaseRecoveryGraceSeconds,
+    });
   } catch (error) {
     await app?.close();
     if (!options.db) await db.destroy();

@@ -22,6 +22,7 @@ import {
   lockUnboughtQuote,
   markBoughtStatement,
   markQuoteBought,
+  releaseQuote,
   type QuoteClaim,
 } from '../quotes/repository-purchase.js';
 import type { NewPurchase, Purchase, PurchaseState } from './model.js';
@@ -52,6 +53,28 @@ import {
  *   this process, whose event loop may be busy with other requests meanwhile (that wait, under
  *   the lock, capped issuance at ~260/s).
  */
+
+/** How an attempt ends without a policy: its state, from where, what it records. */
+export interface AttemptEnd {
+  readonly from: readonly PurchaseState[];
+  readonly to: 'DECLINED' | 'FAILED' | 'VOIDED';
+  readonly patch: PurchasePatch;
+  readonly at: string;
+}
+
+/**
+ * Ends an attempt without a policy and frees its quote in one transaction (both engines): a crash
+ * between the two writes left a quote claimed with no attempt in flight, refused for ever. A rare
+ * path (declines, outages, voids), so a BEGIN/COMMIT round trip is cheap here. Undefined when the
+ * purchase had moved on (another process won); nothing is written then.
+ */
+export async function endAttempt(db: Db, purchase: Purchase, end: AttemptEnd): Promise<Purchase | undefined> {
+  return db.transaction().execute(async (tx) => {
+    const moved = await moveState(tx, purchase, end.from, end.to, end.patch, end.at);
+    if (moved) await releaseQuote(tx, purchase.quoteId, end.at);
+    return moved;
+  });
+}
 
 /** Claims the quote and records the purchase, both or neither, before any gateway call. False when the claim lost. */
 export async function startPurchase(db: Db, claim: QuoteClaim, purchase: NewPurchase): Promise<boolean> {

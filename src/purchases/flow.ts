@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
+import { isRefusedValue } from '../db/refused-values.js';
 import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from '../payments/gateway.js';
 import { InvalidPolicyIssue, PolicyAlreadyIssued } from '../policies/errors.js';
 import { prepareIssue } from '../policies/service.js';
-import { releaseQuote, type QuoteBought } from '../quotes/repository-purchase.js';
-import { issuePurchase, type IssueOutcome } from './commits.js';
+import type { QuoteBought } from '../quotes/repository-purchase.js';
+import { endAttempt, issuePurchase, type IssueOutcome } from './commits.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
 import { findPurchase, moveState, type PurchasePatch } from './repository.js';
 
@@ -106,17 +107,14 @@ export async function applyAuthorisation(
   }
 }
 
-async function endWithoutPolicy(
+export async function endWithoutPolicy(
   deps: FlowDeps,
   purchase: Purchase,
   from: PurchaseState[],
-  to: PurchaseState,
+  to: 'DECLINED' | 'FAILED' | 'VOIDED',
   patch: PurchasePatch,
 ): Promise<Purchase> {
-  const moved = await moveState(deps.db, purchase, from, to, patch, now(deps));
-  if (!moved) return current(deps, purchase.id);
-  await releaseQuote(deps.db, purchase.quoteId, now(deps));
-  return moved;
+  return (await endAttempt(deps.db, purchase, { from, to, patch, at: now(deps) })) ?? current(deps, purchase.id);
 }
 
 /** An approval not recorded yet: the states it may be recorded from, and what the gateway answered. */
@@ -153,7 +151,8 @@ export async function finishApproved(deps: FlowDeps, purchase: Purchase, approva
       throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
     if (outcome.refused === 'policy-exists') throw new PolicyAlreadyIssued(purchase.quoteId);
   } catch (error) {
-    if (!(error instanceof InvalidPolicyIssue)) throw error;
+    // A value the database refuses (e.g. PostgreSQL and a NUL in a name) can never be issued either.
+    if (!(error instanceof InvalidPolicyIssue) && !isRefusedValue(error)) throw error;
     deps.log?.error(
       { err: error, purchaseId: purchase.id },
       'purchase: the policy could not be issued; voiding the authorisation',

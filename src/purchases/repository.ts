@@ -160,20 +160,44 @@ export async function findPurchaseOfQuote(
   return row ? fromRow(row) : undefined;
 }
 
+/** An open purchase as recovery lists it: enough to lease it; the rest is read once leased, one at a time. */
+export interface PurchaseLease {
+  readonly id: string;
+  readonly state: PurchaseState;
+  readonly updatedAt: string;
+  readonly challengeExpiresAt?: string;
+}
+
+/** Whether the quote has an attempt in one of `states` (reads no stored JSON). */
+export async function hasPurchaseOfQuote(
+  db: Executor,
+  quoteId: string,
+  states: readonly PurchaseState[],
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('purchase')
+    .select('id')
+    .where('quote_id', '=', quoteId)
+    .where('state', 'in', [...states])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Purchases in `states` (open ones) last changed before `before` (recovery's work list), oldest
- * first. The states are literals in the SQL text, so the partial index over open purchases
- * (`purchase_open_idx`) is provably usable for this statement.
+ * first, without their stored JSON (one bad record must not stop the listing). The states are
+ * literals in the SQL text, so the partial index over open purchases (`purchase_open_idx`) is
+ * provably usable for this statement.
  */
-export async function listPurchases(
+export async function listLeases(
   db: Executor,
   states: readonly PurchaseState[],
   before: string,
   limit = 500,
-): Promise<Purchase[]> {
+): Promise<PurchaseLease[]> {
   const rows = await db
     .selectFrom('purchase')
-    .selectAll()
+    .select(['public_id', 'state', 'updated_at', 'challenge_expires_at'])
     .where(
       'state',
       'in',
@@ -183,7 +207,28 @@ export async function listPurchases(
     .orderBy('id')
     .limit(limit)
     .execute();
-  return rows.map(fromRow);
+  return rows.map((row) => ({
+    id: row.public_id,
+    state: row.state as PurchaseState,
+    updatedAt: row.updated_at,
+    ...(row.challenge_expires_at !== null ? { challengeExpiresAt: row.challenge_expires_at } : {}),
+  }));
+}
+
+/**
+ * Takes a listed purchase for one recovering process: a compare and set on its state and
+ * `updated_at`, which it moves to `at`, so of several processes (every server sweeps) exactly one
+ * wins and the others, within the grace period again, skip it.
+ */
+export async function leasePurchase(db: Executor, lease: PurchaseLease, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('purchase')
+    .set({ updated_at: at })
+    .where('public_id', '=', lease.id)
+    .where('state', '=', lease.state)
+    .where('updated_at', '=', lease.updatedAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** A state change's values, named for a statement compiled once per shape (`fromNames`, the patch's columns). */

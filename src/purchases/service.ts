@@ -34,6 +34,8 @@ export interface PurchaseCall {
   readonly body: PurchaseRequest;
   /** The end customer's client: the body's `quote.clientInfo`, else the calling connection. */
   readonly client: { ipAddress?: string; userAgent?: string };
+  /** The Idempotency-Key record this request holds, if any: the purchase it starts is tied to it. */
+  readonly idempotencyKeyId?: number;
 }
 
 /** What the purchase ended with: the quote as stored now, the attempt (if a payment was tried), problems. */

@@ -91,6 +91,39 @@ export async function releaseQuote(db: Executor, quoteId: string, at: string): P
     .execute();
 }
 
+/** A claimed, unbought quote as recovery's claim repair sees it. */
+export interface HeldClaim {
+  readonly quoteId: string;
+  readonly revision: number;
+}
+
+/** Quotes claimed for a purchase, not bought, unchanged since `before` (recovery checks each has an open attempt). */
+export async function listHeldClaims(db: Executor, before: string, limit = 500): Promise<HeldClaim[]> {
+  const rows = await db
+    .selectFrom('quote')
+    .select(['public_id', 'revision'])
+    .where('is_purchase_initiated', '=', 1)
+    .where('is_purchased', '=', 0)
+    .where('updated_at', '<', before)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ quoteId: row.public_id, revision: row.revision }));
+}
+
+/** Frees a claim nobody holds any more, only if the quote has not changed since it was listed. */
+export async function releaseHeldClaim(db: Executor, claim: HeldClaim, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('quote')
+    .set((eb) => ({ is_purchase_initiated: 0, revision: eb('revision', '+', 1), updated_at: at }))
+    .where('public_id', '=', claim.quoteId)
+    .where('revision', '=', claim.revision)
+    .where('is_purchase_initiated', '=', 1)
+    .where('is_purchased', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** The quote's row locked for the issuing commit while it is not bought (PostgreSQL: a CTE of that statement). */
 export function lockUnboughtQuote(db: QueryCreator<Database>, quoteId: string) {
   return db

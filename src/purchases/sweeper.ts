@@ -1,0 +1,54 @@
+import { failureName } from '../db/refused-values.js';
+import type { FlowDeps } from './flow.js';
+import { recoverPurchases, type RecoveryReport } from './recovery.js';
+
+/**
+ * The periodic recovery of a server process: every `intervalSeconds` it finishes or undoes
+ * purchases untouched for `graceSeconds` (their process died or lost its connection), so a
+ * retry waits at most about grace + interval instead of until the next start. Every process
+ * sweeps; recovery leases each purchase by compare-and-set, so one of them settles it and the
+ * others skip it. Started with the server, stopped (awaiting a running sweep) before it closes.
+ */
+export interface RecoverySweep {
+  /** One sweep now (tests; the timer calls the same). */
+  runOnce(): Promise<RecoveryReport | undefined>;
+  /** No new sweep starts; resolves once a running one has finished. */
+  stop(): Promise<void>;
+}
+
+export function startRecoverySweep(
+  deps: FlowDeps,
+  options: { readonly intervalSeconds: number; readonly graceSeconds: number },
+): RecoverySweep {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<RecoveryReport | undefined> | undefined;
+
+  const runOnce = () =>
+    (running ??= recoverPurchases(deps, { graceSeconds: options.graceSeconds })
+      .catch((error: unknown) => {
+        // The sweep could not run at all (e.g. the database is away): the next one tries again.
+        deps.log?.warn({ err: error, reason: failureName(error) }, 'purchase recovery sweep could not run');
+        return undefined;
+      })
+      .finally(() => (running = undefined)));
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void runOnce().then(schedule);
+    }, options.intervalSeconds * 1000);
+    // The sweep never keeps a process alive on its own.
+    timer.unref();
+  };
+  schedule();
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
