@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { BrandParams } from '../http/schemas.js';
+import { BasicClientRefused, clientIdOf } from './client-auth.js';
 import { OAuthError, invalidRequest } from './errors.js';
 import { TokenError, TokenForm, TokenResult } from './schemas.js';
 import { issueToken, type AuthServices } from './service.js';
@@ -11,6 +12,7 @@ const FORM = 'application/x-www-form-urlencoded';
 
 function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  if (error instanceof BasicClientRefused) reply.header('www-authenticate', error.challenge);
   return reply.status(error.status).send({ error: error.error, error_description: error.description });
 }
 
@@ -105,10 +107,11 @@ export async function authRoutes(
       },
     },
     async (request, reply) => {
+      const clientId = clientIdOf(request.headers.authorization, request.body);
       const result = await issueToken(options.context, options.services, {
         brandCode: request.params.brandCode,
         ip: request.ip,
-        fields: request.body,
+        fields: { ...request.body, client_id: clientId },
       });
       return reply.status(200).send(result);
     },
