@@ -19,6 +19,7 @@ import { quotesRoutes } from './quotes/routes.js';
 import { quotePortsFor } from './quotes/live-ports.js';
 import { installBearerGuard, protectWithBearer } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
+import { metadataRoutes } from './auth/metadata.js';
 import { createAuthServices } from './auth/service.js';
 import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js';
 import { idempotencyServiceFor } from './idempotency/hooks.js';
@@ -70,6 +71,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   // Pages a payment gateway serves itself (the sandbox issuer's 3-D Secure challenge): public, for the cardholder's browser.
   const gatewayRoutes = paymentGatewayRoutes(config);
   if (gatewayRoutes) await app.register(gatewayRoutes, { context });
+  // RFC 8414 metadata lives under /.well-known, ahead of BASE_PATH.
+  await app.register(metadataRoutes, { context });
   await app.register(
     async (api) => {
       // Public contract routes (the token endpoint) register on `api`.

@@ -1,4 +1,4 @@
-import { isBrandCode } from '../catalogue/brands.js';
+import { BRAND_CODES, isBrandCode, type BrandCode } from '../catalogue/brands.js';
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { AppContext } from '../context.js';
@@ -10,8 +10,14 @@ import type { VerifiedTokenCache } from './verified-tokens.js';
 /** RFC 9068 media type of JWT access tokens; verification requires it. */
 const ACCESS_TOKEN_TYPE = 'at+jwt';
 
-export function issuerOf(context: AppContext): string {
-  return context.config.auth.issuer ?? context.config.publicBaseUrl;
+/**
+ * The issuer of one brand's tokens: each brand has its own token endpoint, so each is its own
+ * authorization server (RFC 8414 §2), `{JWT_ISSUER or PUBLIC_BASE_URL + BASE_PATH}/users/{brandCode}`,
+ * whose token endpoint is `{issuer}/token` and whose metadata auth/metadata.ts publishes.
+ */
+export function issuerOf(context: AppContext, brandCode: BrandCode): string {
+  const base = context.config.auth.issuer ?? `${context.config.publicBaseUrl}${context.config.basePath}`;
+  return `${base.replace(/\/+$/, '')}/users/${brandCode}`;
 }
 
 export async function signAccessToken(
@@ -33,7 +39,7 @@ export async function signAccessToken(
   })
     .setProtectedHeader({ alg: auth.jwtAlgorithm, kid, typ: ACCESS_TOKEN_TYPE })
     .setSubject(String(claims.userId))
-    .setIssuer(issuerOf(context))
+    .setIssuer(issuerOf(context, claims.brandCode))
     .setAudience(auth.audience)
     .setIssuedAt(now)
     .setExpirationTime(now + auth.accessTokenTtlSeconds)
@@ -72,7 +78,7 @@ export async function verifyAccessToken(
   try {
     ({ payload } = await jwtVerify(token, key, {
       algorithms: [auth.jwtAlgorithm],
-      issuer: issuerOf(context),
+      issuer: BRAND_CODES.map((brand) => issuerOf(context, brand)),
       audience: auth.audience,
       typ: ACCESS_TOKEN_TYPE,
       currentDate: context.clock(),
@@ -97,6 +103,7 @@ export async function verifyAccessToken(
   ) {
     throw new InvalidToken('the token lacks required claims');
   }
+  if (payload.iss !== issuerOf(context, brand)) throw new InvalidToken('the token was issued for another brand');
   const claims: AccessClaims = {
     userId,
     partnerId: partner_id,

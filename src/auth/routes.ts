@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { InvalidInput } from '../errors.js';
 import { BrandParams } from '../http/schemas.js';
 import { redactCardNumbers } from '../payments/card-numbers.js';
+import { BasicClientRefused, clientIdOf } from './client-auth.js';
 import { OAuthError, invalidRequest } from './errors.js';
 import { TokenError, TokenForm, TokenResult } from './schemas.js';
 import { issueToken, type AuthServices } from './service.js';
@@ -13,6 +14,7 @@ const FORM = 'application/x-www-form-urlencoded';
 
 function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  if (error instanceof BasicClientRefused) reply.header('www-authenticate', error.challenge);
   // Descriptions may quote a form field (`grant_type`, `client_id`): never a card number sent in one.
   return reply
     .status(error.status)
@@ -112,10 +114,11 @@ export async function authRoutes(
       },
     },
     async (request, reply) => {
+      const clientId = clientIdOf(request.headers.authorization, request.body);
       const result = await issueToken(options.context, options.services, {
         brandCode: request.params.brandCode,
         ip: request.ip,
-        fields: request.body,
+        fields: { ...request.body, client_id: clientId },
       });
       return reply.status(200).send(result);
     },

@@ -4,10 +4,18 @@ import { Type, type Static } from 'typebox';
 export const TokenForm = Type.Object(
   {
     grant_type: Type.String({ description: '`password` to sign in with credentials; `refresh_token` to renew.' }),
-    client_id: Type.String({
-      description:
-        'Registered client: `API` (partners), `InternalApi`, `ngPublicApp`, `mobileApp`, `ngUnderwriterApp`. Required for both grants.',
-    }),
+    client_id: Type.Optional(
+      Type.String({
+        description:
+          'Registered client: `API` (partners), `InternalApi`, `ngPublicApp`, `mobileApp`, `ngUnderwriterApp`. Required for both grants, here or as the user name of `Authorization: Basic base64(client_id ":")` (client_secret_basic); when both are sent they must agree.',
+      }),
+    ),
+    client_secret: Type.Optional(
+      Type.String({
+        description:
+          'Clients are public: absent or empty (client_secret_post with no secret); any secret is 401 `invalid_client`.',
+      }),
+    ),
     username: Type.Optional(Type.String({ description: 'For `password`: the login (compared case-insensitively).' })),
     password: Type.Optional(Type.String({ description: 'For `password`: the user’s password.' })),
     customerInterfaceId: Type.Optional(

@@ -128,6 +128,7 @@ describe('bearer guard', () => {
       new SignJWT(c).setProtectedHeader({ alg: 'ES256', kid, typ }).sign(key);
     expect((await whoami(`Bearer ${await sign(claims)}`)).statusCode).toBe(200); // the control: same key, same claims
     await expectInvalidToken(await sign({ ...claims, iss: 'https://elsewhere.example' }));
+    await expectInvalidToken(await sign({ ...claims, brand: 'nomad' })); // iss is brandau's issuer
     await expectInvalidToken(await sign({ ...claims, aud: 'another-api' }));
     await expectInvalidToken(await sign(claims, 'JWT'));
     await expectInvalidToken(await sign({ ...claims, partner_id: 'x' }));

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { ResourceOwnerPassword } from 'simple-oauth2';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,10 +12,26 @@ import { FAST_AUTH_ENV } from './support.js';
 let database: TestDatabase;
 let server: RunningServer;
 
+/** A free port, so PUBLIC_BASE_URL (issuer and token endpoint in the metadata) names the real address. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 beforeAll(async () => {
   database = await createTestDatabase();
+  const port = String(await freePort());
   const config = {
-    ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', PORT: '0', ...FAST_AUTH_ENV }),
+    ...loadConfig({
+      LOG_LEVEL: 'silent',
+      DEMO_DATA: 'false',
+      PORT: port,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ...FAST_AUTH_ENV,
+    }),
     database: database.database,
   };
   server = await startServer(config, { db: database.db, logger: false });
@@ -33,11 +50,11 @@ afterAll(async () => {
   await database.destroy();
 });
 
-function client(clientId = 'API') {
+function client(clientId = 'API', authorizationMethod: 'body' | 'header' = 'body') {
   return new ResourceOwnerPassword({
     client: { id: clientId, secret: '' },
     auth: { tokenHost: server.url, tokenPath: '/users/brandnz/token' },
-    options: { authorizationMethod: 'body', bodyFormat: 'form' },
+    options: { authorizationMethod, bodyFormat: 'form' },
   });
 }
 
@@ -79,5 +96,84 @@ describe('simple-oauth2 against the running server', () => {
       output: { statusCode: 401 },
       data: { payload: { error: 'invalid_grant', error_description: expect.any(String) } },
     });
+  });
+});
+
+/** RFC 8414 §3: the metadata of issuer `https://h/p` is at `https://h/.well-known/oauth-authorization-server/p`. */
+function metadataUrl(issuer: string): string {
+  const url = new URL(issuer);
+  return `${url.origin}/.well-known/oauth-authorization-server${url.pathname.replace(/\/$/, '')}`;
+}
+
+describe('discovery (RFC 8414) and client_secret_basic', () => {
+  const issuer = () => `${server.url}/users/brandnz`;
+
+  it('publishes metadata whose issuer is the tokens’ iss and whose token endpoint works with Basic auth', async () => {
+    const response = await fetch(metadataUrl(issuer()));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const metadata = (await response.json()) as Record<string, unknown>;
+    expect(metadata).toEqual({
+      issuer: issuer(),
+      token_endpoint: `${issuer()}/token`,
+      grant_types_supported: ['password', 'refresh_token'],
+      response_types_supported: [],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+      service_documentation: `${server.url}/docs`,
+    });
+
+    // A client configured from the discovered endpoint, with the library's default (Basic) client auth.
+    const endpoint = new URL(String(metadata.token_endpoint));
+    const discovered = new ResourceOwnerPassword({
+      client: { id: 'API', secret: '' },
+      auth: { tokenHost: endpoint.origin, tokenPath: endpoint.pathname },
+    });
+    const first = await discovered.getToken(partnerFields);
+    expect(decodeJwt(String(first.token.access_token)).iss).toBe(metadata.issuer);
+    const renewed = await first.refresh();
+    expect(decodeJwt(String(renewed.token.access_token))).toMatchObject({ iss: issuer(), client_id: 'API' });
+  });
+
+  it('an unknown brand has no metadata (404 in the API error body)', async () => {
+    const response = await fetch(metadataUrl(`${server.url}/users/acme`));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ validation: { errors: [{ code: 'UNKNOWN_BRAND' }] } });
+  });
+
+  it('an unknown client in Basic is 401 invalid_client', async () => {
+    await expect(client('Nope', 'header').getToken(partnerFields)).rejects.toMatchObject({
+      output: { statusCode: 401 },
+      data: { payload: { error: 'invalid_client' } },
+    });
+  });
+
+  const post = (headers: Record<string, string>, form: Record<string, string>) =>
+    fetch(`${issuer()}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams({ grant_type: 'password', ...partnerFields, ...form }),
+    });
+  const basic = (credentials: string) => ({ authorization: `Basic ${Buffer.from(credentials).toString('base64')}` });
+
+  it('the same client id in Basic and in the form is accepted', async () => {
+    expect((await post(basic('API:'), { client_id: 'API' })).status).toBe(200);
+    expect((await post({}, { client_id: 'API', client_secret: '' })).status).toBe(200); // client_secret_post, no secret
+  });
+
+  it.each([
+    ['different client ids in Basic and the form', basic('API:'), { client_id: 'mobileApp' }, 400, 'invalid_request'],
+    ['a Basic password', basic('API:secret'), {}, 401, 'invalid_client'],
+    ['a client_secret in the form', {}, { client_id: 'API', client_secret: 'secret' }, 401, 'invalid_client'],
+    ['a Basic header without a colon', basic('API'), {}, 401, 'invalid_client'],
+    ['a NUL in the Basic client id', basic('A%00PI:'), {}, 401, 'invalid_client'],
+    ['a Bearer header', { authorization: 'Bearer abc' }, {}, 400, 'invalid_request'],
+    ['no client at all', {}, {}, 400, 'invalid_request'],
+  ])('%s is %i %s', async (_case, headers, form, status, error) => {
+    const response = await post(headers, form);
+    expect(response.status).toBe(status);
+    expect(await response.json()).toMatchObject({ error });
+    if (status === 401 && 'authorization' in headers) {
+      expect(response.headers.get('www-authenticate')).toBe('Basic realm="partner-api"');
+    }
   });
 });

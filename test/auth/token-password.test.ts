@@ -36,7 +36,7 @@ describe('POST /users/{brandCode}/token, grant_type=password', () => {
       brand: 'brandau',
       client_id: 'API',
       aud: 'partner-api',
-      iss: t.context.config.publicBaseUrl,
+      iss: `${t.context.config.publicBaseUrl}/users/brandau`, // one issuer per brand (auth/metadata.ts)
     });
     expect(claims.exp! - claims.iat!).toBe(3600);
     expect(typeof claims.jti).toBe('string');
