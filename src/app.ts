@@ -1,10 +1,13 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { refuseControlCharacters } from './http/control-characters.js';
+import { registerJsonBodyParser } from './http/json-body.js';
+import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { registerLifecycle, type Lifecycle } from './http/lifecycle.js';
-import { registerHttpMetrics } from './http/metrics.js';
+import { createHttpMetrics, registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
@@ -37,13 +40,19 @@ export interface BuildAppOptions {
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
   const frontCache = new FrontCache();
+  const metrics = createHttpMetrics();
   const app = Fastify({
     logger: options.logger ?? { ...loggerOptions(config), stream: batchedStandardOutput() },
     serverFactory: serverWithFrontCache(frontCache),
     genReqId: requestIdFor,
     bodyLimit: config.bodyLimitBytes,
-    return503OnClosing: true,
     logController: new OneLineRequestLog(),
+    // Framework-level errors in the contract's body (issue 18, items 9 and 10): bounded request
+    // time, parser refusals, pre-routing errors; 503 on closing comes from http/lifecycle.ts.
+    ...serverTimeoutOptions(config),
+    clientErrorHandler: clientErrorHandler({ metrics, oauthPath: tokenPathPattern(config.basePath) }),
+    frameworkErrors: frameworkErrorHandler(metrics),
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler());
@@ -56,7 +65,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerErrorHandling(app);
   // No field holds a control character: refused on every route before validation (both engines alike).
   app.addHook('preValidation', refuseControlCharacters);
-  const metrics = registerHttpMetrics(app);
+  registerJsonBodyParser(app);
+  registerHttpMetrics(app, metrics);
   const lifecycle = registerLifecycle(app);
   app.decorate('lifecycle', lifecycle);
   await registerOpenApi(app, config);
@@ -89,6 +99,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     { prefix: config.basePath },
   );
   return app;
+}
+
+/** The token endpoint's path (auth/routes.ts), whose failures use OAuth's error body. */
+function tokenPathPattern(basePath: string): RegExp {
+  return new RegExp(`^${basePath.replace(/[.]/g, '\\.')}/users/[^/]+/token$`);
 }
 
 declare module 'fastify' {

@@ -37,6 +37,31 @@ const EnvSchema = Type.Object({
     description: 'After SIGTERM, keep serving this long (readiness failing) before closing the listener.',
   }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100 }),
+  // Slow and oversized requests (issue 18, item 9): a connection may not hold a socket open for ever.
+  HEADERS_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 600_000,
+    description: 'A request whose headers have not all arrived after this long is answered 408 and closed.',
+  }),
+  REQUEST_TIMEOUT_MS: Type.Integer({
+    default: 30_000,
+    minimum: 100,
+    maximum: 3_600_000,
+    description: 'A request (headers and body) not fully received after this long is answered 408 and closed.',
+  }),
+  KEEP_ALIVE_TIMEOUT_MS: Type.Integer({
+    default: 72_000,
+    minimum: 100,
+    maximum: 600_000,
+    description: 'An idle keep-alive connection is closed after this long (above common load balancers’ 60 s).',
+  }),
+  TOKEN_BODY_LIMIT_BYTES: Type.Integer({
+    default: 8192,
+    minimum: 512,
+    maximum: 1_048_576,
+    description: 'Largest form body the token endpoint reads; larger ones are answered 413.',
+  }),
   DEMO_DATA: Type.Optional(Type.Enum(['true', 'false'])),
   PAYMENT_GATEWAY: Type.Optional(Type.Enum(['sandbox'])),
   CATALOGUE_DIR: Type.String({
@@ -96,6 +121,12 @@ export interface AppConfig {
   readonly bodyLimitBytes: number;
   readonly shutdownDrainMs: number;
   readonly shutdownTimeoutMs: number;
+  /** Slow and oversized requests: time to receive headers, the whole request, and idle keep-alive time. */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  /** The token endpoint's body limit (its form fields are short; `bodyLimitBytes` is for JSON). */
+  readonly tokenBodyLimitBytes: number;
   /** Load the demo catalogue, partners and users at start. */
   readonly demoData: boolean;
   readonly paymentGateway: 'sandbox';
@@ -144,6 +175,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (production && env.PURCHASE_CRASH_AFTER)
     problems.push('PURCHASE_CRASH_AFTER: the crash-test hook is refused when APP_ENV=production');
   if (production && !env.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: required when APP_ENV=production');
+  if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
+    problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (headers are part of the request)');
   problems.push(...authConfigProblems(env, production));
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -160,6 +193,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+    tokenBodyLimitBytes: env.TOKEN_BODY_LIMIT_BYTES,
     demoData,
     paymentGateway,
     catalogueRefreshSeconds: env.CATALOGUE_REFRESH_SECONDS,

@@ -103,3 +103,20 @@ export class UnknownBrand extends NotFound {
     super('UNKNOWN_BRAND', `Brand '${value}' does not exist.`, { property: 'brandCode', value });
   }
 }
+
+/** A JSON body naming `__proto__` or `constructor.prototype`: refused, it could reach an object's prototype. */
+export class ForbiddenProperty extends InvalidInput {
+  constructor() {
+    super(
+      'FORBIDDEN_PROPERTY',
+      "The body holds a property named '__proto__' or 'constructor.prototype', which no request may contain.",
+    );
+  }
+}
+
+/** The process is closing; another process (or this service after its restart) answers the retry. */
+export class ShuttingDown extends Unavailable {
+  constructor() {
+    super('SHUTTING_DOWN', 'The server is shutting down; send the request again on a new connection.');
+  }
+}

@@ -10,6 +10,7 @@ import { prepareIdentity } from './auth/setup.js';
 import { purchaseDepsFor } from './purchases/deps.js';
 import { recoverPurchases } from './purchases/recovery.js';
 import { startRecoverySweep, type RecoverySweep } from './purchases/sweeper.js';
+import { ConnectionTracker } from './http/listener.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -17,7 +18,8 @@ export interface RunningServer {
   readonly url: string;
   /**
    * Drains (readiness fails, responses say `Connection: close`) for the configured time, then
-   * stops accepting, lets in-flight requests finish and closes the database. Idempotent.
+   * stops accepting, answers what is in flight or arrives on open connections, closes idle
+   * connections (http/listener.ts) and closes the database. Idempotent.
    */
   close(): Promise<void>;
 }
@@ -40,9 +42,11 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   const db = options.db ?? connectDatabase(config.database);
   const context: AppContext = { config, db, clock: options.clock ?? (() => new Date()) };
   let app: FastifyInstance | undefined;
+  let connections: ConnectionTracker | undefined;
   try {
     await prepareDatabase(context);
     app = await buildApp(context, { logger: options.logger });
+    connections = new ConnectionTracker(app.server);
     // Finish or undo purchases a previous process left in flight, before taking new ones.
     const recoveryDeps = purchaseDepsFor(context, app.paymentGateway, app.log);
     await recoverPurchases(recoveryDeps, { graceSeconds: config.purchaseRecoveryGraceSeconds });
@@ -63,6 +67,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const running = app;
+  const listener = connections;
   let closing: Promise<void> | undefined;
   return {
     app: running,
@@ -71,6 +76,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       (closing ??= (async () => {
         running.lifecycle.draining = true;
         await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+        running.lifecycle.closing = true;
+        await listener.stop();
         await running.close();
       })()),
   };

@@ -62,4 +62,34 @@ describe('configuration', () => {
     const problems = problemsOf({ APP_ENV: 'production', PUBLIC_BASE_URL: 'https://api.example.com' });
     expect(problems.some((p) => p.startsWith('DEMO_DATA'))).toBe(false);
   });
+
+  it('bounds request time and the token body by default, and reads overrides', () => {
+    expect(loadConfig({})).toMatchObject({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 72_000,
+      tokenBodyLimitBytes: 8192,
+    });
+    expect(
+      loadConfig({
+        HEADERS_TIMEOUT_MS: '2000',
+        REQUEST_TIMEOUT_MS: '5000',
+        KEEP_ALIVE_TIMEOUT_MS: '65000',
+        TOKEN_BODY_LIMIT_BYTES: '4096',
+      }),
+    ).toMatchObject({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 5000,
+      keepAliveTimeoutMs: 65_000,
+      tokenBodyLimitBytes: 4096,
+    });
+  });
+
+  it('refuses unbounded or inconsistent request timeouts', () => {
+    const names = (env: Record<string, string>) => problemsOf(env).map((p) => p.split(':')[0]);
+    expect(names({ REQUEST_TIMEOUT_MS: '0', KEEP_ALIVE_TIMEOUT_MS: '0', TOKEN_BODY_LIMIT_BYTES: '10' }).sort()).toEqual(
+      ['KEEP_ALIVE_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'TOKEN_BODY_LIMIT_BYTES'],
+    );
+    expect(names({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toEqual(['HEADERS_TIMEOUT_MS']);
+  });
 });

@@ -106,6 +106,8 @@ export async function authRoutes(
           500: TokenError('Unexpected server error.'),
         },
       },
+      // Its form fields are short: a body larger than this is refused (413) before it is read.
+      bodyLimit: options.context.config.tokenBodyLimitBytes,
       errorHandler: (error, request, reply) => {
         void tokenErrorHandler(error, request, reply);
       },

@@ -1,8 +1,19 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, echoValue, type ErrorKind, UnknownBrand, Unauthenticated, Conflict } from '../errors.js';
+import {
+  DomainError,
+  echoValue,
+  type ErrorKind,
+  UnknownBrand,
+  Unauthenticated,
+  Conflict,
+  ShuttingDown,
+} from '../errors.js';
+import { requestCompletedLine } from '../logging/options.js';
 import { schemaViolationToNotification } from './notifications.js';
 import { redactCardNumbers, redactPath } from '../payments/card-numbers.js';
 import type { Notification } from '../notifications/notification.js';
+import type { HttpMetrics } from './metrics.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 import type { ErrorResponse } from './schemas.js';
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
@@ -70,6 +81,8 @@ function sendDomainError(error: DomainError, reply: FastifyReply): FastifyReply 
   if (error instanceof Conflict && error.retryAfterSeconds !== undefined) {
     reply.header('retry-after', String(error.retryAfterSeconds));
   }
+  // The connection goes with the process: the client must retry on a new one.
+  if (error instanceof ShuttingDown) reply.header('connection', 'close');
   return reply.status(STATUS_BY_KIND[error.kind]).send(envelope([notification]));
 }
 
@@ -122,4 +135,50 @@ export function registerErrorHandling(app: FastifyInstance): void {
       ]),
     ),
   );
+}
+
+/**
+ * Errors Fastify raises before routing (its `frameworkErrors` option), in the contract's words.
+ * Fastify's own bodies echoed the whole URL, query string included. The malformed text is never
+ * repeated here, and no hook runs on this path, so the request id, metric and log line are added
+ * here.
+ */
+const PRE_ROUTING_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_BAD_URL: {
+    status: 400,
+    code: 'MALFORMED_URL',
+    message: 'The URL holds a malformed percent-encoding (every % must be followed by two hex digits of UTF-8).',
+  },
+  // 414 rather than 404: the path has an endpoint's shape, but one segment is longer than any
+  // identifier of the contract, so the request is refused for its size, not for what it names.
+  FST_ERR_MAX_PARAM_LENGTH: {
+    status: 414,
+    code: 'PATH_SEGMENT_TOO_LONG',
+    message: 'A path segment is longer than the server accepts (100 characters).',
+  },
+};
+
+export function frameworkErrorHandler(metrics: Pick<HttpMetrics, 'record'>) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const known = PRE_ROUTING_ERRORS[error.code];
+    const notification: Notification = known
+      ? { code: known.code, message: known.message }
+      : {
+          code: 'INTERNAL_ERROR',
+          message: 'The server could not complete the request.',
+          tokens: { requestId: request.id },
+        };
+    if (!known) request.log.error({ err: error }, 'request failed before routing');
+    reply.raw.once('finish', () => {
+      metrics.record(request.method, 'unmatched', reply.statusCode, reply.elapsedTime);
+      request.log.info(
+        requestCompletedLine(request, reply.statusCode, undefined, reply.elapsedTime),
+        'request completed',
+      );
+    });
+    void reply
+      .header(REQUEST_ID_HEADER, request.id)
+      .status(known?.status ?? 500)
+      .send(envelope([notification]));
+  };
 }

@@ -10,19 +10,25 @@ export interface HttpMetrics {
 
 /**
  * Request count and latency by route pattern, method and status. Each app has its own registry,
- * so several apps in one process (tests) never share counters.
+ * so several apps in one process (tests) never share counters. Made before the app, so the
+ * answers Fastify gives outside its hooks (http/client-errors.ts, pre-routing errors) count too.
  */
-export function registerHttpMetrics(app: FastifyInstance): HttpMetrics {
+export function createHttpMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const series = new RequestSeries();
   series.registerWith(registry);
   const record = (method: string, route: string, statusCode: number, elapsedMs: number) =>
     series.record(method, route, statusCode, elapsedMs);
+  return { registry, record };
+}
+
+/** Counts every request Fastify answers through its hooks. */
+export function registerHttpMetrics(app: FastifyInstance, metrics: HttpMetrics = createHttpMetrics()): HttpMetrics {
   app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: ids in paths would explode the label space.
-    record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);
+    metrics.record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);
     done();
   });
-  return { registry, record };
+  return metrics;
 }

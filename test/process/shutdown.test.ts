@@ -1,10 +1,12 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { buildTestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECT } from '../helpers/database.js';
 import { startChildServer } from '../helpers/child-server.js';
+import { parseAnswer, rawExchange, sleep } from '../helpers/raw-http.js';
 
 interface Outcome {
   status?: number;
@@ -114,6 +116,91 @@ describe(`graceful shutdown (${DIALECT})`, () => {
       expect(await get(`${server.url}/health`)).toMatchObject({ error: 'ECONNREFUSED' });
     } finally {
       server.kill();
+      await database.destroy();
+    }
+  });
+});
+
+const codesOf = (body: string) =>
+  (JSON.parse(body) as { validation: { errors: { code: string }[] } }).validation.errors.map((e) => e.code);
+
+describe(`the end of the drain (${DIALECT})`, () => {
+  it('answers requests on open connections with 503 SHUTTING_DOWN instead of resetting them', async () => {
+    const database = await createTestDatabase();
+    const config = {
+      ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '200', DEMO_DATA: 'false' }),
+      database: database.database,
+    };
+    const server = await startServer(config, { db: database.db, logger: false });
+    const port = Number(new URL(server.url).port);
+    const socket = connect(port, '127.0.0.1');
+    try {
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (received += chunk));
+      const ended = new Promise<string>((resolve) => {
+        socket.on('close', () => resolve('close'));
+        socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+      });
+      const answerOn = async () => {
+        const deadline = Date.now() + 5_000;
+        while (!parseAnswer(received) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+        const answer = parseAnswer(received);
+        received = '';
+        return answer;
+      };
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write('GET /health HTTP/1.1\r\nHost: api.test\r\n\r\n');
+      expect((await answerOn())?.status).toBe(200);
+
+      const closing = server.close();
+      while (!server.app.lifecycle.closing) await new Promise((r) => setTimeout(r, 2));
+      // The listener has stopped accepting; this keep-alive connection is still open, and its
+      // next request gets an answer in the contract's body rather than a reset.
+      socket.write('GET /health HTTP/1.1\r\nHost: api.test\r\nX-Request-Id: trace-shutdown-1\r\n\r\n');
+      const late = await answerOn();
+      expect(late?.status).toBe(503);
+      expect(late?.headers.connection).toBe('close');
+      expect(late?.headers['x-request-id']).toBe('trace-shutdown-1');
+      expect(JSON.parse(late?.body ?? '{}')).toEqual({
+        validation: { isValid: false, errors: [expect.objectContaining({ code: 'SHUTTING_DOWN' })] },
+      });
+      expect(await ended).toBe('close');
+      await closing;
+    } finally {
+      socket.destroy();
+      await server.close();
+      await database.destroy();
+    }
+  });
+
+  it('answers a connection accepted before the listener stopped whose request comes after', async () => {
+    const database = await createTestDatabase();
+    const config = {
+      ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '100', DEMO_DATA: 'false' }),
+      database: database.database,
+    };
+    const server = await startServer(config, { db: database.db, logger: false });
+    const port = Number(new URL(server.url).port);
+    try {
+      // Connected (and accepted) while the process still serves, but silent until the listener
+      // has stopped: Node's own close destroyed such connections at once, and clients saw resets.
+      const answers = Array.from({ length: 5 }, (_, i) =>
+        rawExchange(port, async (s) => {
+          while (!server.app.lifecycle.closing) await sleep(2);
+          await sleep(i * 30);
+          s.write(`GET /health HTTP/1.1\r\nHost: api.test\r\n\r\n`);
+        }),
+      );
+      await sleep(50);
+      await server.close();
+      for (const answer of await Promise.all(answers)) {
+        expect(answer.status).toBe(503);
+        expect(answer.ended).toBe('end');
+        expect(codesOf(answer.body)).toEqual(['SHUTTING_DOWN']);
+      }
+    } finally {
+      await server.close();
       await database.destroy();
     }
   });
