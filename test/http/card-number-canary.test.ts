@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -71,7 +72,7 @@ function overHttp(method: string, path: string, headers: Record<string, string>,
   });
 }
 
-async function injected(options: Parameters<TestApp['app']['inject']>[0]): Promise<Answer> {
+async function injected(options: InjectOptions): Promise<Answer> {
   const res = await t.app.inject(options);
   const answer = { status: res.statusCode, headers: res.headers, body: res.body };
   answers.push(answer);
