@@ -1,4 +1,4 @@
-import { InvalidInput, NotFound, Unavailable } from '../errors.js';
+import { Forbidden, InvalidInput, NotFound, Unavailable } from '../errors.js';
 
 /** Errors of the product catalogue area; each has a stable code partners can branch on. */
 
@@ -53,5 +53,12 @@ export class UnknownHomeCountry extends InvalidInput {
 export class CatalogueNotLoaded extends Unavailable {
   constructor() {
     super('CATALOGUE_NOT_LOADED', 'No product catalogue has been imported yet.');
+  }
+}
+
+/** `partnerCode` names another partner than the token's: its reserved terms are not the caller's to see. */
+export class PartnerNotAllowed extends Forbidden {
+  constructor() {
+    super('PARTNER_NOT_ALLOWED', "partnerCode must be the caller's own partner (or left out).", { property: 'partnerCode' });
   }
 }

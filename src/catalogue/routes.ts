@@ -15,7 +15,8 @@ import {
   QuoteConfigQuery, QuoteConfigResponse,
 } from './schemas.js';
 import { nextMidnightIn } from '../calendar/zones.js';
-import { brandOf, brandTimeZone, catalogueOf, effectiveDate, planVersionAt } from './service.js';
+import { brandOf, brandTimeZone, callerPartner, catalogueOf, effectiveDate, planVersionAt } from './service.js';
+import { principalOf } from '../auth/principal.js';
 
 const NOT_MODIFIED = { type: 'null', description: 'Not modified: `If-None-Match` named the current ETag.' } as const;
 const ERRORS = errorResponses(400, 401, 403, 404, 503);
@@ -26,8 +27,8 @@ const CACHING = ' Answers carry `ETag` and `Cache-Control: private, max-age=<exp
 export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; frontCache?: FrontCache }> = (app, { context, frontCache }) => {
   const catalogue = catalogueOf(context);
   /** Sends `entry`, and lets the front cache answer the same URL from memory while it holds. */
-  const answer = (request: FastifyRequest, reply: FastifyReply, snapshot: CatalogueSnapshot, brand: BrandCatalogue, entry: CachedResponse, validUntilMs = Infinity) => {
-    frontCache?.remember(request.url, { brandCode: brand.brandCode, route: request.routeOptions.url ?? '', versionId: snapshot.versionId, validUntilMs, response: entry });
+  const answer = (request: FastifyRequest, reply: FastifyReply, snapshot: CatalogueSnapshot, brand: BrandCatalogue, entry: CachedResponse, validUntilMs = Infinity, partnerCode?: string) => {
+    frontCache?.remember(request.url, { brandCode: brand.brandCode, ...(partnerCode === undefined ? {} : { partnerCode }), route: request.routeOptions.url ?? '', versionId: snapshot.versionId, validUntilMs, response: entry });
     return sendCached(request, reply, entry);
   };
 
@@ -48,22 +49,24 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
   app.get('/products/v1/:brandCode/plans', {
     schema: {
       tags, operationId: 'getPlanByCode', summary: 'Plan configuration by code',
-      description: `The version of plan \`planCode\` in force at \`effectiveAt\` (default today in the brand's time zone): 404 \`UNKNOWN_PLAN_CODE\` or \`PLAN_NOT_SOLD\`.${CACHING}`,
+      description: `The version of plan \`planCode\` in force at \`effectiveAt\` (default today in the brand's time zone): 404 \`UNKNOWN_PLAN_CODE\` or \`PLAN_NOT_SOLD\`. Purchase terms reserved to partner groups are listed for the caller's own partner only (the token's); \`partnerCode\`, when sent, must be that partner: another partner's code answers 403 \`PARTNER_NOT_ALLOWED\`.${CACHING}`,
       params: BrandParams, querystring: PlansQuery, response: { 200: PlanResponse, 304: NOT_MODIFIED, ...ERRORS },
     },
   }, async (request, reply) => {
     const snapshot = await catalogue.snapshot();
     const brand = brandOf(snapshot, request.params.brandCode);
     const { planCode, effectiveAt, lang, partnerCode } = request.query;
+    const partner = callerPartner(principalOf(request), partnerCode);
     const now = context.clock();
     const plan = planVersionAt(brand, planCode, effectiveDate(snapshot, brand, effectiveAt, now));
     const language = resolveLanguage(brand, lang);
-    const groups = partnerGroupsOf(brand, partnerCode);
+    const groups = partnerGroupsOf(brand, partner);
     const entry = cached(snapshot, `plan/${plan.planId}/${language}/${groups.join(',')}`, () =>
       json(planBody(brand, plan, language, groups), brand.brand.expirySeconds),
     );
     // Without effectiveAt the plan in force is today's: the answer holds until local midnight.
-    return answer(request, reply, snapshot, brand, entry, effectiveAt === undefined ? nextMidnightIn(now, brandTimeZone(snapshot, brand)) : Infinity);
+    // The terms depend on the caller's partner: the front cache answers each partner its own.
+    return answer(request, reply, snapshot, brand, entry, effectiveAt === undefined ? nextMidnightIn(now, brandTimeZone(snapshot, brand)) : Infinity, partner);
   });
 
   app.get('/products/v1/:brandCode/brands', {

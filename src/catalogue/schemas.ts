@@ -131,7 +131,7 @@ export const PlansQuery = Type.Object({
   effectiveAt: Type.Optional(Type.String({ maxLength: 40, description: 'YYYY-MM-DD, or an ISO 8601 date-time read in the brand time zone; default today.' })),
   preferredDocumentFileType: Type.Optional(Type.Enum(['PDF', 'pdf'], { type: 'string', description: 'Only PDF documents exist.' })),
   lang: Lang,
-  partnerCode: Type.Optional(Type.String({ maxLength: 40, description: 'Adds terms that apply only to this partner’s group.' })),
+  partnerCode: Type.Optional(Type.String({ maxLength: 40, description: "The caller's own partner code (the token's partner is used when absent); another partner's code answers 403 `PARTNER_NOT_ALLOWED`." })),
 });
 export const LangQuery = Type.Object({ lang: Lang });
 export const PdsQuery = Type.Object({

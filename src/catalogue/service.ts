@@ -1,7 +1,7 @@
 import { parseDate } from '../calendar/dates.js';
 import { dateIn } from '../calendar/zones.js';
 import type { AppContext } from '../context.js';
-import { CatalogueNotLoaded, InvalidDate, PlanNotSold, UnknownHomeCountry, UnknownPlanCode } from './errors.js';
+import { CatalogueNotLoaded, InvalidDate, PartnerNotAllowed, PlanNotSold, UnknownHomeCountry, UnknownPlanCode } from './errors.js';
 import type { BrandCatalogue, HomeCountry, PlanVersion, QuoteType } from './model.js';
 import { catalogueReaderFor, type CatalogueReader, type CatalogueSnapshot } from './reader.js';
 
@@ -44,6 +44,15 @@ export function effectiveDate(snapshot: CatalogueSnapshot, brand: BrandCatalogue
   const instant = new Date(effectiveAt);
   if (Number.isNaN(instant.getTime())) throw new InvalidDate(property, effectiveAt);
   return dateIn(instant, zone);
+}
+
+/**
+ * The partner whose reserved terms a caller may see: its own, always. `partnerCode` in the query
+ * only confirms it (any letter case); another partner's code is refused (403), never obeyed.
+ */
+export function callerPartner(caller: { readonly partnerCode: string }, requested: string | undefined): string {
+  if (requested !== undefined && requested.toUpperCase() !== caller.partnerCode.toUpperCase()) throw new PartnerNotAllowed();
+  return caller.partnerCode;
 }
 
 export function isInForce(plan: PlanVersion, date: string): boolean {

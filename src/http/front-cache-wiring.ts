@@ -28,8 +28,7 @@ export function connectFrontCache(
     metrics,
     accepting: () => !closing && !lifecycle.draining,
     freshCatalogueVersion: () => catalogue.freshVersionId(),
-    brandOfCaller: (authorization, nowMs, connection) =>
-      claimsKnownFor(auth, authorization, nowMs, connection)?.brandCode,
+    callerOf: (authorization, nowMs, connection) => claimsKnownFor(auth, authorization, nowMs, connection),
     nowMs: () => context.clock().getTime(),
   });
 }

@@ -22,6 +22,11 @@ import { requestIdFor } from './request-id.js';
 export interface RememberedRead {
   /** The brand of the path: only a token of this brand is answered from memory. */
   readonly brandCode: string;
+  /**
+   * Set when the answer depends on the caller's partner (a plan's partner-reserved terms): only a
+   * token of this partner is answered from memory, and each partner's answer is remembered apart.
+   */
+  readonly partnerCode?: string;
   /** The route pattern, as metrics and the request log name it. */
   readonly route: string;
   /** The catalogue version the response was built from. */
@@ -29,6 +34,12 @@ export interface RememberedRead {
   /** From this instant on the answer may differ ("today" moved on); Infinity when it never does. */
   readonly validUntilMs: number;
   readonly response: CachedResponse;
+}
+
+/** Who a bearer token speaks for, as far as a remembered answer depends on it. */
+export interface KnownCaller {
+  readonly brandCode: string;
+  readonly partnerCode: string;
 }
 
 /** What the front cache asks the app, each answer from memory (no I/O on this path). */
@@ -43,19 +54,25 @@ export interface FrontCacheDeps {
   /** The catalogue version in force, when it was checked recently enough; else undefined. */
   freshCatalogueVersion(): number | undefined;
   /**
-   * The caller's brand when memory vouches for its bearer token at `nowMs` (auth/known-bearer.ts);
-   * else undefined. `connection` lets it remember the last token seen on a keep-alive connection.
+   * The caller's brand and partner when memory vouches for its bearer token at `nowMs`
+   * (auth/known-bearer.ts); else undefined. `connection` lets it remember the last token seen on a
+   * keep-alive connection.
    */
-  brandOfCaller(authorization: string | undefined, nowMs: number, connection: object): string | undefined;
+  callerOf(authorization: string | undefined, nowMs: number, connection: object): KnownCaller | undefined;
   nowMs(): number;
 }
 
 /** Distinct URLs remembered; product reads have a few dozen per brand, so this never binds in practice. */
 export const FRONT_CACHE_CAPACITY = 2000;
+/** Partners remembered per partner-dependent URL. */
+export const PARTNERS_PER_URL = 200;
+
+/** One answer for every caller of the brand, or one per partner when the answer depends on it. */
+type Remembered = RememberedRead | Map<string, RememberedRead>;
 
 /** Product reads remembered by URL, answered from memory while they hold (see the top of this file). */
 export class FrontCache {
-  readonly #reads = new Map<string, RememberedRead>();
+  readonly #reads = new Map<string, Remembered>();
   #deps: FrontCacheDeps | undefined;
   /** Requests answered from memory so far. */
   answered = 0;
@@ -71,19 +88,28 @@ export class FrontCache {
     this.#deps = deps;
   }
 
-  /** Remembers how Fastify answered `url` (the raw request target, query included). */
+  /** Remembers how Fastify answered `url` (the raw request target, query included), for `read.partnerCode` when set. */
   remember(url: string, read: RememberedRead): void {
-    setBounded(this.#reads, url, read, this.capacity);
+    if (read.partnerCode === undefined) {
+      setBounded(this.#reads, url, read, this.capacity);
+      return;
+    }
+    let byPartner = this.#reads.get(url);
+    if (!(byPartner instanceof Map)) {
+      byPartner = new Map();
+      setBounded(this.#reads, url, byPartner, this.capacity);
+    }
+    setBounded(byPartner, read.partnerCode, read, PARTNERS_PER_URL);
   }
 
   /** Answers `req` and returns true, or returns false having touched nothing. */
   answer(req: IncomingMessage, res: ServerResponse): boolean {
     const deps = this.#deps;
     if (deps === undefined || req.method !== 'GET' || req.url === undefined) return false;
-    const read = this.#reads.get(req.url);
-    if (read === undefined) return false;
+    const remembered = this.#reads.get(req.url);
+    if (remembered === undefined) return false;
     try {
-      return this.#answer(req, res, deps, read, req.url);
+      return this.#answer(req, res, deps, remembered, req.url);
     } catch (error) {
       // A fault here must not take the process down (this runs outside Fastify's error handling):
       // Fastify answers if nothing was sent yet; a half-sent answer has its connection cut.
@@ -97,15 +123,25 @@ export class FrontCache {
     }
   }
 
-  #answer(req: IncomingMessage, res: ServerResponse, deps: FrontCacheDeps, read: RememberedRead, url: string): boolean {
+  #answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    deps: FrontCacheDeps,
+    remembered: Remembered,
+    url: string,
+  ): boolean {
     const startedAt = performance.now();
     const { headers } = req;
     // A GET with a body is odd enough to leave to Fastify.
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const nowMs = deps.nowMs();
-    if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs)
-      return false;
-    if (deps.brandOfCaller(headers.authorization, nowMs, req.socket) !== read.brandCode) return false;
+    if (!deps.accepting()) return false;
+    const caller = deps.callerOf(headers.authorization, nowMs, req.socket);
+    if (caller === undefined) return false;
+    const read = remembered instanceof Map ? remembered.get(caller.partnerCode) : remembered;
+    if (read === undefined || read.brandCode !== caller.brandCode) return false;
+    if (read.partnerCode !== undefined && read.partnerCode !== caller.partnerCode) return false;
+    if (deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs) return false;
 
     const id = requestIdFor(req);
     const { response } = read;

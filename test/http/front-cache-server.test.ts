@@ -34,7 +34,8 @@ function depsWith(overrides: Partial<FrontCacheDeps> = {}): FrontCacheDeps & { l
     metrics: { record: (...args: unknown[]) => counted.push(args) },
     accepting: () => true,
     freshCatalogueVersion: () => 7,
-    brandOfCaller: (authorization) => (authorization === 'Bearer good' ? 'brandau' : undefined),
+    callerOf: (authorization) =>
+      authorization === 'Bearer good' ? { brandCode: 'brandau', partnerCode: 'PARTNERA' } : undefined,
     nowMs: () => 1_000,
     logged,
     counted,
@@ -124,7 +125,7 @@ describe('FrontCache', () => {
       const res = await fetch(`${origin}/p`, { headers: { authorization: 'Bearer good' } });
       expect(res.status).toBe(status);
       expect(await res.text()).toBe(status === 200 ? '{"code":"brandau"}' : 'fallback');
-      expect(deps.logged).toEqual([expect.objectContaining({ url: '/p' })]);
+      expect(deps.logged).toEqual([expect.objectContaining({ path: '/p' })]);
       await new Promise((resolve) => server!.close(resolve));
       server = undefined;
     }
