@@ -1,5 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, echoValue, type ErrorKind, UnknownBrand, Unauthenticated, Conflict } from '../errors.js';
+import {
+  DomainError,
+  echoValue,
+  type ErrorKind,
+  UnknownBrand,
+  Unauthenticated,
+  Conflict,
+  Unavailable,
+} from '../errors.js';
+import { databaseFault } from '../db/faults.js';
 import { schemaViolationToNotification } from './notifications.js';
 import type { Notification } from '../notifications/notification.js';
 import type { ErrorResponse } from './schemas.js';
@@ -51,7 +60,7 @@ function sendDomainError(error: DomainError, reply: FastifyReply): FastifyReply 
   if (value !== undefined) notification.value = value;
   if (error.tokens) notification.tokens = error.tokens;
   if (error instanceof Unauthenticated && error.challenge) reply.header('www-authenticate', error.challenge);
-  if (error instanceof Conflict && error.retryAfterSeconds !== undefined) {
+  if ((error instanceof Conflict || error instanceof Unavailable) && error.retryAfterSeconds !== undefined) {
     reply.header('retry-after', String(error.retryAfterSeconds));
   }
   return reply.status(STATUS_BY_KIND[error.kind]).send(envelope([notification]));
@@ -93,6 +102,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof DomainError) {
       if (STATUS_BY_KIND[error.kind] >= 500) request.log.warn({ err: error }, 'dependency unavailable');
       return sendDomainError(error, reply);
+    }
+    // A lost, unreachable or overloaded database is a 503 the client may retry, not a fault of ours.
+    const fault = databaseFault(error);
+    if (fault) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendDomainError(fault, reply);
     }
     return handleFrameworkError(error, request, reply);
   });
