@@ -29,6 +29,40 @@ const EnvSchema = Type.Object({
   ),
   SQLITE_PATH: Type.String({ default: 'data/partner-api.sqlite', minLength: 1 }),
   DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200 }),
+  // Database waits are bounded so a lost or partitioned database fails a request in bounded time
+  // (503 DATABASE_UNAVAILABLE) instead of holding it as long as the outage (src/db/faults.ts).
+  DB_CONNECT_TIMEOUT_MS: Type.Integer({
+    default: 5000,
+    minimum: 100,
+    maximum: 600_000,
+    description: 'PostgreSQL: longest wait for a new connection, or for a free one of the pool.',
+  }),
+  DB_STATEMENT_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 3_600_000,
+    description:
+      'PostgreSQL: statement_timeout of every connection; the client gives up 1 s later when the server does not answer. Migrations run without it.',
+  }),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Type.Integer({
+    default: 15_000,
+    minimum: 100,
+    maximum: 3_600_000,
+    description: 'PostgreSQL: a session idle inside a transaction this long is ended by the server.',
+  }),
+  DB_BUSY_TIMEOUT_MS: Type.Integer({
+    default: 5000,
+    minimum: 0,
+    maximum: 600_000,
+    description: "SQLite: how long a write waits for another process's lock before failing.",
+  }),
+  DB_APPLICATION_NAME: Type.String({
+    default: 'partner-api',
+    minLength: 1,
+    maxLength: 63,
+    pattern: '^[\\x20-\\x7e]+$',
+    description: "PostgreSQL: application_name of the server's connections (pg_stat_activity).",
+  }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   BODY_LIMIT_BYTES: Type.Integer({ default: 262_144, minimum: 1024, maximum: 10_485_760 }),
   SHUTDOWN_DRAIN_MS: Type.Integer({
@@ -108,15 +142,34 @@ type Env = Static<typeof EnvSchema>;
 /** Gateways that move no real money; production refuses them. */
 const SANDBOX_GATEWAYS: readonly string[] = ['sandbox'];
 
+/** Bounds on database waits (see the DB_* variables above). */
+export interface DatabaseLimits {
+  readonly connectTimeoutMs: number;
+  readonly statementTimeoutMs: number;
+  readonly idleInTransactionTimeoutMs: number;
+  readonly busyTimeoutMs: number;
+  readonly applicationName: string;
+}
+
+/** The defaults of the DB_* variables, for databases opened without a loaded configuration. */
+export const DEFAULT_DATABASE_LIMITS: DatabaseLimits = Object.freeze({
+  connectTimeoutMs: 5000,
+  statementTimeoutMs: 10_000,
+  idleInTransactionTimeoutMs: 15_000,
+  busyTimeoutMs: 5000,
+  applicationName: 'partner-api',
+});
+
 export interface AppConfig {
   readonly env: 'staging' | 'production';
   readonly host: string;
   readonly port: number;
   readonly basePath: string;
   readonly publicBaseUrl: string;
-  readonly database:
+  readonly database: (
     | { readonly kind: 'sqlite'; readonly path: string }
-    | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number };
+    | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number }
+  ) & { readonly limits?: DatabaseLimits };
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
   readonly shutdownDrainMs: number;
@@ -180,6 +233,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   problems.push(...authConfigProblems(env, production));
   if (problems.length > 0) throw new ConfigError(problems);
 
+  const limits: DatabaseLimits = Object.freeze({
+    connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    busyTimeoutMs: env.DB_BUSY_TIMEOUT_MS,
+    applicationName: env.DB_APPLICATION_NAME,
+  });
   return Object.freeze({
     env: env.APP_ENV,
     host: env.HOST,
@@ -187,8 +247,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     basePath: env.BASE_PATH,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),
     database: env.DATABASE_URL
-      ? Object.freeze({ kind: 'postgres' as const, url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE })
-      : Object.freeze({ kind: 'sqlite' as const, path: env.SQLITE_PATH }),
+      ? Object.freeze({ kind: 'postgres' as const, url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, limits })
+      : Object.freeze({ kind: 'sqlite' as const, path: env.SQLITE_PATH, limits }),
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,

@@ -92,9 +92,14 @@ export class Unprocessable extends DomainError {
   readonly kind = 'unprocessable';
 }
 
-/** A dependency (database, payment gateway) cannot serve right now. */
+/** A dependency (database, payment gateway) cannot serve right now; `retryAfterSeconds` becomes `Retry-After`. */
 export class Unavailable extends DomainError {
   readonly kind = 'unavailable';
+  readonly retryAfterSeconds?: number;
+  constructor(code: string, message: string, detail: ErrorDetail & { retryAfterSeconds?: number } = {}) {
+    super(code, message, detail);
+    this.retryAfterSeconds = detail.retryAfterSeconds;
+  }
 }
 
 /** Brand codes of the contract are fixed; anything else on a path is an unknown brand. */

@@ -33,9 +33,22 @@ describe('configuration', () => {
       PORT: '8080',
       DB_POOL_SIZE: '4',
     });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db', poolSize: 4 });
+    expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://u@h:5432/db', poolSize: 4 });
     expect(config.basePath).toBe('/api/v');
     expect(config.port).toBe(8080);
+  });
+
+  it('bounds database waits, configurably', () => {
+    expect(loadConfig({}).database.limits).toEqual({
+      connectTimeoutMs: 5000,
+      statementTimeoutMs: 10_000,
+      idleInTransactionTimeoutMs: 15_000,
+      busyTimeoutMs: 5000,
+      applicationName: 'partner-api',
+    });
+    const set = loadConfig({ DB_STATEMENT_TIMEOUT_MS: '2000', DB_APPLICATION_NAME: 'api-2' }).database.limits;
+    expect(set).toMatchObject({ statementTimeoutMs: 2000, applicationName: 'api-2' });
+    expect(problemsOf({ DB_CONNECT_TIMEOUT_MS: '0' })[0]).toMatch(/^DB_CONNECT_TIMEOUT_MS/);
   });
 
   it('names every bad variable at once', () => {

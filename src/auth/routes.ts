@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { databaseFault } from '../db/faults.js';
 import { InvalidInput } from '../errors.js';
 import { BrandParams } from '../http/schemas.js';
 import { redactCardNumbers } from '../payments/card-numbers.js';
@@ -44,6 +45,14 @@ function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: 
     return sendOAuthError(reply, new OAuthError(413, 'invalid_request', 'The request body is too large.'));
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return sendOAuthError(reply, invalidRequest(`The request body must be ${FORM}.`));
+  }
+  const fault = databaseFault(error);
+  if (fault) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return sendOAuthError(
+      reply,
+      new OAuthError(503, 'temporarily_unavailable', fault.message, fault.retryAfterSeconds),
+    );
   }
   request.log.error({ err: error }, 'token request failed');
   return reply.status(500).send({

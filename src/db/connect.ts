@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import pg from 'pg';
-import type { AppConfig } from '../config.js';
+import { DEFAULT_DATABASE_LIMITS, type AppConfig } from '../config.js';
 import type { Database, Db } from './database.js';
 import { WalCheckpointer } from './checkpointer.js';
 import { SharedDatabasePostgresDialect } from './postgres-dialect.js';
@@ -24,13 +24,25 @@ export interface DatabaseOptions {
 
 /** Opens the configured database. SQLite is tuned for one writer with durable commits. */
 export function connectDatabase(database: AppConfig['database'], options: DatabaseOptions = {}): Db {
+  const limits = database.limits ?? DEFAULT_DATABASE_LIMITS;
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: database.url,
       max: database.poolSize,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+      // Every wait is bounded (src/db/faults.ts): getting a connection, a statement on the server,
+      // a transaction left idle; the client's own bound for a server that stops answering is the
+      // driver's (postgres-dialect.ts). Keep-alive notices a dead idle connection eventually.
+      connectionTimeoutMillis: limits.connectTimeoutMs,
+      statement_timeout: limits.statementTimeoutMs,
+      idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
+      application_name: limits.applicationName,
+      keepAlive: true,
     });
-    return new Kysely<Database>({ dialect: new SharedDatabasePostgresDialect({ pool }) });
+    survivesLostConnections(pool);
+    return new Kysely<Database>({
+      dialect: new SharedDatabasePostgresDialect({ pool, queryTimeoutMs: limits.statementTimeoutMs + 1000 }),
+    });
   }
   if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
   const sqlite = new SqliteDatabase(database.path);
@@ -41,7 +53,7 @@ export function connectDatabase(database: AppConfig['database'], options: Databa
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(inMemory ? 'synchronous = FULL' : 'synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${limits.busyTimeoutMs}`);
   // A unit of a write batch runs in a savepoint, whose journal SQLite would spill to a temp file
   // past 64 KiB (src/db/write-batch.ts); kept in memory it costs no system calls.
   sqlite.pragma('temp_store = MEMORY');
@@ -60,6 +72,18 @@ export function connectDatabase(database: AppConfig['database'], options: Databa
       inMemory ? undefined : checkpointerFor(sqlite, database.path),
     ),
   });
+}
+
+/**
+ * A connection the server ends (pg_terminate_backend, a restart, a cut network) emits 'error' on
+ * its client, and an idle one on the pool too; unheard, either event kills the process. The pool
+ * already drops an idle client that failed; a checked-out one fails its query, which the driver
+ * answers by discarding it (postgres-dialect.ts). The loss surfaces as that query's error, which
+ * the error handler logs and answers with 503, so the events themselves need no more than a listener.
+ */
+function survivesLostConnections(pool: pg.Pool): void {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
 }
 
 /**

@@ -2,6 +2,7 @@ import { Migrator, sql, type MigrationResultSet } from 'kysely';
 import type { Db } from './database.js';
 import { dialectOf } from './dialect.js';
 import { migrations } from './migrations/index.js';
+import { withoutQueryTimeout } from './postgres-dialect.js';
 
 export class MigrationFailed extends Error {
   constructor(
@@ -38,10 +39,30 @@ function settle({ error, results }: MigrationResultSet): string[] {
  * starting at once: Kysely takes a lock in the database while it migrates.
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  return settle(await (await migratorFor(db)).migrateToLatest());
+  return unbounded(db, async (conn) => settle(await (await migratorFor(conn)).migrateToLatest()));
 }
 
 /** Reverts the latest applied migration (operators only; never run by the server). */
 export async function migrateDown(db: Db): Promise<string[]> {
-  return settle(await (await migratorFor(db)).migrateDown());
+  return unbounded(db, async (conn) => settle(await (await migratorFor(conn)).migrateDown()));
+}
+
+/**
+ * PostgreSQL: migrations run on one connection without the statement timeouts requests have
+ * (DB_STATEMENT_TIMEOUT_MS): DDL on a large table, or waiting for another process's migration
+ * lock, may rightly take longer. The session's settings are restored before the connection goes
+ * back to the pool.
+ */
+async function unbounded<T>(db: Db, work: (conn: Db) => Promise<T>): Promise<T> {
+  if (dialectOf(db) !== 'postgres') return work(db);
+  return withoutQueryTimeout(() =>
+    db.connection().execute(async (conn) => {
+      await sql`set statement_timeout = 0`.execute(conn);
+      try {
+        return await work(conn);
+      } finally {
+        await sql`reset statement_timeout`.execute(conn);
+      }
+    }),
+  );
 }

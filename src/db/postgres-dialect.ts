@@ -12,7 +12,9 @@ import {
   type TableMetadata,
   type TransactionSettings,
 } from 'kysely';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
+import { isDatabaseFault } from './faults.js';
 
 // undefined_table, undefined_column: what a catalog lookup by name raises when the object was
 // renamed or dropped between the catalog scan and the lookup.
@@ -58,14 +60,17 @@ class RaceTolerantIntrospector extends PostgresIntrospector {
  */
 export class SharedDatabasePostgresDialect extends PostgresDialect {
   readonly #pool: pg.Pool;
+  readonly #queryTimeoutMs: number | undefined;
 
-  constructor(config: { pool: pg.Pool }) {
-    super(config);
+  /** `queryTimeoutMs`: how long the client waits for any answer to a statement (see `NamingConnection`). */
+  constructor(config: { pool: pg.Pool; queryTimeoutMs?: number }) {
+    super({ pool: config.pool });
     this.#pool = config.pool;
+    this.#queryTimeoutMs = config.queryTimeoutMs;
   }
 
   override createDriver(): Driver {
-    return new NamedStatementPostgresDriver(this.#pool);
+    return new NamedStatementPostgresDriver(this.#pool, new StatementNames(), this.#queryTimeoutMs);
   }
 
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
@@ -128,8 +133,22 @@ export interface NamingClient {
     name?: string;
     text: string;
     values: unknown[];
+    query_timeout?: number;
   }): Promise<{ command: string; rowCount: number | null; rows: unknown[] }>;
-  release(): void;
+  /** With an argument, pg-pool closes the client instead of keeping it. */
+  release(destroy?: boolean): void;
+  /** pg's socket; destroyed at once for a client that lost its server (ending it politely could wait for ever). */
+  readonly connection?: { readonly stream?: { destroy(): void } };
+}
+
+const unbounded = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work` with no client-side bound on statements (migrations: DDL and the migration lock may
+ * rightly take long; they also lift the server's statement_timeout, see db/migrate.ts).
+ */
+export function withoutQueryTimeout<T>(work: () => Promise<T>): Promise<T> {
+  return unbounded.run(true, work);
 }
 
 /**
@@ -144,10 +163,18 @@ export class NamingConnection implements DatabaseConnection {
   /** Bumped when the server's prepared statements can no longer be trusted; part of every name. */
   #generation = 0;
   inTransaction = false;
+  /** The connection failed as a connection (lost, timed out): it is discarded, never reused. */
+  broken = false;
 
+  /**
+   * `queryTimeoutMs`: the client's own bound on waiting for an answer, a little above the server's
+   * statement_timeout: the server cancels a slow statement itself; this one only fires when the
+   * server cannot answer at all (a network partition), which no server-side timeout can report.
+   */
   constructor(
     readonly client: NamingClient,
     readonly names: StatementNames,
+    readonly queryTimeoutMs?: number,
   ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
@@ -155,6 +182,7 @@ export class NamingConnection implements DatabaseConnection {
     try {
       return await this.#run<R>(compiled, base);
     } catch (error) {
+      if (isDatabaseFault(error)) this.broken = true;
       if (base === undefined || !isStaleStatement(error)) throw error;
       this.#generation++;
       if (this.inTransaction) throw error;
@@ -166,8 +194,10 @@ export class NamingConnection implements DatabaseConnection {
     const text = compiled.sql;
     const values = [...compiled.parameters];
     const name = base === undefined ? undefined : this.#generation === 0 ? base : `${base}_${this.#generation}`;
+    const timeout =
+      this.queryTimeoutMs === undefined || unbounded.getStore() ? {} : { query_timeout: this.queryTimeoutMs };
     const { command, rowCount, rows } = await this.client.query(
-      name === undefined ? { text, values } : { name, text, values },
+      name === undefined ? { text, values, ...timeout } : { name, text, values, ...timeout },
     );
     const affected = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
     return { ...(affected ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}), rows: rows as R[] };
@@ -195,7 +225,11 @@ export class NamedStatementPostgresDriver extends PostgresDriver {
   readonly #connections = new WeakMap<pg.PoolClient, NamingConnection>();
   #destroyed = false;
 
-  constructor(pool: pg.Pool, names = new StatementNames()) {
+  constructor(
+    pool: pg.Pool,
+    names = new StatementNames(),
+    readonly queryTimeoutMs?: number,
+  ) {
     super({ pool });
     this.#pool = pool;
     this.#names = names;
@@ -209,7 +243,7 @@ export class NamedStatementPostgresDriver extends PostgresDriver {
     }
     let connection = this.#connections.get(client);
     if (!connection) {
-      connection = new NamingConnection(client, this.#names);
+      connection = new NamingConnection(client, this.#names, this.queryTimeoutMs);
       this.#connections.set(client, connection);
     }
     return connection;
@@ -233,7 +267,10 @@ export class NamedStatementPostgresDriver extends PostgresDriver {
   override releaseConnection(connection: DatabaseConnection): Promise<void> {
     const naming = namingOf(connection);
     naming.inTransaction = false;
-    naming.client.release();
+    if (naming.broken) {
+      naming.client.connection?.stream?.destroy();
+      naming.client.release(true);
+    } else naming.client.release();
     return Promise.resolve();
   }
 

@@ -7,7 +7,9 @@ import {
   Unauthenticated,
   Conflict,
   ShuttingDown,
+  Unavailable,
 } from '../errors.js';
+import { databaseFault } from '../db/faults.js';
 import { requestCompletedLine } from '../logging/options.js';
 import { schemaViolationToNotification } from './notifications.js';
 import { redactCardNumbers, redactPath } from '../payments/card-numbers.js';
@@ -78,7 +80,7 @@ function sendDomainError(error: DomainError, reply: FastifyReply): FastifyReply 
   if (value !== undefined) notification.value = value;
   if (error.tokens) notification.tokens = error.tokens;
   if (error instanceof Unauthenticated && error.challenge) reply.header('www-authenticate', error.challenge);
-  if (error instanceof Conflict && error.retryAfterSeconds !== undefined) {
+  if ((error instanceof Conflict || error instanceof Unavailable) && error.retryAfterSeconds !== undefined) {
     reply.header('retry-after', String(error.retryAfterSeconds));
   }
   // The connection goes with the process: the client must retry on a new one.
@@ -122,6 +124,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof DomainError) {
       if (STATUS_BY_KIND[error.kind] >= 500) request.log.warn({ err: error }, 'dependency unavailable');
       return sendDomainError(error, reply);
+    }
+    // A lost, unreachable or overloaded database is a 503 the client may retry, not a fault of ours.
+    const fault = databaseFault(error);
+    if (fault) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendDomainError(fault, reply);
     }
     return handleFrameworkError(error, request, reply);
   });

@@ -1,0 +1,84 @@
+import { Unavailable } from '../errors.js';
+
+/**
+ * Which database errors mean "the database cannot serve right now" rather than "this request is
+ * wrong" or "our code is wrong". Such a failure answers 503 `DATABASE_UNAVAILABLE` with
+ * `Retry-After` (http/error-handler.ts), and the pool drops the connection that saw it
+ * (postgres-dialect.ts), so the process recovers by itself when the database is back.
+ */
+
+/** Seconds a client should wait before retrying. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+export class DatabaseUnavailable extends Unavailable {
+  constructor() {
+    super('DATABASE_UNAVAILABLE', 'The database is unavailable; retry shortly.', {
+      retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+    });
+  }
+}
+
+/**
+ * PostgreSQL SQLSTATEs: connection exceptions (class 08), operator intervention (57P01
+ * admin_shutdown from pg_terminate_backend, 57P02 crash_shutdown, 57P03 cannot_connect_now,
+ * 57014 a statement cancelled by statement_timeout), insufficient resources (class 53: too many
+ * connections, out of memory or disk), and 25P03, a session ended by the idle-in-transaction timeout.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '57014', '25P03']);
+const UNAVAILABLE_CLASSES = new Set(['08', '53']);
+
+/** Socket errors of a lost or unreachable server. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/** SQLite: another connection held the lock past busy_timeout. */
+const SQLITE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOUT']);
+
+/** pg and pg-pool say these in words only (no code). */
+const LOST_MESSAGES = [
+  'Connection terminated',
+  'connection timeout',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'is not queryable',
+  'Client has encountered a connection error',
+  'Cannot use a pool after calling end on the pool',
+];
+
+function faultOf(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_STATES.has(code) || (UNAVAILABLE_CLASSES.has(code.slice(0, 2)) && /^[0-9A-Z]{5}$/.test(code)))
+      return true;
+    if (NETWORK_CODES.has(code) || SQLITE_CODES.has(code)) return true;
+  }
+  return typeof message === 'string' && LOST_MESSAGES.some((text) => message.includes(text));
+}
+
+/** Whether `error` (or an error it wraps, through `cause` or an AggregateError) is the database being away. */
+export function isDatabaseFault(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
+    if (seen.has(current) || seen.size > 16) continue;
+    seen.add(current);
+    if (faultOf(current)) return true;
+    if (current instanceof AggregateError) queue.push(...(current.errors as unknown[]));
+    if (current instanceof Error && current.cause !== undefined) queue.push(current.cause);
+  }
+  return false;
+}
+
+/** The typed error a database fault answers with, or undefined when `error` is something else. */
+export function databaseFault(error: unknown): DatabaseUnavailable | undefined {
+  return isDatabaseFault(error) ? new DatabaseUnavailable() : undefined;
+}
