@@ -1,5 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, echoValue, type ErrorKind, UnknownBrand, Unauthenticated, Conflict } from '../errors.js';
+import {
+  DomainError,
+  echoValue,
+  type ErrorKind,
+  UnknownBrand,
+  Unauthenticated,
+  Conflict,
+  RateLimited,
+} from '../errors.js';
 import { schemaViolationToNotification } from './notifications.js';
 import type { Notification } from '../notifications/notification.js';
 import type { ErrorResponse } from './schemas.js';
@@ -11,6 +19,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   'not-found': 404,
   conflict: 409,
   unprocessable: 422,
+  'rate-limited': 429,
   unavailable: 503,
 };
 
@@ -54,6 +63,7 @@ function sendDomainError(error: DomainError, reply: FastifyReply): FastifyReply 
   if (error instanceof Conflict && error.retryAfterSeconds !== undefined) {
     reply.header('retry-after', String(error.retryAfterSeconds));
   }
+  if (error instanceof RateLimited) reply.headers(error.headers);
   return reply.status(STATUS_BY_KIND[error.kind]).send(envelope([notification]));
 }
 

@@ -46,6 +46,12 @@ export interface FrontCacheDeps {
    * else undefined. `connection` lets it remember the last token seen on a keep-alive connection.
    */
   brandOfCaller(authorization: string | undefined, nowMs: number, connection: object): string | undefined;
+  /**
+   * Counts a read against the caller's request budget (http/rate-limits.ts), so reads answered
+   * from memory count like any other; absent when limits are off. False: over budget, and Fastify
+   * answers (429, counting it once more: the caller is over its budget either way).
+   */
+  admitRead?(authorization: string | undefined, nowMs: number, connection: object): Promise<boolean>;
   nowMs(): number;
 }
 
@@ -75,28 +81,49 @@ export class FrontCache {
     setBounded(this.#reads, url, read, this.capacity);
   }
 
-  /** Answers `req` and returns true, or returns false having touched nothing. */
-  answer(req: IncomingMessage, res: ServerResponse): boolean {
+  /**
+   * Answers `req` and returns true, or returns false having touched nothing. With request limits
+   * on it may also return true and hand `req` to `fallback` (Fastify) later.
+   */
+  answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    fallback: (req: IncomingMessage, res: ServerResponse) => void,
+  ): boolean {
     const deps = this.#deps;
     if (deps === undefined || req.method !== 'GET' || req.url === undefined) return false;
     const read = this.#reads.get(req.url);
     if (read === undefined) return false;
     try {
-      return this.#answer(req, res, deps, read, req.url);
+      return this.#answer(req, res, deps, read, req.url, fallback);
     } catch (error) {
-      // A fault here must not take the process down (this runs outside Fastify's error handling):
-      // Fastify answers if nothing was sent yet; a half-sent answer has its connection cut.
-      deps.log.error({ err: error, url: req.url }, 'front cache failed');
-      if (!res.headersSent) {
-        for (const name of res.getHeaderNames()) res.removeHeader(name);
-        return false;
-      }
-      if (!res.writableEnded) res.destroy();
-      return true;
+      return !this.#failed(error, req, res, deps);
     }
   }
 
-  #answer(req: IncomingMessage, res: ServerResponse, deps: FrontCacheDeps, read: RememberedRead, url: string): boolean {
+  /**
+   * A fault here must not take the process down (this runs outside Fastify's error handling):
+   * returns true when Fastify may still answer (nothing sent yet); a half-sent answer has its
+   * connection cut.
+   */
+  #failed(error: unknown, req: IncomingMessage, res: ServerResponse, deps: FrontCacheDeps): boolean {
+    deps.log.error({ err: error, url: req.url }, 'front cache failed');
+    if (!res.headersSent) {
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
+      return true;
+    }
+    if (!res.writableEnded) res.destroy();
+    return false;
+  }
+
+  #answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    deps: FrontCacheDeps,
+    read: RememberedRead,
+    url: string,
+    fallback: (req: IncomingMessage, res: ServerResponse) => void,
+  ): boolean {
     const startedAt = performance.now();
     const { headers } = req;
     // A GET with a body is odd enough to leave to Fastify.
@@ -105,7 +132,36 @@ export class FrontCache {
     if (!deps.accepting() || deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs)
       return false;
     if (deps.brandOfCaller(headers.authorization, nowMs, req.socket) !== read.brandCode) return false;
+    const admission = deps.admitRead?.(headers.authorization, nowMs, req.socket);
+    if (admission === undefined) {
+      this.#send(req, res, deps, read, url, startedAt);
+      return true;
+    }
+    void admission.then(
+      (admitted) => {
+        if (!admitted) return fallback(req, res);
+        try {
+          this.#send(req, res, deps, read, url, startedAt);
+        } catch (error) {
+          if (this.#failed(error, req, res, deps)) fallback(req, res);
+        }
+      },
+      (error: unknown) => {
+        if (this.#failed(error, req, res, deps)) fallback(req, res);
+      },
+    );
+    return true;
+  }
 
+  #send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    deps: FrontCacheDeps,
+    read: RememberedRead,
+    url: string,
+    startedAt: number,
+  ): void {
+    const { headers } = req;
     const id = requestIdFor(req);
     const { response } = read;
     const notModified = namesEtag(headers['if-none-match'], response.etag);
@@ -126,7 +182,6 @@ export class FrontCache {
       route: read.route,
       elapsedMs,
     });
-    return true;
   }
 }
 
@@ -137,7 +192,7 @@ export class FrontCache {
 export function serverWithFrontCache(cache: FrontCache): FastifyServerFactory {
   return (handler, options) => {
     const server: Server = createServer((options.http ?? {}) as ServerOptions, (req, res) => {
-      if (!cache.answer(req, res)) handler(req, res);
+      if (!cache.answer(req, res, handler)) handler(req, res);
     });
     server.keepAliveTimeout = options.keepAliveTimeout as number;
     server.requestTimeout = options.requestTimeout as number;
