@@ -85,7 +85,8 @@ export async function startProcess(
 export function startApiServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
   return startProcess(
     [...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', 'src/cli.ts', 'serve'],
-    { PORT: '0', SHUTDOWN_DRAIN_MS: '0', ...env },
+    // The bench hammers one partner far past any request limit: limits off (a run may turn them on).
+    { PORT: '0', SHUTDOWN_DRAIN_MS: '0', RATE_LIMITS: 'false', ...env },
     (line) => {
       if (!line.includes('"serving"')) return undefined;
       return (JSON.parse(line) as { url?: string }).url;

@@ -28,6 +28,7 @@ import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js'
 import { idempotencyServiceFor } from './idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
 import { purchaseRoutes } from './purchases/routes.js';
+import { limitPartnerRequests, registerRateLimits, tokenEndpointLimits } from './http/rate-limits.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -74,7 +75,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await app.register(operationsRoutes, { context, metrics, lifecycle });
   const auth = createAuthServices(context);
   installBearerGuard(app, context, auth);
-  connectFrontCache(app, frontCache, { context, auth, metrics, lifecycle });
+  const rateLimits = await registerRateLimits(app, config.rateLimits);
+  connectFrontCache(app, frontCache, { context, auth, metrics, lifecycle, rateLimits });
   app.decorate('frontCache', frontCache);
   app.decorate('paymentGateway', paymentGatewayFor(context));
   app.decorate('idempotency', idempotencyServiceFor(context));
@@ -86,10 +88,16 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await app.register(
     async (api) => {
       // Public contract routes (the token endpoint) register on `api`.
-      await api.register(authRoutes, { context, services: auth });
+      await api.register(authRoutes, {
+        context,
+        services: auth,
+        ...(rateLimits ? { limits: tokenEndpointLimits(rateLimits) } : {}),
+      });
       await api.register(async (protectedApi) => {
         // Every route in this scope requires a bearer token for its brand.
         protectWithBearer(protectedApi);
+        // After the guard: budgets are per partner, by route class.
+        limitPartnerRequests(protectedApi, rateLimits);
         await protectedApi.register(productRoutes, { context, frontCache });
         await protectedApi.register(quotesRoutes, { context, ports: options.quotePorts ?? quotePortsFor(context) });
         await protectedApi.register(policiesRoutes, { context });

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { AuthEnvSchema, authConfigFrom, authConfigProblems, type AuthConfig } from './auth/config.js';
+import { RateLimitEnvSchema, rateLimitConfigFrom, type RateLimitConfig } from './http/rate-limit-config.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.
@@ -110,6 +111,8 @@ const EnvSchema = Type.Object({
     description: 'How often a process checks for a newer catalogue import.',
   }),
   ...AuthEnvSchema.properties,
+  // Request limits per partner and on the token endpoint (issue 18 item 7; http/rate-limit-config.ts).
+  ...RateLimitEnvSchema.properties,
   IDEMPOTENCY_RETENTION_HOURS: Type.Integer({
     default: 24,
     minimum: 1,
@@ -190,6 +193,8 @@ export interface AppConfig {
   /** Tokens, signing keys, password hashing and brute-force limits (src/auth/config.ts). */
   readonly auth: AuthConfig;
   readonly idempotencyRetentionHours: number;
+  /** Request limits per partner and route class, and on the token endpoint (http/rate-limits.ts). */
+  readonly rateLimits: RateLimitConfig;
   /** Purchases changed more recently than this are left to the process working on them. */
   readonly purchaseRecoveryGraceSeconds: number;
   readonly purchaseRecoveryIntervalSeconds: number;
@@ -263,6 +268,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     catalogueDir: env.CATALOGUE_DIR,
     auth: authConfigFrom(env, production),
     idempotencyRetentionHours: env.IDEMPOTENCY_RETENTION_HOURS,
+    rateLimits: rateLimitConfigFrom(env),
     purchaseRecoveryGraceSeconds: env.PURCHASE_RECOVERY_GRACE_SECONDS,
     purchaseRecoveryIntervalSeconds: env.PURCHASE_RECOVERY_INTERVAL_SECONDS,
     ...(env.PURCHASE_CRASH_AFTER ? { purchaseCrashAfter: env.PURCHASE_CRASH_AFTER } : {}),

@@ -47,7 +47,14 @@ export function echoValue(value: unknown): string | undefined {
 
 /** How an error reads to a client; the HTTP mapping keys on this alone. */
 export type ErrorKind =
-  'invalid-input' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'unprocessable' | 'unavailable';
+  | 'invalid-input'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'unprocessable'
+  | 'rate-limited'
+  | 'unavailable';
 
 /** The request itself is malformed (wrong types, missing fields, unparsable body). */
 export class InvalidInput extends DomainError {
@@ -90,6 +97,20 @@ export class Conflict extends DomainError {
 /** Well-formed, but not acceptable as it stands (for example an idempotency key reused). */
 export class Unprocessable extends DomainError {
   readonly kind = 'unprocessable';
+}
+
+/**
+ * The caller spent a request budget (http/rate-limits.ts). `headers` name the budget and when it
+ * refills (`Retry-After`, `RateLimit-Policy`, `RateLimit`).
+ */
+export class RateLimited extends DomainError {
+  readonly kind = 'rate-limited';
+  constructor(
+    message: string,
+    readonly headers: Readonly<Record<string, string>>,
+  ) {
+    super('RATE_LIMITED', message);
+  }
 }
 
 /** A dependency (database, payment gateway) cannot serve right now; `retryAfterSeconds` becomes `Retry-After`. */

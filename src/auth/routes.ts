@@ -70,14 +70,23 @@ function transportProblem(request: FastifyRequest): OAuthError | undefined {
   return undefined;
 }
 
+/** Request budgets of the token endpoint (http/rate-limits.ts); absent when limits are off. */
+export interface TokenRequestLimits {
+  /** On arrival, before anything is parsed. */
+  readonly byAddress: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Once the form is parsed and valid. */
+  readonly byUsername: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
 /**
  * `POST /users/{brandCode}/token`. Registered as its own plugin so the form parser exists only
  * here: every other endpoint keeps accepting JSON alone.
  */
 export async function authRoutes(
   scope: FastifyInstance,
-  options: { context: AppContext; services: AuthServices },
+  options: { context: AppContext; services: AuthServices; limits?: TokenRequestLimits },
 ): Promise<void> {
+  const { limits } = options;
   const api = scope.withTypeProvider<TypeBoxTypeProvider>();
   await api.register(formbody);
   api.addHook('onSend', async (_request, reply, payload) => {
@@ -97,7 +106,8 @@ export async function authRoutes(
           '`userTypeId=4`); `grant_type=refresh_token` exchanges a refresh token for a new pair. Form body only; ' +
           'answers carry `Cache-Control: no-store`. Failures use `{error, error_description}` (RFC 6749 §5.2): 400 ' +
           '`invalid_request` / `unsupported_grant_type`, 401 `invalid_grant` / `invalid_client` / `unauthorized_client`, ' +
-          '429 `temporarily_unavailable` with `Retry-After` after repeated failures.',
+          '429 `temporarily_unavailable` with `Retry-After` after repeated failures or past the request limits per ' +
+          'address and per username (`RateLimit-Policy` and `RateLimit` name the limit).',
         consumes: [FORM],
         params: BrandParams,
         body: TokenForm,
@@ -111,7 +121,9 @@ export async function authRoutes(
           ),
           404: TokenError('Unknown brand.'),
           413: TokenError('The body is larger than the server accepts.'),
-          429: TokenError('Too many failed attempts for this username or address; see `Retry-After`.'),
+          429: TokenError(
+            'Too many failed attempts, or too many requests, for this username or address; see `Retry-After`.',
+          ),
           500: TokenError('Unexpected server error.'),
         },
       },
@@ -123,6 +135,7 @@ export async function authRoutes(
       preValidation: (request, _reply, done) => {
         done(transportProblem(request) as FastifyError | undefined);
       },
+      ...(limits ? { onRequest: limits.byAddress, preHandler: limits.byUsername } : {}),
     },
     async (request, reply) => {
       const clientId = clientIdOf(request.headers.authorization, request.body);

@@ -6,6 +6,7 @@ import {
   UnknownBrand,
   Unauthenticated,
   Conflict,
+  RateLimited,
   ShuttingDown,
   Unavailable,
 } from '../errors.js';
@@ -25,6 +26,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   'not-found': 404,
   conflict: 409,
   unprocessable: 422,
+  'rate-limited': 429,
   unavailable: 503,
 };
 
@@ -85,6 +87,7 @@ function sendDomainError(error: DomainError, reply: FastifyReply): FastifyReply 
   }
   // The connection goes with the process: the client must retry on a new one.
   if (error instanceof ShuttingDown) reply.header('connection', 'close');
+  if (error instanceof RateLimited) reply.headers(error.headers);
   return reply.status(STATUS_BY_KIND[error.kind]).send(envelope([notification]));
 }
 

@@ -59,6 +59,12 @@ export interface FrontCacheDeps {
    * keep-alive connection.
    */
   callerOf(authorization: string | undefined, nowMs: number, connection: object): KnownCaller | undefined;
+  /**
+   * Counts a read against the caller's request budget (http/rate-limits.ts), so reads answered
+   * from memory count like any other; absent when limits are off. False: over budget, and Fastify
+   * answers (429, counting it once more: the caller is over its budget either way).
+   */
+  admitRead?(authorization: string | undefined, nowMs: number, connection: object): Promise<boolean>;
   nowMs(): number;
 }
 
@@ -102,25 +108,39 @@ export class FrontCache {
     setBounded(byPartner, read.partnerCode, read, PARTNERS_PER_URL);
   }
 
-  /** Answers `req` and returns true, or returns false having touched nothing. */
-  answer(req: IncomingMessage, res: ServerResponse): boolean {
+  /**
+   * Answers `req` and returns true, or returns false having touched nothing. With request limits
+   * on it may also return true and hand `req` to `fallback` (Fastify) later.
+   */
+  answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    fallback: (req: IncomingMessage, res: ServerResponse) => void,
+  ): boolean {
     const deps = this.#deps;
     if (deps === undefined || req.method !== 'GET' || req.url === undefined) return false;
     const remembered = this.#reads.get(req.url);
     if (remembered === undefined) return false;
     try {
-      return this.#answer(req, res, deps, remembered, req.url);
+      return this.#answer(req, res, deps, remembered, req.url, fallback);
     } catch (error) {
-      // A fault here must not take the process down (this runs outside Fastify's error handling):
-      // Fastify answers if nothing was sent yet; a half-sent answer has its connection cut.
-      deps.log.error({ err: error, path: redactPath(req.url) }, 'front cache failed');
-      if (!res.headersSent) {
-        for (const name of res.getHeaderNames()) res.removeHeader(name);
-        return false;
-      }
-      if (!res.writableEnded) res.destroy();
+      return !this.#failed(error, req, res, deps);
+    }
+  }
+
+  /**
+   * A fault here must not take the process down (this runs outside Fastify's error handling):
+   * returns true when Fastify may still answer (nothing sent yet); a half-sent answer has its
+   * connection cut.
+   */
+  #failed(error: unknown, req: IncomingMessage, res: ServerResponse, deps: FrontCacheDeps): boolean {
+    deps.log.error({ err: error, path: redactPath(req.url ?? '') }, 'front cache failed');
+    if (!res.headersSent) {
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
       return true;
     }
+    if (!res.writableEnded) res.destroy();
+    return false;
   }
 
   #answer(
@@ -129,6 +149,7 @@ export class FrontCache {
     deps: FrontCacheDeps,
     remembered: Remembered,
     url: string,
+    fallback: (req: IncomingMessage, res: ServerResponse) => void,
   ): boolean {
     const startedAt = performance.now();
     const { headers } = req;
@@ -142,7 +163,36 @@ export class FrontCache {
     if (read === undefined || read.brandCode !== caller.brandCode) return false;
     if (read.partnerCode !== undefined && read.partnerCode !== caller.partnerCode) return false;
     if (deps.freshCatalogueVersion() !== read.versionId || nowMs >= read.validUntilMs) return false;
+    const admission = deps.admitRead?.(headers.authorization, nowMs, req.socket);
+    if (admission === undefined) {
+      this.#send(req, res, deps, read, url, startedAt);
+      return true;
+    }
+    void admission.then(
+      (admitted) => {
+        if (!admitted) return fallback(req, res);
+        try {
+          this.#send(req, res, deps, read, url, startedAt);
+        } catch (error) {
+          if (this.#failed(error, req, res, deps)) fallback(req, res);
+        }
+      },
+      (error: unknown) => {
+        if (this.#failed(error, req, res, deps)) fallback(req, res);
+      },
+    );
+    return true;
+  }
 
+  #send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    deps: FrontCacheDeps,
+    read: RememberedRead,
+    url: string,
+    startedAt: number,
+  ): void {
+    const { headers } = req;
     const id = requestIdFor(req);
     const { response } = read;
     const notModified = namesEtag(headers['if-none-match'], response.etag);
@@ -163,7 +213,6 @@ export class FrontCache {
       route: read.route,
       elapsedMs,
     });
-    return true;
   }
 }
 
@@ -174,7 +223,7 @@ export class FrontCache {
 export function serverWithFrontCache(cache: FrontCache): FastifyServerFactory {
   return (handler, options) => {
     const server: Server = createServer((options.http ?? {}) as ServerOptions, (req, res) => {
-      if (!cache.answer(req, res)) handler(req, res);
+      if (!cache.answer(req, res, handler)) handler(req, res);
     });
     server.keepAliveTimeout = options.keepAliveTimeout as number;
     server.requestTimeout = options.requestTimeout as number;

@@ -29,7 +29,8 @@ export interface TestApp {
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase({ ...(options.poolSize ? { poolSize: options.poolSize } : {}) });
   const config: AppConfig = {
-    ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', ...options.env }),
+    // Request limits off unless a test turns them on (test/limits/): most suites send bursts.
+    ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', RATE_LIMITS: 'false', ...options.env }),
     database: database.database,
   };
   const context: AppContext = { config, db: database.db, clock: options.clock ?? (() => new Date()) };

@@ -19,7 +19,8 @@ export async function startChildServer(
 ): Promise<ChildServer> {
   const [program = process.execPath, ...args] = command;
   const child = spawn(program, args, {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', DEMO_DATA: 'false', ...env },
+    // Request limits off unless the test sets them: process tests send bursts.
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', DEMO_DATA: 'false', RATE_LIMITS: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so `kill` also reaches grandchildren (npm → sh → tsx → node).
     detached: true,

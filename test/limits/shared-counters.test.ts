@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { connectDatabase } from '../../src/db/connect.js';
+import type { Db } from '../../src/db/database.js';
+import { useTestApp } from '../helpers/app.js';
+import { bearerFor } from '../helpers/auth.js';
+import { FAST_AUTH_ENV, partnerLogin, postToken } from '../auth/support.js';
+
+// The limits must hold across server processes: with REDIS_URL both apps count in one Redis.
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!redisUrl)('request limits shared through Redis (TEST_REDIS_URL; .ci/run starts Redis)', () => {
+  const getApp = useTestApp({
+    env: {
+      ...FAST_AUTH_ENV,
+      RATE_LIMITS: 'true',
+      RATE_LIMIT_READS: '4',
+      RATE_LIMIT_TOKEN_PER_ADDRESS: '6',
+      REDIS_URL: redisUrl ?? '',
+      // A prefix of its own: parallel runs and other tests never share counters.
+      RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`,
+    },
+  });
+
+  // A second server process: its own app (own Redis client) and its own pool on the same database.
+  let second: FastifyInstance;
+  let secondDb: Db;
+  beforeAll(async () => {
+    const t = getApp();
+    secondDb = connectDatabase(t.database.database);
+    second = await buildApp({ ...t.context, db: secondDb }, { logger: false });
+    await second.ready();
+  });
+  afterAll(async () => {
+    await second.close();
+    await secondDb.destroy();
+  });
+
+  it('a partner’s reads on two app instances spend one budget', async () => {
+    const t = getApp();
+    const headers = await bearerFor(t, 'brandau');
+    const read = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/quotes/v2/brandau/quote/1', headers });
+    const statuses = [];
+    for (const app of [t.app, second, t.app, second]) statuses.push((await read(app)).statusCode);
+    expect(statuses).toEqual([404, 404, 404, 404]);
+    const limited = await read(second);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['ratelimit-policy']).toBe('"reads";q=4;w=60');
+    expect((await read(t.app)).statusCode).toBe(429);
+  });
+
+  it('token requests from one address on two app instances spend one budget', async () => {
+    const t = getApp();
+    const from = { remoteAddress: '192.0.2.77' };
+    for (let i = 0; i < 6; i++) {
+      const app = i % 2 === 0 ? t.app : second;
+      expect((await postToken(app, partnerLogin(`user-${i}@x.test`, 'pw'), from)).statusCode).toBe(401);
+    }
+    const limited = await postToken(t.app, partnerLogin('user-7@x.test', 'pw'), from);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ error: 'temporarily_unavailable' });
+  });
+});
+
+describe('an unreachable Redis', () => {
+  const getApp = useTestApp({
+    env: { ...FAST_AUTH_ENV, RATE_LIMITS: 'true', RATE_LIMIT_READS: '1', REDIS_URL: 'redis://127.0.0.1:1' },
+  });
+
+  it('does not stop or hang requests: they are served unlimited (and it is logged)', async () => {
+    const t = getApp();
+    const headers = await bearerFor(t, 'brandau');
+    const started = performance.now();
+    for (let i = 0; i < 3; i++) {
+      const answer = await t.app.inject({ method: 'GET', url: '/quotes/v2/brandau/quote/1', headers });
+      expect(answer.statusCode).toBe(404);
+    }
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});
