@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isBrandCode } from '../catalogue/brands.js';
+import { BEARER_SCHEME } from '../http/openapi-shared.js';
 import type { AppContext } from '../context.js';
 import { UnknownBrand } from '../errors.js';
 import { verifyAccessToken } from './access-tokens.js';
@@ -69,7 +70,14 @@ export function installBearerGuard(app: FastifyInstance, context: AppContext, se
   app.decorateRequest('principal', null);
 }
 
-/** Puts every route of `scope` behind the bearer guard (src/app.ts does this for `protectedApi`). */
+/**
+ * Puts every route of `scope` behind the bearer guard (src/app.ts does this for `protectedApi`)
+ * and declares it in the route's OpenAPI `security`, in the same place, so the document cannot
+ * forget a guarded operation and security-aware generated clients send the token.
+ */
 export function protectWithBearer(scope: FastifyInstance): void {
   scope.addHook('onRequest', scope.bearerGuard);
+  scope.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, security: [{ [BEARER_SCHEME]: [] }] };
+  });
 }

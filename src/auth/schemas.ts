@@ -35,6 +35,7 @@ export const TokenForm = Type.Object(
     ),
   },
   {
+    title: 'TokenForm',
     description:
       'application/x-www-form-urlencoded body. Unknown fields are ignored; a repeated field is invalid_request.',
   },
@@ -53,7 +54,11 @@ export const TokenResult = Type.Object(
         'Opaque, single-use refresh token; a new one comes with every answer. Presenting a used one revokes its whole family.',
     }),
   },
-  { required: ['access_token', 'token_type', 'expires_in'], description: 'Token result (spec §2.4).' },
+  {
+    title: 'TokenResult',
+    required: ['access_token', 'token_type', 'expires_in'],
+    description: 'Token result (spec §2.4).',
+  },
 );
 
 export const TokenError = (description: string) =>
@@ -67,5 +72,5 @@ export const TokenError = (description: string) =>
         description: 'What went wrong, for a person. Never tells whether a username exists.',
       }),
     },
-    { description },
+    { title: 'TokenError', description },
   );

@@ -18,7 +18,7 @@ export const TravelDurationConfig = Type.Object({
   maxTravelDurationDays: Int(),
   maxTravelDurationMonths: Int(),
   maxTripDurationDays: Int('Longest single trip (for annual multi-trip, each trip).'),
-});
+}, { title: 'TravelDurationConfig' });
 
 export const PolicyHolderAgeConfig = Type.Object({
   homeCountryCode: Str(),
@@ -26,7 +26,7 @@ export const PolicyHolderAgeConfig = Type.Object({
   minTravellerAge: Int(), maxTravellerAge: Int(), minDependentAge: Int(), maxDependentAge: Int(),
   ageLimitTypeCode: Str('`AGEATQUOTE`: ages are taken at the quote date.'),
   legalAgeOfConsent: Int(), ambiguousAgeGap: Int(), maxAmbiguousAge: Int(), maxPolicyHolders: Int(),
-});
+}, { title: 'PolicyHolderAgeConfig' });
 
 export const TravelRestrictionConfig = Type.Object({
   homeCountryCode: Str(),
@@ -37,7 +37,7 @@ export const TravelRestrictionConfig = Type.Object({
   unsafeCountryCodes: Codes('Travel may be restricted.'),
   sanctionedCountryCodes: Codes('Travel to and from is not allowed.'),
   unsupportedHomeProvinceCodes: Codes('Home provinces the brand does not sell to.'),
-});
+}, { title: 'TravelRestrictionConfig' });
 
 export const QuoteConfigResponse = Type.Object(
   {
@@ -53,11 +53,11 @@ export const QuoteConfigResponse = Type.Object(
     travelRestrictionConfigs: Type.Optional(Type.Array(TravelRestrictionConfig)),
     maxTripValuePerTraveller: Type.Optional(Type.Number()),
   },
-  { description: 'Quote configuration of a brand for one quote type (spec §2.5).' },
+  { title: 'QuoteConfigResponse', description: 'Quote configuration of a brand for one quote type (spec §2.5).' },
 );
 export type QuoteConfigResponse = Static<typeof QuoteConfigResponse>;
 
-export const TokenReplacement = Type.Object({ token: Str(), label: Str(), url: Str(), underwriterContentType: Str() });
+export const TokenReplacement = Type.Object({ token: Str(), label: Str(), url: Str(), underwriterContentType: Str() }, { title: 'TokenReplacement' });
 
 export const TermConditionSummary = Type.Object({
   termConditionId: Long(),
@@ -68,7 +68,7 @@ export const TermConditionSummary = Type.Object({
   policyActionTypeId: Long('1 = purchase.'),
   destinationCountryCodes: Codes('Only for trips to these destinations; absent = all.'),
   partnerGroupIds: Type.Optional(Type.Array(Type.Integer(), { description: 'Only for partners of these groups; absent = all.' })),
-});
+}, { title: 'TermConditionSummary' });
 
 export const PlanResponse = Type.Object(
   {
@@ -92,7 +92,7 @@ export const PlanResponse = Type.Object(
     quoteType: Str('`SINGLETRIP` or `MULTITRIP`.'),
     brandCode: Str(),
   },
-  { description: 'Plan configuration (spec §2.6).' },
+  { title: 'PlanResponse', description: 'Plan configuration (spec §2.6).' },
 );
 export type PlanResponse = Static<typeof PlanResponse>;
 
@@ -105,19 +105,19 @@ export const BrandContentResponse = Type.Object(
     contentItems: Type.Optional(Type.Array(Type.Object({ type: Str('e.g. EMAILREPLYTOANDFROM, TNCHEADER, EFOOTER.'), content: Str() }))),
     availableTranslations: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Language code → language name.' })),
   },
-  { description: 'Brand content (spec §2.7).' },
+  { title: 'BrandContentResponse', description: 'Brand content (spec §2.7).' },
 );
 export type BrandContentResponse = Static<typeof BrandContentResponse>;
 
 export const FeaturesResponse = Type.Object(
   { expirySeconds: Expiry, features: Type.Optional(Type.Array(Type.Object({ code: Str('e.g. CAMPEN, COVIDCOVER.'), name: Str() }))) },
-  { description: 'Feature switches of an insurance contract (spec §2.7).' },
+  { title: 'FeaturesResponse', description: 'Feature switches of an insurance contract (spec §2.7).' },
 );
 export type FeaturesResponse = Static<typeof FeaturesResponse>;
 
 export const PdsSummaryResponse = Type.Object(
   { name: Str(), filename: Str(), contentTypeCode: Str('Always `PDF`.'), contentLanguage: Codes('Language codes of the document.') },
-  { description: 'PDS metadata (spec §2.7); describes the document the `/pds` endpoint returns.' },
+  { title: 'PdsSummaryResponse', description: 'PDS metadata (spec §2.7); describes the document the `/pds` endpoint returns.' },
 );
 export type PdsSummaryResponse = Static<typeof PdsSummaryResponse>;
 

@@ -2,6 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config.js';
+import { nameSchemas, type OpenApiDocument } from './openapi-document.js';
+import { addSharedParts, BEARER_SCHEME, documentRoute } from './openapi-shared.js';
 
 export const API_TAGS = [
   { name: 'auth', description: 'Bearer tokens for partner users (spec §4.1, §5).' },
@@ -32,7 +34,7 @@ export async function registerOpenApi(app: FastifyInstance, config: AppConfig): 
       tags: API_TAGS,
       components: {
         securitySchemes: {
-          bearerAuth: {
+          [BEARER_SCHEME]: {
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'JWT',
@@ -41,6 +43,12 @@ export async function registerOpenApi(app: FastifyInstance, config: AppConfig): 
         },
       },
     },
+    transform: documentRoute,
+    // Named schemas first: the shared parts refer to ErrorResponse and TokenError by name.
+    transformObject: (generated) =>
+      'openapiObject' in generated
+        ? (addSharedParts(nameSchemas(generated.openapiObject as OpenApiDocument)) as typeof generated.openapiObject)
+        : generated.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());

@@ -7,6 +7,7 @@ import { Validation } from '../notifications/notification.js';
 export const ErrorResponse = Type.Object(
   { validation: Validation },
   {
+    title: 'ErrorResponse',
     description:
       'Body of every non-2xx answer except the token endpoint: `validation.isValid` is false and `validation.errors` lists Notifications.',
     examples: [
@@ -52,9 +53,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   const responses: Record<number, TSchema> = {};
   for (const status of statuses) {
-    responses[status] = Type.Object(ErrorResponse.properties, {
-      description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
-    });
+    // The envelope itself (one named schema); the status's meaning becomes the response description.
+    responses[status] = { ...ErrorResponse, description: ERROR_DESCRIPTIONS[status] ?? 'Error.' };
   }
   return responses;
 }

@@ -23,6 +23,15 @@ export interface IdempotentRouteHooks {
   preHandler: preHandlerAsyncHookHandler;
   onSend: onSendAsyncHookHandler;
   onResponse: onResponseAsyncHookHandler;
+  /** Tells the OpenAPI document (http/openapi-shared.ts) that the route reads `Idempotency-Key`. */
+  config: { idempotencyKey: true };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route honours `Idempotency-Key` (set by `idempotentRoute`). */
+    idempotencyKey?: boolean;
+  }
 }
 
 /** The service for an app, with the configured retention. */
@@ -93,7 +102,7 @@ export function idempotentRoute(options: IdempotentRouteOptions): IdempotentRout
     await serviceOf(request).release(token);
   };
 
-  return { preHandler, onSend, onResponse };
+  return { preHandler, onSend, onResponse, config: { idempotencyKey: true } };
 }
 
 declare module 'fastify' {

@@ -25,7 +25,7 @@ export const Notification = Type.Object(
     title: Type.Optional(Type.String()),
     detail: Type.Optional(Type.String()),
   },
-  { description: 'One problem found with a request (spec §2.1 Notification).' },
+  { title: 'Notification', description: 'One problem found with a request (spec §2.1 Notification).' },
 );
 export type Notification = Static<typeof Notification>;
 
@@ -34,6 +34,6 @@ export const Validation = Type.Object(
     isValid: Type.Optional(Type.Boolean({ default: false })),
     errors: Type.Optional(Type.Array(Notification)),
   },
-  { description: 'Outcome of validating an object (spec §2.1 Validation).' },
+  { title: 'Validation', description: 'Outcome of validating an object (spec §2.1 Validation).' },
 );
 export type Validation = Static<typeof Validation>;

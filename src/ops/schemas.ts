@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 
 export const HealthResponse = Type.Object(
   { status: Type.Enum(['ok'], { type: 'string' }) },
-  { description: 'The process is up and serving HTTP.' },
+  { title: 'HealthResponse', description: 'The process is up and serving HTTP.' },
 );
 
 export const ReadyResponse = Type.Object(
@@ -10,5 +10,5 @@ export const ReadyResponse = Type.Object(
     status: Type.Enum(['ready', 'unavailable', 'draining'], { type: 'string' }),
     database: Type.Enum(['sqlite', 'postgres'], { type: 'string', description: 'The engine this process uses.' }),
   },
-  { description: 'Whether the process can serve requests that need the database.' },
+  { title: 'ReadyResponse', description: 'Whether the process can serve requests that need the database.' },
 );

@@ -18,7 +18,7 @@ export const PolicyActionTypeSchema = (description: string) =>
 
 export const TaxSummary = Type.Object(
   { name: opt(str('e.g. `GST`, `Stamp duty`.')), amount: opt(double('In the policy currency’s major unit.')) },
-  { description: 'One tax charged on the transaction.' },
+  { title: 'TaxSummary', description: 'One tax charged on the transaction.' },
 );
 
 export const FinancialSummary = Type.Object(
@@ -30,7 +30,7 @@ export const FinancialSummary = Type.Object(
     footprintsDonation: opt(double('Charitable donation added to the transaction.')),
     taxes: opt(Type.Array(TaxSummary)),
   },
-  { description: 'Money of one policy transaction, in the policy currency’s major unit.' },
+  { title: 'FinancialSummary', description: 'Money of one policy transaction, in the policy currency’s major unit.' },
 );
 
 export const PolicyOptionLongSummary = Type.Object(
@@ -43,7 +43,7 @@ export const PolicyOptionLongSummary = Type.Object(
     policyDetailId: opt(long()),
     planId: opt(long()),
   },
-  { description: 'An option bought with the policy.' },
+  { title: 'PolicyOptionLongSummary', description: 'An option bought with the policy.' },
 );
 
 export const SpecifiedItemShortSummary = Type.Object(
@@ -54,7 +54,7 @@ export const SpecifiedItemShortSummary = Type.Object(
     itemValue: opt(double('In the currency’s major unit.')),
     displayItemValue: opt(str('The value formatted for display, e.g. `$1,250.00`.')),
   },
-  { description: 'An item covered for its declared value.' },
+  { title: 'SpecifiedItemShortSummary', description: 'An item covered for its declared value.' },
 );
 
 export const PolicyCombinedOptionLongSummary = Type.Object(
@@ -73,7 +73,7 @@ export const PolicyCombinedOptionLongSummary = Type.Object(
       ),
     ),
   },
-  { description: 'Every option of the transaction.' },
+  { title: 'PolicyCombinedOptionLongSummary', description: 'Every option of the transaction.' },
 );
 
 export const PolicyNoteReason = Type.Object(
@@ -86,7 +86,7 @@ export const PolicyNoteReason = Type.Object(
     displayOrder: opt(Type.Integer()),
     isDefault: opt(Type.Boolean()),
   },
-  { description: 'Why a note was written.' },
+  { title: 'PolicyNoteReason', description: 'Why a note was written.' },
 );
 
 export const PolicyNote = Type.Object(
@@ -100,7 +100,7 @@ export const PolicyNote = Type.Object(
     policyNoteReasonId: opt(long()),
     policyNoteReason: opt(PolicyNoteReason),
   },
-  { description: 'A note on a policy transaction.' },
+  { title: 'PolicyNote', description: 'A note on a policy transaction.' },
 );
 
 export const PolicyDetailLongSummary = Type.Object(
@@ -131,7 +131,10 @@ export const PolicyDetailLongSummary = Type.Object(
     policyCombinedOptionLongSummary: opt(PolicyCombinedOptionLongSummary),
     notes: opt(Type.Array(PolicyNote)),
   },
-  { description: 'One policy transaction (purchase, amendment or cancellation) (spec §2.9).' },
+  {
+    title: 'PolicyDetailLongSummary',
+    description: 'One policy transaction (purchase, amendment or cancellation) (spec §2.9).',
+  },
 );
 export type PolicyDetailLongSummary = Static<typeof PolicyDetailLongSummary>;
 

@@ -10,7 +10,7 @@ const double = (description?: string) => Type.Number(description ? { description
 
 export const Era = Type.Object(
   { name: opt(str('`CE` (common era) or `BCE`.')) },
-  { description: 'An era of a calendar system.' },
+  { title: 'Era', description: 'An era of a calendar system.' },
 );
 
 export const CalendarSystem = Type.Object(
@@ -21,7 +21,7 @@ export const CalendarSystem = Type.Object(
     maxYear: opt(Type.Integer()),
     eras: opt(Type.Array(Era)),
   },
-  { description: 'The calendar a LocalDate is expressed in: the ISO calendar.' },
+  { title: 'CalendarSystem', description: 'The calendar a LocalDate is expressed in: the ISO calendar.' },
 );
 
 export const LocalDate = Type.Object(
@@ -35,7 +35,7 @@ export const LocalDate = Type.Object(
     era: opt(Era),
     dayOfYear: opt(Type.Integer({ description: '1–366.' })),
   },
-  { description: 'A calendar date without time or zone (spec §2.8 LocalDate).' },
+  { title: 'LocalDate', description: 'A calendar date without time or zone (spec §2.8 LocalDate).' },
 );
 export type LocalDate = Static<typeof LocalDate>;
 
@@ -52,7 +52,7 @@ export const PlanShortSummary = Type.Object(
     isAnnualMultiTrip: opt(Type.Boolean({ description: 'True for annual multi-trip, otherwise single trip.' })),
     quotePanelTypeId: opt(long()),
   },
-  { description: 'The plan the policy was bought on, as it was at purchase.' },
+  { title: 'PlanShortSummary', description: 'The plan the policy was bought on, as it was at purchase.' },
 );
 
 export const Currency = Type.Object(
@@ -63,7 +63,7 @@ export const Currency = Type.Object(
     description: opt(str()),
     hasMinorUnits: opt(Type.Boolean()),
   },
-  { description: 'The currency of every financial transaction of the policy.' },
+  { title: 'Currency', description: 'The currency of every financial transaction of the policy.' },
 );
 
 export const Address = Type.Object(
@@ -78,22 +78,25 @@ export const Address = Type.Object(
     countryId: opt(long()),
     countryName: opt(str()),
   },
-  { description: 'The policy holder’s home address (policy form).' },
+  { title: 'Address', description: 'The policy holder’s home address (policy form).' },
 );
 
 export const AuthorizationPolicy = Type.Object(
   { planId: opt(long()), partnerId: opt(long()), customerUserId: opt(long()) },
-  { description: 'Who may act on the policy: the plan, the partner that sold it and the customer user.' },
+  {
+    title: 'AuthorizationPolicy',
+    description: 'Who may act on the policy: the plan, the partner that sold it and the customer user.',
+  },
 );
 
 export const ExternalMembership = Type.Object(
   { name: opt(str()), code: opt(str()), number: opt(str()) },
-  { description: 'A membership (e.g. a loyalty programme) recorded on the policy.' },
+  { title: 'ExternalMembership', description: 'A membership (e.g. a loyalty programme) recorded on the policy.' },
 );
 
 export const AuthorizedPerson = Type.Object(
   { firstName: opt(str()), surname: opt(str()), dateOfBirth: opt(LocalDate), email: opt(str()), phone: opt(str()) },
-  { description: 'The person authorised to answer the medical screening.' },
+  { title: 'AuthorizedPerson', description: 'The person authorised to answer the medical screening.' },
 );
 
 export const TravelClearSummary = Type.Object(
@@ -104,7 +107,7 @@ export const TravelClearSummary = Type.Object(
     isCovered: opt(Type.Boolean()),
     excess: opt(double()),
   },
-  { description: 'Outcome of the traveller’s medical screening.' },
+  { title: 'TravelClearSummary', description: 'Outcome of the traveller’s medical screening.' },
 );
 
 export const TravellerShortSummary = Type.Object(
@@ -124,7 +127,7 @@ export const TravellerShortSummary = Type.Object(
     travelClear: opt(TravelClearSummary),
     authorizationPolicy: opt(AuthorizationPolicy),
   },
-  { description: 'A traveller covered by the policy.' },
+  { title: 'TravellerShortSummary', description: 'A traveller covered by the policy.' },
 );
 
 export const DependentShortSummary = Type.Object(
@@ -139,7 +142,7 @@ export const DependentShortSummary = Type.Object(
     dateOfBirth: opt(LocalDate),
     travelClear: opt(TravelClearSummary),
   },
-  { description: 'A dependent covered by the policy.' },
+  { title: 'DependentShortSummary', description: 'A dependent covered by the policy.' },
 );
 
 export const PolicyFinancialValue = Type.Object(
@@ -151,7 +154,7 @@ export const PolicyFinancialValue = Type.Object(
     travellerSurrogateKey: opt(str()),
     dependentSurrogateKey: opt(str()),
   },
-  { description: 'A financial value of the policy.' },
+  { title: 'PolicyFinancialValue', description: 'A financial value of the policy.' },
 );
 
 export const Audit = Type.Object(
@@ -161,5 +164,5 @@ export const Audit = Type.Object(
     createdByUserId: opt(long()),
     updatedByUserId: opt(long()),
   },
-  { description: 'Who created and last changed the record, and when (policy form of Audit).' },
+  { title: 'Audit', description: 'Who created and last changed the record, and when (policy form of Audit).' },
 );

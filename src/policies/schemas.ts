@@ -69,7 +69,7 @@ export const PolicySummary = Type.Object(
     excess: opt(Type.Number({ description: 'In the policy currency’s major unit.' })),
     binderId: opt(long()),
   },
-  { description: 'The policy as it stands after its latest transaction (spec §2.8).' },
+  { title: 'PolicySummary', description: 'The policy as it stands after its latest transaction (spec §2.8).' },
 );
 export type PolicySummary = Static<typeof PolicySummary>;
 

@@ -21,7 +21,10 @@ export const PolicyHolderInputMinimum = Type.Object(
     residentIdentifier: Maybe(ShortText('Resident identifier.')),
     validation,
   },
-  { description: 'Details completing the stored holder at the same position (spec §2.2 PolicyHolderInputMinimum).' },
+  {
+    title: 'PolicyHolderInputMinimum',
+    description: 'Details completing the stored holder at the same position (spec §2.2 PolicyHolderInputMinimum).',
+  },
 );
 
 export const QuoteInputMinimum = Type.Object(
@@ -30,7 +33,10 @@ export const QuoteInputMinimum = Type.Object(
     regulatoryDeclarations: Maybe(Type.Array(RegulatoryDeclarationInput, { maxItems: 50 })),
     validation,
   },
-  { description: 'What the purchase adds to the stored quote (spec §2.2 QuoteInputMinimum).' },
+  {
+    title: 'QuoteInputMinimum',
+    description: 'What the purchase adds to the stored quote (spec §2.2 QuoteInputMinimum).',
+  },
 );
 
 export const PartnerSummary = Type.Object(
@@ -41,7 +47,10 @@ export const PartnerSummary = Type.Object(
     statusCode: Maybe(ShortText('Ignored.')),
     isOnAccountPurchaseEnabled: Maybe(Flag('Ignored.')),
   },
-  { description: "Spec §2.2 PartnerSummary; ignored on purchase (the partner is the token's)." },
+  {
+    title: 'PartnerSummary',
+    description: "Spec §2.2 PartnerSummary; ignored on purchase (the partner is the token's).",
+  },
 );
 
 export const QuoteMinimum = Type.Object(
@@ -56,7 +65,7 @@ export const QuoteMinimum = Type.Object(
     brandCode: Maybe(ShortText("Ignored: the path's brand is used.")),
     validation,
   },
-  { description: 'The quote to buy (spec §2.2 QuoteMinimum, plus the extension `id`).' },
+  { title: 'QuoteMinimum', description: 'The quote to buy (spec §2.2 QuoteMinimum, plus the extension `id`).' },
 );
 
 export const CardTokenInput = Type.Object(
@@ -70,7 +79,7 @@ export const CardTokenInput = Type.Object(
     source: Maybe(ShortText('Where the token came from (echoed).')),
     validation,
   },
-  { description: 'Spec §2.3 CardTokenInput.' },
+  { title: 'CardTokenInput', description: 'Spec §2.3 CardTokenInput.' },
 );
 
 export const BrowserInfo = Type.Object(
@@ -81,7 +90,7 @@ export const BrowserInfo = Type.Object(
     tzOffset: Maybe(ShortText('Time zone offset.')),
     javaEnabled: Maybe(ShortText('Java enabled.')),
   },
-  { description: 'Spec §2.3 BrowserInfo.' },
+  { title: 'BrowserInfo', description: 'Spec §2.3 BrowserInfo.' },
 );
 
 export const ThreeDsRequestInfo = Type.Object(
@@ -97,6 +106,7 @@ export const ThreeDsRequestInfo = Type.Object(
     browserInfo: Maybe(BrowserInfo),
   },
   {
+    title: 'ThreeDsRequestInfo',
     description:
       'Extension on the request (spec §2.3 ThreeDsRequestInfo): sent to continue a purchase after a 3-D Secure challenge.',
   },
@@ -108,7 +118,7 @@ export const ThreeDsResponseInfo = Type.Object(
     threeDSRequestPattern: Maybe(ShortText("`REDIRECT`: open `threeDSResponse` in the cardholder's browser.")),
     threeDSResponse: Maybe(Text('The challenge URL.', 1000)),
   },
-  { description: 'Spec §2.3 ThreeDsResponseInfo.' },
+  { title: 'ThreeDsResponseInfo', description: 'Spec §2.3 ThreeDsResponseInfo.' },
 );
 
 export const PurchaseRequest = Type.Object(
@@ -119,6 +129,7 @@ export const PurchaseRequest = Type.Object(
     validation,
   },
   {
+    title: 'PurchaseRequest',
     description:
       'Purchase request (spec §4.2, minimal payload). Prices, status, policy number and partner ids in the body are ignored.',
   },
@@ -140,7 +151,7 @@ export const PurchaseResponse = Type.Object(
     paymentMethod: Maybe(ShortText('`CARD`.')),
     validation,
   },
-  { description: 'Purchase outcome with the quote (spec §4.2).' },
+  { title: 'PurchaseResponse', description: 'Purchase outcome with the quote (spec §4.2).' },
 );
 export type PurchaseResponse = Static<typeof PurchaseResponse>;
 export type ThreeDsRequestInfo = Static<typeof ThreeDsRequestInfo>;

@@ -15,7 +15,7 @@ export const ClientInfo = Type.Object(
     userAgent: Maybe(Text('Customer browser user agent.', 500)),
     referer: Maybe(Text('Referring page.', 500)),
   },
-  { description: "The end customer's client (spec §2.1 ClientInfo)." },
+  { title: 'ClientInfo', description: "The end customer's client (spec §2.1 ClientInfo)." },
 );
 
 export const QuoteAudit = Type.Object(
@@ -27,10 +27,11 @@ export const QuoteAudit = Type.Object(
     createdByUserId: Maybe(Long('User id of the creator.')),
     updatedByUserId: Maybe(Long('User id of the last change.')),
   },
-  { description: 'Who stored the quote and when (spec §2.1 Audit, quote form).' },
+  { title: 'QuoteAudit', description: 'Who stored the quote and when (spec §2.1 Audit, quote form).' },
 );
 
 export const QuoteStage = Type.Enum(['INITIAL', 'BASEQUOTE', 'OPTIONS', 'DETAILS', 'MEDICAL_SCREENING', 'PAYMENT'], {
+  title: 'QuoteStage',
   type: 'string',
   description: 'Stage of the purchase path (spec §3); see docs/api-contract.md "Quotes" for what each stage requires.',
 });
@@ -61,7 +62,7 @@ export const Quote = Type.Object(
     brandCode: Maybe(ShortText('Brand of the quote.')),
     validation: Maybe(Validation),
   },
-  { description: 'A quote (spec §2.2 Quote).' },
+  { title: 'Quote', description: 'A quote (spec §2.2 Quote).' },
 );
 export type Quote = Static<typeof Quote>;
 
@@ -69,6 +70,7 @@ export type Quote = Static<typeof Quote>;
 export const QuoteRequest = Type.Object(
   { ...Quote.properties, input: QuoteInput },
   {
+    title: 'QuoteRequest',
     description:
       'A Quote to evaluate; `input` is required, server-owned fields (`id`, prices, audit, flags, `policyNumber`) are ignored.',
   },

@@ -35,6 +35,26 @@ async function spectral(document: unknown): Promise<string[]> {
   }
 }
 
+/** Redocly's recommended rules (redocly.yaml) on the document; its summary line, or the failure output. */
+async function redocly(document: unknown): Promise<{ ok: boolean; output: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
+  try {
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(document));
+    const { stdout, stderr } = await run(
+      'node_modules/.bin/redocly',
+      ['lint', file, '--config', 'redocly.yaml', '--format', 'stylish'],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+    return { ok: true, output: stdout + stderr };
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: stdout + stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('OpenAPI document', () => {
   // The committed copy is generated with this public URL (see `npm run openapi:write`).
   const t = useTestApp({ env: { PUBLIC_BASE_URL: 'http://localhost:3000' } });
@@ -54,5 +74,17 @@ describe('OpenAPI document', () => {
     };
     expect((await spectral(broken)).length).toBeGreaterThan(0);
     expect(await spectral(await fetchDocument())).toEqual([]);
+  }, 60_000);
+
+  it('passes redocly lint (recommended rules) with no errors', async () => {
+    const broken = {
+      openapi: '3.1.0',
+      info: { title: 'x', version: '1' },
+      paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } },
+    };
+    expect((await redocly(broken)).ok).toBe(false);
+    const result = await redocly(await fetchDocument());
+    expect(result.output).not.toMatch(/\berror\b/);
+    expect(result.ok).toBe(true);
   }, 60_000);
 });

@@ -19,7 +19,7 @@ export const AddressInput = Type.Object(
     postalCode: Maybe(ShortText('Postal code.')),
     validation,
   },
-  { description: 'An address (spec §2.1 AddressInput).' },
+  { title: 'AddressInput', description: 'An address (spec §2.1 AddressInput).' },
 );
 export type AddressInput = Static<typeof AddressInput>;
 
@@ -30,7 +30,10 @@ export const TravelClearOptionInput = Type.Object(
     isOptedInForCover: Maybe(Flag('The traveller wants cover for the screened conditions.')),
     validation,
   },
-  { description: 'Medical screening (TravelClear) choices of one traveller (spec §2.2).' },
+  {
+    title: 'TravelClearOptionInput',
+    description: 'Medical screening (TravelClear) choices of one traveller (spec §2.2).',
+  },
 );
 
 export const PolicyHolderInput = Type.Object(
@@ -50,7 +53,7 @@ export const PolicyHolderInput = Type.Object(
     residentIdentifier: Maybe(ShortText('Resident identifier.')),
     validation,
   },
-  { description: 'A traveller or dependent on the policy (spec §2.2 PolicyHolderInput).' },
+  { title: 'PolicyHolderInput', description: 'A traveller or dependent on the policy (spec §2.2 PolicyHolderInput).' },
 );
 export type PolicyHolderInput = Static<typeof PolicyHolderInput>;
 
@@ -59,7 +62,7 @@ export const RegulatoryDeclarationInput = Type.Object(
     hasAgreed: Maybe(Flag('The customer agreed to the declarations shown in the purchase path.')),
     termConditionId: Maybe(LongDefault0('The term or condition agreed to.')),
   },
-  { description: 'A regulatory declaration (spec §2.2).' },
+  { title: 'RegulatoryDeclarationInput', description: 'A regulatory declaration (spec §2.2).' },
 );
 
 export const FootprintsDonationInput = Type.Object(
@@ -69,7 +72,7 @@ export const FootprintsDonationInput = Type.Object(
     donationAccountCode: Maybe(ShortText('Donation account code.')),
     validation,
   },
-  { description: 'An optional donation (spec §2.2).' },
+  { title: 'FootprintsDonationInput', description: 'An optional donation (spec §2.2).' },
 );
 
 export const BasicOptionInput = Type.Object(
@@ -80,7 +83,7 @@ export const BasicOptionInput = Type.Object(
     optedInOffsetValue: Maybe(Amount('Chosen offset value, where the option has one.')),
     validation,
   },
-  { description: 'An opt-in/opt-out option (spec §2.2).' },
+  { title: 'BasicOptionInput', description: 'An opt-in/opt-out option (spec §2.2).' },
 );
 export type BasicOptionInput = Static<typeof BasicOptionInput>;
 
@@ -92,7 +95,7 @@ export const AdventureActivitiesOptionInput = Type.Object(
     ),
     validation,
   },
-  { description: 'Adventure activities cover (spec §2.2).' },
+  { title: 'AdventureActivitiesOptionInput', description: 'Adventure activities cover (spec §2.2).' },
 );
 
 export const SpecifiedItemInput = Type.Object(
@@ -104,7 +107,7 @@ export const SpecifiedItemInput = Type.Object(
     itemTypeCode: Maybe(ShortText('Item type code.')),
     validation,
   },
-  { description: 'One specified item (spec §2.2).' },
+  { title: 'SpecifiedItemInput', description: 'One specified item (spec §2.2).' },
 );
 
 export const SpecifiedItemOptionInput = Type.Object(
@@ -113,7 +116,7 @@ export const SpecifiedItemOptionInput = Type.Object(
     specifiedItems: Maybe(Type.Array(SpecifiedItemInput, { maxItems: 30, description: 'Items covered individually.' })),
     validation,
   },
-  { description: 'Specified items cover (spec §2.2).' },
+  { title: 'SpecifiedItemOptionInput', description: 'Specified items cover (spec §2.2).' },
 );
 
 export const CancellationOptionInput = Type.Object(
@@ -122,7 +125,7 @@ export const CancellationOptionInput = Type.Object(
     cancellationCoverLimit: Maybe(Amount('Chosen cancellation cover limit.')),
     validation,
   },
-  { description: 'Cancellation cover (spec §2.2).' },
+  { title: 'CancellationOptionInput', description: 'Cancellation cover (spec §2.2).' },
 );
 
 export const ExternalIdentifiers = Type.Object(
@@ -132,10 +135,11 @@ export const ExternalIdentifiers = Type.Object(
     bookingReference: Maybe(ShortText('Booking reference.')),
     marketingSource: Maybe(ShortText('Marketing source.')),
   },
-  { description: 'Identifiers of the quote in other systems (spec §2.2).' },
+  { title: 'ExternalIdentifiers', description: 'Identifiers of the quote in other systems (spec §2.2).' },
 );
 
 export const QuoteType = Type.Enum(['SINGLETRIP', 'MULTITRIP'], {
+  title: 'QuoteType',
   type: 'string',
   description: 'Single trip or annual multi-trip.',
 });
@@ -174,6 +178,6 @@ export const QuoteInput = Type.Object(
     externalIdentifiers: Maybe(ExternalIdentifiers),
     validation,
   },
-  { description: 'What the partner asks to price (spec §2.2 QuoteInput).' },
+  { title: 'QuoteInput', description: 'What the partner asks to price (spec §2.2 QuoteInput).' },
 );
 export type QuoteInput = Static<typeof QuoteInput>;

@@ -12,9 +12,10 @@ export const TaxComponentResult = Type.Object(
     taxRatePercentage: Maybe(Percentage('Rate in percent.')),
     taxAmount: Maybe(Money('Tax amount.')),
   },
-  { description: 'One tax on a price (spec §2.2 TaxComponentResult).' },
+  { title: 'TaxComponentResult', description: 'One tax on a price (spec §2.2 TaxComponentResult).' },
 );
 export const TaxComponentSummary = Type.Object(TaxComponentResult.properties, {
+  title: 'TaxComponentSummary',
   description: 'One tax on a price (spec §2.2 TaxComponentSummary).',
 });
 
@@ -35,7 +36,7 @@ export const BasePriceResultDetail = Type.Object(
     saleListPriceId: Maybe(Long('Sale price row.')),
     ...discounts,
   },
-  { description: 'Base price of one traveller (spec §2.2 BasePriceResultDetail).' },
+  { title: 'BasePriceResultDetail', description: 'Base price of one traveller (spec §2.2 BasePriceResultDetail).' },
 );
 
 export const BasePriceResult = Type.Object(
@@ -47,7 +48,7 @@ export const BasePriceResult = Type.Object(
     ...discounts,
     priceDetails: Maybe(Type.Array(BasePriceResultDetail)),
   },
-  { description: 'Base price of a plan (spec §2.2 BasePriceResult).' },
+  { title: 'BasePriceResult', description: 'Base price of a plan (spec §2.2 BasePriceResult).' },
 );
 
 export const OptionPriceResultDetail = Type.Object(
@@ -67,7 +68,7 @@ export const OptionPriceResultDetail = Type.Object(
     specifiedItemTypeName: Maybe(Text('Item type name.', 100)),
     isDefault: Maybe(Flag('Included unless opted out.')),
   },
-  { description: 'One line of an option price (spec §2.2 OptionPriceResultDetail).' },
+  { title: 'OptionPriceResultDetail', description: 'One line of an option price (spec §2.2 OptionPriceResultDetail).' },
 );
 
 export const OptionPriceResult = Type.Object(
@@ -91,7 +92,7 @@ export const OptionPriceResult = Type.Object(
     ...discounts,
     priceDetails: Maybe(Type.Array(OptionPriceResultDetail)),
   },
-  { description: 'Price of one option (spec §2.2 OptionPriceResult).' },
+  { title: 'OptionPriceResult', description: 'Price of one option (spec §2.2 OptionPriceResult).' },
 );
 
 export const QuotePriceResult = Type.Object(
@@ -103,7 +104,7 @@ export const QuotePriceResult = Type.Object(
     basePriceResult: Maybe(BasePriceResult),
     optionPriceResults: Maybe(Type.Array(OptionPriceResult)),
   },
-  { description: 'Detailed price of one plan (spec §2.2 QuotePriceResult).' },
+  { title: 'QuotePriceResult', description: 'Detailed price of one plan (spec §2.2 QuotePriceResult).' },
 );
 export type QuotePriceResult = Static<typeof QuotePriceResult>;
 
@@ -115,12 +116,15 @@ const summaryMoney = {
 
 export const BasePriceSummary = Type.Object(
   { ...summaryMoney, taxComponents: Maybe(Type.Array(TaxComponentSummary)) },
-  { description: 'Base price of a plan, summarised (spec §2.2 BasePriceSummary).' },
+  { title: 'BasePriceSummary', description: 'Base price of a plan, summarised (spec §2.2 BasePriceSummary).' },
 );
 
 export const OptionItemPriceSummary = Type.Object(
   { guid: Maybe(ShortText('Item or holder guid.')), ...summaryMoney },
-  { description: 'Price of one item of an option (spec §2.2 OptionItemPriceSummary).' },
+  {
+    title: 'OptionItemPriceSummary',
+    description: 'Price of one item of an option (spec §2.2 OptionItemPriceSummary).',
+  },
 );
 
 export const OptionPriceSummary = Type.Object(
@@ -132,7 +136,7 @@ export const OptionPriceSummary = Type.Object(
     items: Maybe(Type.Array(OptionItemPriceSummary)),
     displayOrder: Maybe(Type.Integer({ description: 'Order to show options in.' })),
   },
-  { description: 'Price of one option, summarised (spec §2.2 OptionPriceSummary).' },
+  { title: 'OptionPriceSummary', description: 'Price of one option, summarised (spec §2.2 OptionPriceSummary).' },
 );
 
 export const QuotePriceSummary = Type.Object(
@@ -149,6 +153,9 @@ export const QuotePriceSummary = Type.Object(
     basicOptionPrices: Maybe(Type.Array(OptionPriceSummary)),
     tripCancellationPrice: Maybe(OptionPriceSummary),
   },
-  { description: 'One available plan with its price for the quoted trip (spec §2.2 QuotePriceSummary).' },
+  {
+    title: 'QuotePriceSummary',
+    description: 'One available plan with its price for the quoted trip (spec §2.2 QuotePriceSummary).',
+  },
 );
 export type QuotePriceSummary = Static<typeof QuotePriceSummary>;
