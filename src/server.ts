@@ -9,7 +9,7 @@ import { importDemoCatalogue } from './catalogue/import.js';
 import { prepareIdentity } from './auth/setup.js';
 import { purchaseDepsFor } from './purchases/deps.js';
 import { recoverPurchases } from './purchases/recovery.js';
-import { startRecoverySweep, type RecoverySweep } from './purchases/sweeper.js';
+import { startRecoverySweep } from './purchases/sweeper.js';
 import { ConnectionTracker } from './http/listener.js';
 
 export interface RunningServer {
@@ -51,14 +51,13 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     const recoveryDeps = purchaseDepsFor(context, app.paymentGateway, app.log);
     await recoverPurchases(recoveryDeps, { graceSeconds: config.purchaseRecoveryGraceSeconds });
     // Then keep doing so while serving (other processes may die); stopped before the database closes.
-    let sweep: RecoverySweep | undefined;
-    app.addHook('preClose', async () => sweep?.stop());
-    if (!options.db) app.addHook('onClose', async () => db.destroy());
-    await app.listen({ host: config.host, port: config.port });
-    sweep = startRecoverySweep(recoveryDeps, {
+    const sweep = startRecoverySweep(recoveryDeps, {
       intervalSeconds: config.purchaseRecoveryIntervalSeconds,
       graceSeconds: config.purchaseRecoveryGraceSeconds,
     });
+    app.addHook('preClose', async () => sweep.stop());
+    if (!options.db) app.addHook('onClose', async () => db.destroy());
+    await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app?.close();
     if (!options.db) await db.destroy();

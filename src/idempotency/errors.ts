@@ -1,9 +1,9 @@
 import { Conflict, InvalidInput, Unprocessable } from '../errors.js';
 
-/** The Idempotency-Key header is not 1–255 printable ASCII characters. */
+/** The Idempotency-Key header is not 1–255 printable ASCII characters, or comes more than once. */
 export class IdempotencyKeyMalformed extends InvalidInput {
-  constructor() {
-    super('IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1–255 printable ASCII characters.', {
+  constructor(message = 'Idempotency-Key must be 1–255 printable ASCII characters.') {
+    super('IDEMPOTENCY_KEY_INVALID', message, {
       property: 'Idempotency-Key',
       tokens: { minLength: '1', maxLength: '255' },
     });

@@ -6,7 +6,14 @@ import type {
   preHandlerAsyncHookHandler,
 } from 'fastify';
 import type { AppContext } from '../context.js';
-import { IdempotencyService, parseIdempotencyKey, type ClaimToken } from './service.js';
+import { IdempotencyKeyMalformed } from './errors.js';
+import {
+  IdempotencyService,
+  parseIdempotencyKey,
+  type ClaimToken,
+  type HeldClaim,
+  type InFlightVerdict,
+} from './service.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Set on a replayed response, as Stripe does. */
@@ -17,6 +24,30 @@ export interface IdempotentRouteOptions {
   readonly service?: IdempotencyService;
   /** Who owns the key: the partner (keys never cross partners). */
   scopeOf(request: FastifyRequest): string;
+  /** Judges a claim still in flight (its holder may have died); without it a retry waits for the lock timeout. */
+  readonly inFlight?: (request: FastifyRequest, claim: HeldClaim) => Promise<InFlightVerdict | undefined>;
+}
+
+/** Keys held by requests now running, so their handlers can tie what they start to the key. */
+const heldKeys = new WeakMap<FastifyRequest, ClaimToken>();
+/** Requests whose answer must not be kept for their key (a retry with it runs again). */
+const notKept = new WeakSet<FastifyRequest>();
+
+/** How many times a header came, from the raw name/value list (names in any case). */
+function headerCount(rawHeaders: readonly string[], name: string): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === name) count += 1;
+  return count;
+}
+
+/** The id of the Idempotency-Key record this request holds, if it carries a key and claimed it. */
+export function heldIdempotencyKeyId(request: FastifyRequest): number | undefined {
+  return heldKeys.get(request)?.id;
+}
+
+/** The answer is not final (e.g. a gateway outage the contract says to retry): free the key instead of keeping it. */
+export function doNotKeepAnswer(request: FastifyRequest): void {
+  notKept.add(request);
 }
 
 export interface IdempotentRouteHooks {
@@ -54,17 +85,25 @@ export function idempotentRoute(options: IdempotentRouteOptions): IdempotentRout
   const serviceOf = (request: FastifyRequest) => options.service ?? request.server.idempotency;
 
   const preHandler: preHandlerAsyncHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Node joins repeated headers with ", " into one value: two keys must not become a third.
+    if (headerCount(request.raw.rawHeaders, IDEMPOTENCY_KEY_HEADER) > 1)
+      throw new IdempotencyKeyMalformed('Send exactly one Idempotency-Key header.');
     const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
     if (key === undefined) return;
-    const claim = await serviceOf(request).claim({
-      scope: options.scopeOf(request),
-      key,
-      method: request.method,
-      path: request.url,
-      body: request.body,
-    });
+    const { inFlight } = options;
+    const claim = await serviceOf(request).claim(
+      {
+        scope: options.scopeOf(request),
+        key,
+        method: request.method,
+        path: request.url,
+        body: request.body,
+      },
+      inFlight ? (held) => inFlight(request, held) : undefined,
+    );
     if (claim.kind === 'claimed') {
       claims.set(request, claim.token);
+      heldKeys.set(request, claim.token);
       return;
     }
     const { response } = claim;
@@ -81,7 +120,7 @@ export function idempotentRoute(options: IdempotentRouteOptions): IdempotentRout
       typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     const contentType = reply.getHeader('content-type');
     try {
-      if (body === undefined) await serviceOf(request).release(token);
+      if (body === undefined || notKept.has(request)) await serviceOf(request).release(token);
       else
         await serviceOf(request).complete(token, {
           status: reply.statusCode,

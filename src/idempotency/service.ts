@@ -43,6 +43,21 @@ export interface ClaimToken {
   readonly lockToken: string;
 }
 
+/** A claim still in flight when a retry arrives: its record, as far as the route's judge needs it. */
+export interface HeldClaim {
+  readonly id: number;
+  readonly lockedAt: string;
+}
+
+/**
+ * The route's judgement of a claim in flight (its holder may have died): `takeOver` when the work
+ * it stands for has its answer already (or was abandoned and the retry may finish it), else the
+ * true number of seconds until a retry can get an answer.
+ */
+export type InFlightVerdict =
+  { readonly takeOver: true } | { readonly takeOver: false; readonly retryAfterSeconds: number };
+export type InFlightJudge = (claim: HeldClaim) => Promise<InFlightVerdict | undefined>;
+
 export type Claim =
   | { readonly kind: 'claimed'; readonly token: ClaimToken }
   | { readonly kind: 'replay'; readonly response: StoredResponse };
@@ -99,7 +114,7 @@ export class IdempotencyService {
   }
 
   /** Claims the key for this request, or answers what a previous request with it decided. */
-  async claim(request: IdempotentRequest): Promise<Claim> {
+  async claim(request: IdempotentRequest, judge?: InFlightJudge): Promise<Claim> {
     const { db } = this.options;
     const fingerprint = fingerprintOf(request);
     // A competitor can delete or take over between our steps; a few rounds always settle it.
@@ -126,7 +141,9 @@ export class IdempotencyService {
           response: { status: row.response_status, contentType: row.response_content_type, body: row.response_body },
         };
       }
-      const abandoned = Date.parse(row.locked_at) + this.lockTimeoutMs <= Date.parse(fresh.locked_at);
+      const verdict = await judge?.({ id: row.id, lockedAt: row.locked_at });
+      const abandoned =
+        verdict?.takeOver === true || Date.parse(row.locked_at) + this.lockTimeoutMs <= Date.parse(fresh.locked_at);
       if (
         abandoned &&
         (await takeOver(db, row.id, row.lock_token, {
@@ -137,7 +154,10 @@ export class IdempotencyService {
       ) {
         return { kind: 'claimed', token: { id: row.id, lockToken: fresh.lock_token } };
       }
-      if (!abandoned) throw new IdempotencyRequestInFlight(this.retryAfterSeconds);
+      if (!abandoned)
+        throw new IdempotencyRequestInFlight(
+          verdict?.takeOver === false ? Math.max(1, Math.ceil(verdict.retryAfterSeconds)) : this.retryAfterSeconds,
+        );
     }
     throw new IdempotencyRequestInFlight(this.retryAfterSeconds);
   }

@@ -57,8 +57,17 @@ export interface NewPurchase {
   readonly cardSource?: string;
   /** What the policy will record, fixed when the purchase starts. */
   readonly issueRequest: PolicyIssueRequest;
+  /** The Idempotency-Key record of the request that started it, if it carried one. */
+  readonly idempotencyKeyId?: number;
   readonly at: string;
 }
+
+/**
+ * An attempt the gateway failed (an outage, nothing charged): the contract says retry with the same
+ * Idempotency-Key, so its answer is never kept for that key and a retry starts a new attempt.
+ */
+export const isRetryableEnd = (purchase: Pick<Purchase, 'state' | 'paymentResult'>) =>
+  purchase.state === 'FAILED' && purchase.paymentResult === 'GATEWAY_ERROR';
 
 /** Gateway idempotency keys derive from the purchase, so a retry (any process, after any crash) replays. */
 export const gatewayKey = (purchase: Pick<Purchase, 'id'>, step: 'authorise' | '3ds' | 'capture' | 'void') =>

@@ -3,11 +3,13 @@ import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { refuseCardNumbers } from '../http/card-number-refusal.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
-import { idempotentRoute } from '../idempotency/hooks.js';
+import { doNotKeepAnswer, heldIdempotencyKeyId, idempotentRoute } from '../idempotency/hooks.js';
 import { redactCardNumbers } from '../payments/card-numbers.js';
 import { purchaseDepsFor } from './deps.js';
+import { isRetryableEnd } from './model.js';
 import { toPurchaseResponse } from './present.js';
 import { PurchaseRequest, PurchaseResponse } from './schemas.js';
+import { judgeHeldKey } from './retries.js';
 import { purchaseQuote } from './service.js';
 
 /** `POST /quotes/v2/{brandCode}/purchase` (spec §4.2); registered inside the protected scope. */
@@ -16,7 +18,15 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
     '/quotes/v2/:brandCode/purchase',
     {
       preValidation: refuseCardNumbers,
-      ...idempotentRoute({ scopeOf: (request) => `partner:${principalOf(request).partnerId}` }),
+      ...idempotentRoute({
+        scopeOf: (request) => `partner:${principalOf(request).partnerId}`,
+        inFlight: (request, held) =>
+          judgeHeldKey(
+            purchaseDepsFor(context, app.paymentGateway, request.log),
+            context.config.purchaseRecoveryGraceSeconds,
+            held,
+          ),
+      }),
       schema: {
         tags: ['purchase'],
         operationId: 'purchaseQuote',
@@ -37,12 +47,16 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
       // The header is not scanned like the body: its card numbers are redacted before the purchase and policy keep it.
       const header = request.headers['user-agent'];
       const userAgent = clientInfo?.userAgent ?? (header === undefined ? undefined : redactCardNumbers(header));
+      const keyId = heldIdempotencyKeyId(request);
       const result = await purchaseQuote(purchaseDepsFor(context, app.paymentGateway, request.log), {
+        ...(keyId !== undefined ? { idempotencyKeyId: keyId } : {}),
         buyer: { userId: principal.userId, partnerId: principal.partnerId, partnerCode: principal.partnerCode },
         brandCode: request.params.brandCode,
         body,
         client: { ipAddress: clientInfo?.ipAddress ?? request.ip, ...(userAgent !== undefined ? { userAgent } : {}) },
       });
+      // A gateway outage is not a final answer: a retry with the same key reaches the gateway again.
+      if (result.purchase && isRetryableEnd(result.purchase)) doNotKeepAnswer(request);
       return toPurchaseResponse(result, body);
     },
   );

@@ -12,12 +12,12 @@ import { boughtQuote, claimedQuote } from '../quotes/repository-purchase.js';
 import { findQuote } from '../quotes/repository.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import { problem } from '../notifications/problems.js';
-import { applyAuthorisation, type FlowDeps } from './flow.js';
+import { advance, applyAuthorisation, type FlowDeps } from './flow.js';
 import { startPurchase } from './commits.js';
-import { gatewayKey, OPEN_STATES, type NewPurchase, type Purchase } from './model.js';
+import { gatewayKey, isRetryableEnd, OPEN_STATES, type NewPurchase, type Purchase } from './model.js';
 import { buildPolicyRequest } from './policy-request.js';
 import { assessReadiness } from './readiness.js';
-import { findPurchaseOfQuote, startedPurchase } from './repository.js';
+import { findPurchaseOfKey, findPurchaseOfQuote, startedPurchase } from './repository.js';
 import { PurchaseInProgress, PurchaseQuoteNotFound, QuoteIdRequired } from './errors.js';
 import type { PurchaseRequest } from './schemas.js';
 
@@ -67,6 +67,9 @@ async function withConfigFlag(deps: PurchaseDeps, call: PurchaseCall, quote: Sto
 export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Promise<PurchaseResult> {
   const id = call.body.quote?.id;
   if (id === undefined || id.trim() === '') throw new QuoteIdRequired();
+  const earlier =
+    call.idempotencyKeyId === undefined ? undefined : await answerOfKey(deps, call, call.idempotencyKeyId);
+  if (earlier) return earlier;
   const quote = await ownQuote(deps, call, id);
   if (quote.isPurchased) throw new QuotePurchased();
   const threeDs = call.body.threeDSRequestInfo;
@@ -114,6 +117,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     cardToken,
     ...(call.body.cardToken?.source !== undefined ? { cardSource: call.body.cardToken.source } : {}),
     issueRequest,
+    ...(call.idempotencyKeyId !== undefined ? { idempotencyKeyId: call.idempotencyKeyId } : {}),
     at,
   };
   if (!(await startPurchase(deps.db, claim, recorded))) {
@@ -134,6 +138,21 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     ? await withConfigFlag(deps, call, boughtQuote(claimedQuote(claim), bought))
     : await ownQuote(deps, call, id);
   return { quote: answered, purchase, notifications: outcomeNotifications(purchase) };
+}
+
+/**
+ * A retry with the Idempotency-Key of a purchase whose answer was never stored (its process died,
+ * or recovery finished it): the purchase's own answer, finishing it first if it was abandoned
+ * mid-way. Undefined when the key started nothing yet, or only an attempt the gateway failed
+ * (the contract says to retry: a new attempt runs).
+ */
+async function answerOfKey(deps: PurchaseDeps, call: PurchaseCall, keyId: number): Promise<PurchaseResult | undefined> {
+  const started = await findPurchaseOfKey(deps.db, keyId);
+  if (!started || isRetryableEnd(started)) return undefined;
+  // Compare-and-set steps with the purchase's gateway keys: safe beside recovery or a late original.
+  const { purchase } = await advance(deps, started);
+  const quote = await ownQuote(deps, call, purchase.quoteId);
+  return { quote, purchase, notifications: outcomeNotifications(purchase) };
 }
 
 /** The follow-up call after a 3-D Secure challenge: continues the waiting purchase (only now is the card authorised). */

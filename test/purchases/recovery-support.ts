@@ -46,8 +46,9 @@ export async function buyDirectly(
   gateway: PaymentGateway,
   card: string = CARDS.approved,
   idempotencyKeyId?: number,
+  ready?: { id: string; totalPrice: number; termIds: number[] },
 ): Promise<{ quoteId: string; totalPrice: number; termIds: number[] }> {
-  const quote = await readyQuote(t);
+  const quote = ready ?? (await readyQuote(t));
   const partner = await findPartner(t.context, 'PARTNERA');
   const call = {
     buyer: { userId: 1, partnerId: partner!.id, partnerCode: 'PARTNERA' },

@@ -7,6 +7,7 @@ import * as m20261122_0400 from './20261122_0400_payments.js';
 import * as m20261122_0500 from './20261122_0500_policies.js';
 import * as m20261122_0600 from './20261122_0600_purchases.js';
 import * as m20261123_0700 from './20261123_0700_index_choice.js';
+import * as m20261126_0800 from './20261126_0800_purchase_idempotency_key.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '20261122_0500_policies': m20261122_0500,
   '20261122_0600_purchases': m20261122_0600,
   '20261123_0700_index_choice': m20261123_0700,
+  '20261126_0800_purchase_idempotency_key': m20261126_0800,
 };
