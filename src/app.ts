@@ -5,6 +5,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { registerLifecycle, type Lifecycle } from './http/lifecycle.js';
 import { registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerPrivateAnswers } from './http/private-answers.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { batchedStandardOutput } from './logging/destination.js';
@@ -52,7 +53,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     done();
   });
   registerErrorHandling(app);
-  const metrics = registerHttpMetrics(app);
+  registerPrivateAnswers(app);
+  const metrics = registerHttpMetrics(app, { nodeVersion: config.metricsToken !== undefined });
   const lifecycle = registerLifecycle(app);
   app.decorate('lifecycle', lifecycle);
   await registerOpenApi(app, config);

@@ -64,6 +64,14 @@ const EnvSchema = Type.Object({
     description:
       'Recovery leaves purchases changed within this many seconds alone (another process may still be working on them).',
   }),
+  // Operations endpoints (issue 18 item 13): /metrics is private in production.
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      description:
+        'Bearer token /metrics requires when set. Unset: /metrics is refused (403) in production and open in staging.',
+    }),
+  ),
   PURCHASE_CRASH_AFTER: Type.Optional(
     Type.Enum(['authorise', 'issue'], {
       description: 'Test hook: SIGKILL the process after this purchase step. Refused in production.',
@@ -100,6 +108,8 @@ export interface AppConfig {
   readonly idempotencyRetentionHours: number;
   /** Purchases changed more recently than this are left to the process working on them. */
   readonly purchaseRecoveryGraceSeconds: number;
+  /** `Authorization: Bearer <this>` opens /metrics; unset: closed in production, open in staging. */
+  readonly metricsToken?: string;
   /** Crash-test hook (never in production): kill the process right after this purchase step. */
   readonly purchaseCrashAfter?: 'authorise' | 'issue';
 }
@@ -158,6 +168,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     auth: authConfigFrom(env, production),
     idempotencyRetentionHours: env.IDEMPOTENCY_RETENTION_HOURS,
     purchaseRecoveryGraceSeconds: env.PURCHASE_RECOVERY_GRACE_SECONDS,
+    ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
     ...(env.PURCHASE_CRASH_AFTER ? { purchaseCrashAfter: env.PURCHASE_CRASH_AFTER } : {}),
   });
 }

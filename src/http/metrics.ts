@@ -12,9 +12,11 @@ export interface HttpMetrics {
  * Request count and latency by route pattern, method and status. Each app has its own registry,
  * so several apps in one process (tests) never share counters.
  */
-export function registerHttpMetrics(app: FastifyInstance): HttpMetrics {
+export function registerHttpMetrics(app: FastifyInstance, options: { nodeVersion: boolean }): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // The exact Node.js version tells an attacker which CVEs apply: shown only behind METRICS_TOKEN.
+  if (!options.nodeVersion) registry.removeSingleMetric('nodejs_version_info');
   const series = new RequestSeries();
   series.registerWith(registry);
   const record = (method: string, route: string, statusCode: number, elapsedMs: number) =>
