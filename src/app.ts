@@ -9,6 +9,7 @@ import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { registerLifecycle, type Lifecycle } from './http/lifecycle.js';
 import { createHttpMetrics, registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerPrivateAnswers } from './http/private-answers.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { batchedStandardOutput } from './logging/destination.js';
@@ -41,7 +42,8 @@ export interface BuildAppOptions {
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
   const frontCache = new FrontCache();
-  const metrics = createHttpMetrics();
+  // The exact Node.js version is shown only behind METRICS_TOKEN (ops/routes.ts).
+  const metrics = createHttpMetrics({ nodeVersion: config.metricsToken !== undefined });
   const app = Fastify({
     logger: options.logger ?? { ...loggerOptions(config), stream: batchedStandardOutput() },
     serverFactory: serverWithFrontCache(frontCache),
@@ -67,6 +69,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   // No field holds a control character: refused on every route before validation (both engines alike).
   app.addHook('preValidation', refuseControlCharacters);
   registerJsonBodyParser(app);
+  registerPrivateAnswers(app);
   registerHttpMetrics(app, metrics);
   const lifecycle = registerLifecycle(app);
   app.decorate('lifecycle', lifecycle);

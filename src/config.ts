@@ -134,6 +134,14 @@ const EnvSchema = Type.Object({
     description:
       'How often each server process sweeps for purchases left in flight (untouched for PURCHASE_RECOVERY_GRACE_SECONDS).',
   }),
+  // Operations endpoints (issue 18 item 13): /metrics is private in production.
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      description:
+        'Bearer token /metrics requires when set. Unset: /metrics is refused (403) in production and open in staging.',
+    }),
+  ),
   PURCHASE_CRASH_AFTER: Type.Optional(
     Type.Enum(['authorise', 'issue'], {
       description: 'Test hook: SIGKILL the process after this purchase step. Refused in production.',
@@ -198,6 +206,8 @@ export interface AppConfig {
   /** Purchases changed more recently than this are left to the process working on them. */
   readonly purchaseRecoveryGraceSeconds: number;
   readonly purchaseRecoveryIntervalSeconds: number;
+  /** `Authorization: Bearer <this>` opens /metrics; unset: closed in production, open in staging. */
+  readonly metricsToken?: string;
   /** Crash-test hook (never in production): kill the process right after this purchase step. */
   readonly purchaseCrashAfter?: 'authorise' | 'issue';
 }
@@ -271,6 +281,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimits: rateLimitConfigFrom(env),
     purchaseRecoveryGraceSeconds: env.PURCHASE_RECOVERY_GRACE_SECONDS,
     purchaseRecoveryIntervalSeconds: env.PURCHASE_RECOVERY_INTERVAL_SECONDS,
+    ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
     ...(env.PURCHASE_CRASH_AFTER ? { purchaseCrashAfter: env.PURCHASE_CRASH_AFTER } : {}),
   });
 }

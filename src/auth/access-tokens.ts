@@ -36,6 +36,7 @@ export async function signAccessToken(
     brand: claims.brandCode,
     client_id: claims.clientId,
     preferred_username: claims.username,
+    sid: claims.sessionId,
   })
     .setProtectedHeader({ alg: auth.jwtAlgorithm, kid, typ: ACCESS_TOKEN_TYPE })
     .setSubject(String(claims.userId))
@@ -89,7 +90,7 @@ export async function verifyAccessToken(
     throw new InvalidToken('the signature or claims do not verify');
   }
   const userId = Number(payload.sub);
-  const { partner_id, partner_code, user_type_id, customer_interface_id, brand, client_id, preferred_username } =
+  const { partner_id, partner_code, user_type_id, customer_interface_id, brand, client_id, preferred_username, sid } =
     payload;
   if (!positiveInt(userId) || !positiveInt(partner_id) || !text(partner_code) || !positiveInt(user_type_id)) {
     throw new InvalidToken('the token lacks required claims');
@@ -99,7 +100,8 @@ export async function verifyAccessToken(
     !text(brand) ||
     !isBrandCode(brand) ||
     !text(client_id) ||
-    !text(preferred_username)
+    !text(preferred_username) ||
+    !text(sid)
   ) {
     throw new InvalidToken('the token lacks required claims');
   }
@@ -113,6 +115,7 @@ export async function verifyAccessToken(
     brandCode: brand,
     clientId: client_id,
     username: preferred_username,
+    sessionId: sid,
   };
   // requiredClaims made jose check that exp is there; it is a number once jwtVerify passed.
   if (typeof payload.exp === 'number') verified?.set(token, { claims, kid, expiresAt: payload.exp });

@@ -11,4 +11,9 @@ export interface AccessClaims {
   clientId: string;
   /** The login, for audit trails (OIDC `preferred_username`). */
   username: string;
+  /**
+   * The refresh-token family (the sign-in session) the token was issued in, claim `sid`: the
+   * bearer checks refuse it once the family is revoked (reuse detection, deactivation).
+   */
+  sessionId: string;
 }

@@ -43,7 +43,8 @@ export function bearerGuard(context: AppContext, services: AuthServices): Guard 
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const token = bearerToken(request, reply);
     const claims = await verifyAccessToken(context, services.keys, token, services.verifiedTokens);
-    if (!(await services.userStatus.allowed(claims.userId))) throw new InvalidToken('the user is no longer active');
+    if (!(await services.userStatus.allowed(claims)))
+      throw new InvalidToken('the session was revoked or the user is no longer active');
     const pathBrand = (request.params as Record<string, unknown> | undefined)?.brandCode;
     if (typeof pathBrand === 'string') {
       if (!isBrandCode(pathBrand)) throw new UnknownBrand(pathBrand);

@@ -15,7 +15,7 @@ const lastBearerOf = new WeakMap<object, { readonly authorization: string; reado
 /**
  * The claims of an `Authorization` header whose token this process has already verified, when
  * memory alone vouches for everything the bearer guard checks at `nowMs`: the token unexpired, its
- * signing key still in its verification window, the user in good standing. Anything it cannot
+ * signing key still in its verification window, the user in good standing and its session (`sid`) not revoked. Anything it cannot
  * decide synchronously is undefined, and the caller goes the guard's way (which also gives the errors).
  */
 export function claimsKnownFor(
@@ -35,5 +35,5 @@ export function claimsKnownFor(
     if (verified && connection) lastBearerOf.set(connection, { authorization, verified });
   }
   if (!verified || !services.keys.loadedVerificationKey(verified.kid)) return undefined;
-  return services.userStatus.knownAllowed(verified.claims.userId) ? verified.claims : undefined;
+  return services.userStatus.knownAllowed(verified.claims) ? verified.claims : undefined;
 }

@@ -53,22 +53,32 @@ async function store(
   return token;
 }
 
-/** Removes families past their absolute lifetime (run at start and by operators; cheap to repeat). */
+/**
+ * Removes families past their absolute lifetime (run at start and by operators; cheap to repeat).
+ * A family is kept one access-token lifetime longer: its revocation is what refuses the access
+ * tokens issued in it (claim `sid`), and the last of them may outlive the family by that much.
+ */
 export function purgeExpiredRefreshTokens(context: AppContext): Promise<void> {
-  return purgeExpiredFamilies(context.db, context.clock().toISOString());
+  const before = context.clock().getTime() - context.config.auth.accessTokenTtlSeconds * 1000;
+  return purgeExpiredFamilies(context.db, new Date(before).toISOString());
 }
 
 /** A password login starts a new family with an absolute end of REFRESH_TOKEN_TTL_SECONDS. */
-export function startFamily(context: AppContext, binding: RefreshBinding): Promise<string> {
+export async function startFamily(
+  context: AppContext,
+  binding: RefreshBinding,
+): Promise<{ token: string; familyId: string }> {
   const familyExpiresAt = new Date(
     context.clock().getTime() + context.config.auth.refreshTokenTtlSeconds * 1000,
   ).toISOString();
-  return store(context, binding, { familyId: randomUUID(), familyExpiresAt });
+  const familyId = randomUUID();
+  return { token: await store(context, binding, { familyId, familyExpiresAt }), familyId };
 }
 
 /**
  * Exchanges a refresh token for a new one of the same family. A token presented a second time
- * (replay, or the loser of a concurrent race) revokes the whole family (RFC 9700 §4.14.2).
+ * (replay, or the loser of a concurrent race) revokes the whole family (RFC 9700 §4.14.2) and
+ * tells `revoked`, so this process forgets the family's cached standing at once.
  * `stillAllowed` re-checks the user inside the exchange.
  */
 export async function rotate(
@@ -76,13 +86,15 @@ export async function rotate(
   presented: string,
   expected: { clientId: string; brandCode: string },
   stillAllowed: (userId: number) => Promise<boolean>,
-): Promise<{ binding: RefreshBinding; token: string }> {
+  revoked: (familyId: string) => void = () => undefined,
+): Promise<{ binding: RefreshBinding; token: string; familyId: string }> {
   const row = await findRefreshToken(context.db, hashOf(presented));
   if (!row) throw badRefreshToken();
   const now = context.clock().toISOString();
   if (row.revoked_at !== null) throw badRefreshToken();
   if (row.used_at !== null) {
     await revokeFamily(context.db, row.family_id, now);
+    revoked(row.family_id);
     throw badRefreshToken();
   }
   // Another client or brand presenting it: refuse without burning the owner's token.
@@ -103,7 +115,8 @@ export async function rotate(
   });
   if (token === undefined) {
     await revokeFamily(context.db, row.family_id, now);
+    revoked(row.family_id);
     throw badRefreshToken();
   }
-  return { binding, token };
+  return { binding, token, familyId: row.family_id };
 }

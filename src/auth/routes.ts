@@ -88,12 +88,8 @@ export async function authRoutes(
 ): Promise<void> {
   const { limits } = options;
   const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+  // Its answers carry `Cache-Control: no-store` and `Pragma: no-cache` (RFC 6749 §5.1) like every uncached answer: http/private-answers.ts.
   await api.register(formbody);
-  api.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('cache-control', 'no-store');
-    reply.header('pragma', 'no-cache');
-    return Promise.resolve(payload);
-  });
   api.post(
     '/users/:brandCode/token',
     {

@@ -8,6 +8,8 @@ import { KeyStore } from './keys.js';
 import { PasswordHasher } from './passwords.js';
 import { rotate, startFamily, type RefreshBinding } from './refresh-tokens.js';
 import { VerifiedTokenCache } from './verified-tokens.js';
+import { setBounded } from '../cache/bounded-map.js';
+import { isFamilyRevoked } from './token-repository.js';
 import { findClientInterfaces, findUserByLogin, findUserPartner, isUserInGoodStanding } from './repository.js';
 
 /** Long-lived helpers of the identity area, one set per app (key cache, status cache, throttle). */
@@ -19,9 +21,17 @@ export interface AuthServices {
   readonly verifiedTokens: VerifiedTokenCache;
 }
 
-/** Remembers for USER_STATUS_CACHE_SECONDS whether a user may act, so the guard stays cheap. */
+/** Sessions whose standing a process remembers; ~100 bytes each. */
+export const SESSION_STATUS_CAPACITY = 10_000;
+
+/**
+ * Remembers for USER_STATUS_CACHE_SECONDS whether an access token's session may act (the user is
+ * active, the partner too, and the token's refresh family `sid` is not revoked), so the guard and
+ * the front cache stay cheap. That many seconds is the longest another process keeps accepting a
+ * revoked session's access tokens; the process that revokes a family forgets it at once.
+ */
 export class UserStatusCache {
-  private readonly entries = new Map<number, { allowed: boolean; at: number }>();
+  private readonly entries = new Map<string, { allowed: boolean; at: number }>();
 
   constructor(private readonly context: AppContext) {}
 
@@ -30,24 +40,38 @@ export class UserStatusCache {
   }
 
   /** The remembered answer while it is fresh; undefined when the database must be asked. */
-  private remembered(userId: number): boolean | undefined {
-    const hit = this.entries.get(userId);
+  private remembered(claims: SessionClaims): boolean | undefined {
+    const hit = this.entries.get(claims.sessionId);
     return hit && this.context.clock().getTime() - hit.at < this.ttlMs ? hit.allowed : undefined;
   }
 
-  /** True only when a fresh entry says the user may act; false means "ask `allowed`". */
-  knownAllowed(userId: number): boolean {
-    return this.remembered(userId) === true;
+  /** True only when a fresh entry says the session may act; false means "ask `allowed`". */
+  knownAllowed(claims: SessionClaims): boolean {
+    return this.remembered(claims) === true;
   }
 
-  async allowed(userId: number): Promise<boolean> {
-    const hit = this.remembered(userId);
+  async allowed(claims: SessionClaims): Promise<boolean> {
+    const hit = this.remembered(claims);
     if (hit !== undefined) return hit;
-    const allowed = await isUserInGoodStanding(this.context.db, userId);
-    if (this.ttlMs > 0) this.entries.set(userId, { allowed, at: this.context.clock().getTime() });
+    const { db } = this.context;
+    const allowed = (await isUserInGoodStanding(db, claims.userId)) && !(await isFamilyRevoked(db, claims.sessionId));
+    if (this.ttlMs > 0)
+      setBounded(
+        this.entries,
+        claims.sessionId,
+        { allowed, at: this.context.clock().getTime() },
+        SESSION_STATUS_CAPACITY,
+      );
     return allowed;
   }
+
+  /** A family this process just revoked: its access tokens are refused from the next request on. */
+  forget(sessionId: string): void {
+    this.entries.delete(sessionId);
+  }
 }
+
+type SessionClaims = Pick<AccessClaims, 'userId' | 'sessionId'>;
 
 export function createAuthServices(context: AppContext): AuthServices {
   return {
@@ -90,7 +114,7 @@ async function issue(
   context: AppContext,
   services: AuthServices,
   binding: RefreshBinding,
-  refreshToken: string,
+  session: { token: string; familyId: string },
 ): Promise<TokenResult> {
   const partner = await userPartner(context, binding.userId);
   const { brandCode } = binding;
@@ -101,9 +125,10 @@ async function issue(
     partnerId: partner.id,
     partnerCode: partner.code,
     username: partner.login,
+    sessionId: session.familyId,
   };
   const { token, expiresIn } = await signAccessToken(context, services.keys, claims);
-  return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, refresh_token: refreshToken };
+  return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, refresh_token: session.token };
 }
 
 async function userPartner(context: AppContext, userId: number): Promise<{ id: number; code: string; login: string }> {
@@ -171,10 +196,14 @@ async function refreshGrant(
   if ((await findClientInterfaces(context.db, clientId)) === undefined) {
     throw new OAuthError(401, 'invalid_client', 'The client_id is not a registered client.');
   }
-  const { binding, token } = await rotate(context, presented, { clientId, brandCode: request.brandCode }, (userId) =>
-    isUserInGoodStanding(context.db, userId),
+  const { binding, token, familyId } = await rotate(
+    context,
+    presented,
+    { clientId, brandCode: request.brandCode },
+    (userId) => isUserInGoodStanding(context.db, userId),
+    (revoked) => services.userStatus.forget(revoked),
   );
-  return issue(context, services, binding, token);
+  return issue(context, services, binding, { token, familyId });
 }
 
 /** The token endpoint's rules (spec §4.1, §5): password and refresh_token grants. */

@@ -118,6 +118,18 @@ export async function revokeFamily(db: Executor, familyId: string, now: string):
     .execute();
 }
 
+/** Whether a family was revoked (reuse detected, user deactivated): every token of it is then marked. */
+export async function isFamilyRevoked(db: Executor, familyId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('refresh_token')
+    .select('id')
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export interface FailureCount {
   failures: number;
   windowStartedAt: string;

@@ -11,6 +11,7 @@ const claims: AccessClaims = {
   brandCode: 'brandau',
   clientId: 'API',
   username: 'u',
+  sessionId: 'family-1',
 };
 const entry = (expiresAt: number) => ({ claims, kid: 'k1', expiresAt });
 

@@ -13,9 +13,11 @@ export interface HttpMetrics {
  * so several apps in one process (tests) never share counters. Made before the app, so the
  * answers Fastify gives outside its hooks (http/client-errors.ts, pre-routing errors) count too.
  */
-export function createHttpMetrics(): HttpMetrics {
+export function createHttpMetrics(options: { nodeVersion: boolean }): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // The exact Node.js version tells an attacker which CVEs apply: shown only behind METRICS_TOKEN.
+  if (!options.nodeVersion) registry.removeSingleMetric('nodejs_version_info');
   const series = new RequestSeries();
   series.registerWith(registry);
   const record = (method: string, route: string, statusCode: number, elapsedMs: number) =>
@@ -24,7 +26,7 @@ export function createHttpMetrics(): HttpMetrics {
 }
 
 /** Counts every request Fastify answers through its hooks. */
-export function registerHttpMetrics(app: FastifyInstance, metrics: HttpMetrics = createHttpMetrics()): HttpMetrics {
+export function registerHttpMetrics(app: FastifyInstance, metrics: HttpMetrics): HttpMetrics {
   app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: ids in paths would explode the label space.
     metrics.record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);

@@ -38,7 +38,7 @@ export const LongId = (description: string) =>
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed request: wrong JSON types, unparsable body, or a missing or invalid parameter.',
   401: 'No valid bearer token.',
-  403: 'The token is valid but not for this brand.',
+  403: 'The caller is known but may not do this: another brand (`BRAND_NOT_ALLOWED`), another partner (`PARTNER_NOT_ALLOWED`), a closed endpoint (`METRICS_DISABLED`).',
   404: 'Unknown brand, route or resource (also when the resource belongs to another partner).',
   409: 'The request conflicts with the current state.',
   413: 'The body is larger than the server accepts.',

@@ -4,9 +4,11 @@ import type { AppContext } from '../context.js';
 import { dialectOf } from '../db/dialect.js';
 import type { Lifecycle } from '../http/lifecycle.js';
 import type { HttpMetrics } from '../http/metrics.js';
+import { errorResponses } from '../http/schemas.js';
+import { metricsAccess } from './metrics-access.js';
 import { HealthResponse, ReadyResponse } from './schemas.js';
 
-/** Liveness, readiness and metrics: outside the base path, no authentication. */
+/** Liveness, readiness and metrics: outside the base path; /metrics is private in production (metrics-access.ts). */
 export const operationsRoutes: FastifyPluginAsyncTypebox<{
   context: AppContext;
   metrics: HttpMetrics;
@@ -59,10 +61,17 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{
         tags: ['operations'],
         operationId: 'metrics',
         summary: 'Prometheus metrics',
-        description: 'Request counts and latency by route and status, plus process metrics, in Prometheus text format.',
+        description:
+          'Request counts and latency by route and status, plus process metrics, in Prometheus text format. ' +
+          'With `METRICS_TOKEN` set it requires `Authorization: Bearer <METRICS_TOKEN>` (401 `METRICS_TOKEN_REQUIRED` otherwise); ' +
+          'without it, production answers 403 `METRICS_DISABLED` and staging answers anyone, without the Node.js version.',
         produces: ['text/plain'],
-        response: { 200: { type: 'string', description: 'Prometheus exposition format.' } },
+        response: {
+          200: { type: 'string', description: 'Prometheus exposition format.' },
+          ...errorResponses(401, 403),
+        },
       },
+      onRequest: metricsAccess(context.config),
     },
     async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );

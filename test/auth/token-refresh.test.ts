@@ -128,12 +128,16 @@ describe('POST /users/{brandCode}/token, grant_type=refresh_token', () => {
     expectRefused(await refresh(t, refresh_token));
   });
 
-  it('start-up housekeeping removes families past their absolute lifetime', async () => {
+  it('start-up housekeeping removes families past their absolute lifetime (and the last access token of one)', async () => {
     const t = getApp();
     await login(t);
     const count = async () => (await t.context.db.selectFrom('refresh_token').select('id').execute()).length;
     expect(await count()).toBeGreaterThan(0);
     clock.advance(7201);
+    await prepareIdentity(t.context);
+    // Kept while an access token issued in the family may still be presented (its revocation refuses it).
+    expect(await count()).toBeGreaterThan(0);
+    clock.advance(t.context.config.auth.accessTokenTtlSeconds);
     await login(t); // a live family survives
     await prepareIdentity(t.context);
     expect(await count()).toBe(1);
