@@ -164,7 +164,7 @@ export function assessReadiness(quote: StoredQuote, body: PurchaseRequest, facts
       ),
     );
   }
-  const sent = body.quote?.input;
+  const sent = body.quote.input;
   const input: QuoteInput = {
     ...quote.input,
     policyHolders: mergeHolders(quote.input.policyHolders ?? [], sent?.policyHolders, notifications),

@@ -32,7 +32,7 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
     async (request) => {
       const principal = principalOf(request);
       const body = request.body;
-      const clientInfo = body.quote?.clientInfo;
+      const clientInfo = body.quote.clientInfo;
       const userAgent = clientInfo?.userAgent ?? request.headers['user-agent'];
       const result = await purchaseQuote(purchaseDepsFor(context, app.paymentGateway, request.log), {
         buyer: { userId: principal.userId, partnerId: principal.partnerId, partnerCode: principal.partnerCode },

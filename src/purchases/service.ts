@@ -63,8 +63,8 @@ async function withConfigFlag(deps: PurchaseDeps, call: PurchaseCall, quote: Sto
  * and captures. Business outcomes (not ready, declined, challenge) are results, not errors.
  */
 export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Promise<PurchaseResult> {
-  const id = call.body.quote?.id;
-  if (id === undefined || id.trim() === '') throw new QuoteIdRequired();
+  const id = call.body.quote.id;
+  if (id.trim() === '') throw new QuoteIdRequired();
   const quote = await ownQuote(deps, call, id);
   if (quote.isPurchased) throw new QuotePurchased();
   const threeDs = call.body.threeDSRequestInfo;
