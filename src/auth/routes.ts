@@ -38,7 +38,19 @@ function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: 
     const first = error.validation[0];
     const missing = first?.params.missingProperty;
     const field = typeof missing === 'string' ? missing : (first?.instancePath.slice(1) ?? '');
-    const problem = typeof missing === 'string' ? 'is required' : 'must be given once, as text';
+    const grantType = (request.body as Record<string, unknown> | undefined)?.grant_type;
+    if (field === 'grant_type' && first?.keyword === 'enum' && grantType !== '') {
+      return sendOAuthError(
+        reply,
+        new OAuthError(400, 'unsupported_grant_type', "grant_type must be 'password' or 'refresh_token'."),
+      );
+    }
+    const problem =
+      typeof missing === 'string'
+        ? 'is required'
+        : first?.keyword === 'pattern'
+          ? 'must be a whole number'
+          : 'must be given once, as text';
     return sendOAuthError(reply, invalidRequest(`The form field '${field}' ${problem}.`));
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')

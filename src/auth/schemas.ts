@@ -3,7 +3,11 @@ import { Type, type Static } from 'typebox';
 /** Spec §4.1 form fields. All text, as a form carries them; the grant decides which are required. */
 export const TokenForm = Type.Object(
   {
-    grant_type: Type.String({ description: '`password` to sign in with credentials; `refresh_token` to renew.' }),
+    grant_type: Type.Enum(['password', 'refresh_token'], {
+      type: 'string',
+      description:
+        '`password` to sign in with credentials; `refresh_token` to renew. Others: 400 `unsupported_grant_type`.',
+    }),
     client_id: Type.Optional(
       Type.String({
         description:
@@ -20,12 +24,14 @@ export const TokenForm = Type.Object(
     password: Type.Optional(Type.String({ description: 'For `password`: the user’s password.' })),
     customerInterfaceId: Type.Optional(
       Type.String({
+        pattern: '^[0-9]{1,9}$',
         description:
           'For `password`: interface type (1 public website, 2 customer-service website, 3 mobile app, 5 partner website, 6 underwriter website, 8 third-party website). The client must be registered for it.',
       }),
     ),
     userTypeId: Type.Optional(
       Type.String({
+        pattern: '^[0-9]{1,9}$',
         description:
           'Default 1 (customer); 2 employee, 3 assistance provider, 4 partner, 5 underwriter. Must match the user.',
       }),
@@ -38,6 +44,16 @@ export const TokenForm = Type.Object(
     title: 'TokenForm',
     description:
       'application/x-www-form-urlencoded body. Unknown fields are ignored; a repeated field is invalid_request.',
+    examples: [
+      {
+        grant_type: 'password',
+        client_id: 'API',
+        username: 'partner.user@example.com',
+        password: 'correct horse battery staple',
+        customerInterfaceId: '8',
+        userTypeId: '4',
+      },
+    ],
   },
 );
 export type TokenForm = Static<typeof TokenForm>;
@@ -45,7 +61,7 @@ export type TokenForm = Static<typeof TokenForm>;
 export const TokenResult = Type.Object(
   {
     access_token: Type.String({ description: 'JWT to send as `Authorization: Bearer <access_token>`.' }),
-    token_type: Type.String({ description: 'Always `Bearer`.' }),
+    token_type: Type.Enum(['Bearer'], { type: 'string', description: 'Always `Bearer`.' }),
     expires_in: Type.Integer({
       description: 'Seconds until the access token expires (ACCESS_TOKEN_TTL_SECONDS, default 3600).',
     }),
@@ -58,16 +74,36 @@ export const TokenResult = Type.Object(
     title: 'TokenResult',
     required: ['access_token', 'token_type', 'expires_in'],
     description: 'Token result (spec §2.4).',
+    examples: [
+      {
+        access_token: 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiYXQrand0In0.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl',
+        token_type: 'Bearer',
+        expires_in: 3600,
+        refresh_token: 'b3BhcXVlLXNpbmdsZS11c2UtcmVmcmVzaC10b2tlbg',
+      },
+    ],
   },
 );
 
 export const TokenError = (description: string) =>
   Type.Object(
     {
-      error: Type.String({
-        description:
-          'RFC 6749 §5.2 code: `invalid_request`, `invalid_client`, `invalid_grant`, `unauthorized_client`, `unsupported_grant_type`, `temporarily_unavailable` (429), `server_error` (500).',
-      }),
+      error: Type.Enum(
+        [
+          'invalid_request',
+          'invalid_client',
+          'invalid_grant',
+          'unauthorized_client',
+          'unsupported_grant_type',
+          'temporarily_unavailable',
+          'server_error',
+        ],
+        {
+          type: 'string',
+          description:
+            'RFC 6749 §5.2 code; `temporarily_unavailable` is the 429 answer, `server_error` the 500 answer.',
+        },
+      ),
       error_description: Type.String({
         description: 'What went wrong, for a person. Never tells whether a username exists.',
       }),

@@ -41,7 +41,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
   }, async (request, reply) => {
     const snapshot = await catalogue.snapshot();
     const brand = brandOf(snapshot, request.params.brandCode);
-    const { quoteType } = request.query;
+    const quoteType = request.query.quoteType ?? 'SINGLETRIP'; // validation fills the default; this satisfies the type
     const entry = cached(snapshot, `config/${brand.brandCode}/${quoteType}`, () => json(quoteConfigBody(brand, quoteType), brand.quoteConfig.expirySeconds));
     return answer(request, reply, snapshot, brand, entry);
   });

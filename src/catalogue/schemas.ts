@@ -124,11 +124,12 @@ export type PdsSummaryResponse = Static<typeof PdsSummaryResponse>;
 const Lang = Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}([-_][A-Za-z]{2})?$', description: 'Language code (e.g. `en`, `es`, `es-MX`); unknown or absent → the brand default.' }));
 
 export const QuoteConfigQuery = Type.Object({
-  quoteType: Type.Enum(['SINGLETRIP', 'MULTITRIP'], { type: 'string', default: 'SINGLETRIP' }),
+  // Optional with a default (filled in by validation), so clients may leave it out.
+  quoteType: Type.Optional(Type.Enum(['SINGLETRIP', 'MULTITRIP'], { type: 'string', default: 'SINGLETRIP' })),
 });
 export const PlansQuery = Type.Object({
   planCode: Type.String({ minLength: 1, maxLength: 20 }),
-  effectiveAt: Type.Optional(Type.String({ maxLength: 40, description: 'YYYY-MM-DD, or an ISO 8601 date-time read in the brand time zone; default today.' })),
+  effectiveAt: Type.Optional(Type.String({ maxLength: 40, examples: ['2026-12-01', '2026-12-01T09:00:00+11:00'], description: 'YYYY-MM-DD, or an ISO 8601 date-time with an offset (`Z` or `±hh:mm`) read in the brand time zone; default today. Anything else is 400 `INVALID_DATE`.' })),
   preferredDocumentFileType: Type.Optional(Type.Enum(['PDF', 'pdf'], { type: 'string', description: 'Only PDF documents exist.' })),
   lang: Lang,
   partnerCode: Type.Optional(Type.String({ maxLength: 40, description: "The caller's own partner code (the token's partner is used when absent); another partner's code answers 403 `PARTNER_NOT_ALLOWED`." })),

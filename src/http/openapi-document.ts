@@ -21,7 +21,8 @@ const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs'];
 const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 const SCHEMA_ONE = ['items', 'additionalProperties', 'not', 'contains', 'if', 'then', 'else'];
 
-const withoutDescription = ({ description: _d, ...rest }: Schema): Schema => rest;
+/** What makes two uses the same type: a use's own wording and @fastify/swagger moving a body's examples to its media object do not. */
+const essence = ({ description: _d, examples: _e, ...rest }: Schema): Schema => rest;
 
 class SchemaNamer {
   readonly components: Record<string, Schema> = {};
@@ -43,9 +44,9 @@ class SchemaNamer {
     if (!/^[A-Za-z0-9._-]+$/.test(title)) throw new Error(`Schema title '${title}' is not a component name.`);
     const known = this.components[title];
     if (known === undefined) this.components[title] = out;
-    else if (!isDeepStrictEqual(withoutDescription(known), withoutDescription(out))) {
+    else if (!isDeepStrictEqual(essence(known), essence(out))) {
       throw new Error(`Two different schemas are titled '${title}'; give one another title.`);
-    }
+    } else if (known.examples === undefined && out.examples !== undefined) known.examples = out.examples;
     const ref: Schema = { $ref: `#/components/schemas/${title}` };
     // OpenAPI 3.1 lets a $ref carry its own description: the use's wording wins over the type's.
     const description = out.description;

@@ -165,7 +165,7 @@ export function presentSummary(policy: PolicyRecord): PolicySummary {
     policyNumber: policy.policyNumber,
     sequenceNumber: policy.sequenceNumber,
     policyStatusId: policy.statusId,
-    policyStatus: policy.status,
+    policyStatus: policy.status as 'Active' | 'Cancelled', // the two values policy rows are written with
     detailStatusId: detail.statusId,
     detailStatus: detail.status,
     policyActionTypeId: ACTION_TYPE_IDS[detail.actionType],

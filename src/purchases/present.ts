@@ -1,4 +1,4 @@
-import { PAYMENT_METHOD_CARD } from '../payments/gateway.js';
+import { PAYMENT_METHOD_CARD, type PaymentResult, type ThreeDsStatus } from '../payments/gateway.js';
 import { toContractQuote } from '../quotes/contract.js';
 import { isBlocking } from '../notifications/problems.js';
 import type { PurchaseRequest, PurchaseResponse } from './schemas.js';
@@ -25,8 +25,16 @@ export function toPurchaseResponse(result: PurchaseResult, body: PurchaseRequest
   if (!purchase) return answer;
   answer.paymentMethod = PAYMENT_METHOD_CARD;
   if (purchase.paymentId !== undefined) answer.paymentIds = purchase.paymentId;
-  if (purchase.paymentResult !== undefined) answer.paymentResult = purchase.paymentResult;
-  if (purchase.state === 'CHALLENGE_PENDING' && purchase.challenge) answer.threeDSResponseInfo = purchase.challenge;
-  else if (purchase.threeDSStatus !== undefined) answer.threeDSResponseInfo = { threeDSStatus: purchase.threeDSStatus };
+  // Stored as text, but only ever written from the gateway's closed sets (payments/gateway.ts).
+  if (purchase.paymentResult !== undefined) answer.paymentResult = purchase.paymentResult as PaymentResult;
+  if (purchase.state === 'CHALLENGE_PENDING' && purchase.challenge) {
+    const { threeDSStatus, threeDSRequestPattern, threeDSResponse } = purchase.challenge;
+    answer.threeDSResponseInfo = {
+      threeDSStatus: threeDSStatus as ThreeDsStatus,
+      threeDSRequestPattern: threeDSRequestPattern as 'REDIRECT',
+      threeDSResponse,
+    };
+  } else if (purchase.threeDSStatus !== undefined)
+    answer.threeDSResponseInfo = { threeDSStatus: purchase.threeDSStatus as ThreeDsStatus };
   return answer;
 }

@@ -111,7 +111,7 @@ describe('purchase readiness', () => {
         property: 'quote.input.regulatoryDeclarations[0].hasAgreed',
       }),
     ]);
-    expect(assessReadiness(quote(), {}, facts).notifications).toEqual([
+    expect(assessReadiness(quote(), { quote: { id: 'q1' } }, facts).notifications).toEqual([
       expect.objectContaining({ property: 'quote.input.regulatoryDeclarations', tokens: { termConditionId: '1' } }),
     ]);
   });

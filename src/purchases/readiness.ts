@@ -143,7 +143,7 @@ function notReady(reach: ReturnType<typeof dataReaches>): Notification[] {
 /** Checks a stored quote against the purchase rules (docs/api-contract.md, "Purchase"). */
 export function assessReadiness(quote: StoredQuote, body: PurchaseRequest, facts: ReadinessFacts): Readiness {
   const notifications: Notification[] = [];
-  const sent = body.quote?.input;
+  const sent = body.quote.input;
   const input: QuoteInput = {
     ...quote.input,
     policyHolders: mergeHolders(quote.input.policyHolders ?? [], sent?.policyHolders, notifications),

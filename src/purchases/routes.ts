@@ -43,7 +43,7 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
     async (request) => {
       const principal = principalOf(request);
       const body = request.body;
-      const clientInfo = body.quote?.clientInfo;
+      const clientInfo = body.quote.clientInfo;
       // The header is not scanned like the body: its card numbers are redacted before the purchase and policy keep it.
       const header = request.headers['user-agent'];
       const userAgent = clientInfo?.userAgent ?? (header === undefined ? undefined : redactCardNumbers(header));

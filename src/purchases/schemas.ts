@@ -55,7 +55,7 @@ export const PartnerSummary = Type.Object(
 
 export const QuoteMinimum = Type.Object(
   {
-    id: Maybe(Type.String({ maxLength: 64, description: 'Extension: the id of the stored quote to buy (required).' })),
+    id: Type.String({ minLength: 1, maxLength: 64, description: 'Extension: the id of the stored quote to buy.' }),
     isPurchaseInitiated: Maybe(Flag('Ignored (server-owned).')),
     stage: Maybe(QuoteStage),
     input: Maybe(QuoteInputMinimum),
@@ -114,8 +114,18 @@ export const ThreeDsRequestInfo = Type.Object(
 
 export const ThreeDsResponseInfo = Type.Object(
   {
-    threeDSStatus: Maybe(ShortText('See docs/api-contract.md, "Payments".')),
-    threeDSRequestPattern: Maybe(ShortText("`REDIRECT`: open `threeDSResponse` in the cardholder's browser.")),
+    threeDSStatus: Maybe(
+      Type.Enum(['NOT_REQUIRED', 'FRICTIONLESS', 'CHALLENGE_REQUIRED', 'CHALLENGE_COMPLETED', 'CHALLENGE_FAILED'], {
+        type: 'string',
+        description: 'See docs/api-contract.md, "Payments".',
+      }),
+    ),
+    threeDSRequestPattern: Maybe(
+      Type.Enum(['REDIRECT'], {
+        type: 'string',
+        description: "`REDIRECT`: open `threeDSResponse` in the cardholder's browser.",
+      }),
+    ),
     threeDSResponse: Maybe(Text('The challenge URL.', 1000)),
   },
   { title: 'ThreeDsResponseInfo', description: 'Spec §2.3 ThreeDsResponseInfo.' },
@@ -123,13 +133,25 @@ export const ThreeDsResponseInfo = Type.Object(
 
 export const PurchaseRequest = Type.Object(
   {
-    quote: Maybe(QuoteMinimum),
+    quote: QuoteMinimum,
     cardToken: Maybe(CardTokenInput),
     threeDSRequestInfo: Maybe(ThreeDsRequestInfo),
     validation,
   },
   {
     title: 'PurchaseRequest',
+    examples: [
+      {
+        quote: {
+          id: 'q_01JD8ZQ6M4X3K9V2T7B5N1C0RA',
+          input: {
+            policyHolders: [{ firstName: 'Alex', lastName: 'Smith', emailAddress: 'alex.smith@example.com' }],
+            regulatoryDeclarations: [{ termConditionId: 12, hasAgreed: true }],
+          },
+        },
+        cardToken: { token: 'tok_sandbox_approve', source: 'hosted-page' },
+      },
+    ],
     description:
       'Purchase request (spec §4.2, minimal payload). Prices, status, policy number and partner ids in the body are ignored.',
   },
@@ -144,14 +166,36 @@ export const PurchaseResponse = Type.Object(
     paymentIds: Maybe(ShortText("The gateway's payment id of this attempt.")),
     threeDSResponseInfo: Maybe(ThreeDsResponseInfo),
     paymentResult: Maybe(
-      ShortText(
-        '`APPROVED`, `DECLINED`, `INSUFFICIENT_FUNDS`, `THREEDS_CHALLENGE_REQUIRED` or `GATEWAY_ERROR`; absent when no payment was tried.',
-      ),
+      Type.Enum(['APPROVED', 'DECLINED', 'INSUFFICIENT_FUNDS', 'THREEDS_CHALLENGE_REQUIRED', 'GATEWAY_ERROR'], {
+        type: 'string',
+        description: 'Outcome of the payment step; absent when no payment was tried.',
+      }),
     ),
-    paymentMethod: Maybe(ShortText('`CARD`.')),
+    paymentMethod: Maybe(Type.Enum(['CARD'], { type: 'string', description: 'A tokenised payment card.' })),
     validation,
   },
-  { title: 'PurchaseResponse', description: 'Purchase outcome with the quote (spec §4.2).' },
+  {
+    title: 'PurchaseResponse',
+    description: 'Purchase outcome with the quote (spec §4.2).',
+    examples: [
+      {
+        quote: {
+          id: 'q_01JD8ZQ6M4X3K9V2T7B5N1C0RA',
+          isPurchased: true,
+          isPurchaseInitiated: true,
+          policyNumber: 'TIAU260000042',
+          stage: 'PAYMENT',
+          validation: { isValid: true, errors: [] },
+        },
+        cardToken: { token: 'tok_…rove', source: 'hosted-page' },
+        paymentIds: 'pay_7Q2M4X',
+        threeDSResponseInfo: { threeDSStatus: 'NOT_REQUIRED' },
+        paymentResult: 'APPROVED',
+        paymentMethod: 'CARD',
+        validation: { isValid: true, errors: [] },
+      },
+    ],
+  },
 );
 export type PurchaseResponse = Static<typeof PurchaseResponse>;
 export type ThreeDsRequestInfo = Static<typeof ThreeDsRequestInfo>;

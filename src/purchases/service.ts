@@ -65,8 +65,8 @@ async function withConfigFlag(deps: PurchaseDeps, call: PurchaseCall, quote: Sto
  * and captures. Business outcomes (not ready, declined, challenge) are results, not errors.
  */
 export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Promise<PurchaseResult> {
-  const id = call.body.quote?.id;
-  if (id === undefined || id.trim() === '') throw new QuoteIdRequired();
+  const id = call.body.quote.id;
+  if (id.trim() === '') throw new QuoteIdRequired();
   const earlier =
     call.idempotencyKeyId === undefined ? undefined : await answerOfKey(deps, call, call.idempotencyKeyId);
   if (earlier) return earlier;

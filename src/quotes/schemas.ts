@@ -9,6 +9,15 @@ export * from './schemas/prices.js';
 
 /** The Quote resource (spec §2.2) and the quote endpoints' parameters. */
 
+const EXAMPLE_INPUT = {
+  quoteType: 'SINGLETRIP',
+  homeAddress: { countryCode: 'AUS', provinceCode: 'NSW' },
+  destinationCountryCodes: ['JPN'],
+  departureDate: '2026-12-01',
+  returnDate: '2026-12-15',
+  policyHolders: [{ guid: 'traveller-1', age: 34, isPrimary: true }],
+};
+
 export const ClientInfo = Type.Object(
   {
     ipAddress: Maybe(ShortText('Customer IP address.')),
@@ -62,7 +71,23 @@ export const Quote = Type.Object(
     brandCode: Maybe(ShortText('Brand of the quote.')),
     validation: Maybe(Validation),
   },
-  { title: 'Quote', description: 'A quote (spec §2.2 Quote).' },
+  {
+    title: 'Quote',
+    description: 'A quote (spec §2.2 Quote).',
+    examples: [
+      {
+        id: 'q_01JD8ZQ6M4X3K9V2T7B5N1C0RA',
+        isNew: true,
+        isPurchased: false,
+        isPurchaseInitiated: false,
+        stage: 'BASEQUOTE',
+        evaluatedAt: '2026-11-22T00:00:00.000Z',
+        input: EXAMPLE_INPUT,
+        brandCode: 'brandau',
+        validation: { isValid: true, errors: [] },
+      },
+    ],
+  },
 );
 export type Quote = Static<typeof Quote>;
 
@@ -71,6 +96,7 @@ export const QuoteRequest = Type.Object(
   { ...Quote.properties, input: QuoteInput },
   {
     title: 'QuoteRequest',
+    examples: [{ stage: 'BASEQUOTE', input: EXAMPLE_INPUT }],
     description:
       'A Quote to evaluate; `input` is required, server-owned fields (`id`, prices, audit, flags, `policyNumber`) are ignored.',
   },

@@ -28,4 +28,49 @@ describe('OpenAPI document', () => {
     const committed = JSON.parse(readFileSync('docs/openapi.json', 'utf8')) as unknown;
     expect(await fetchDocument()).toEqual(committed);
   });
+
+  it('names the contract types once, with enums, examples and the shared headers and errors', async () => {
+    /* eslint-disable @typescript-eslint/no-explicit-any -- walking a JSON document */
+    const document = (await fetchDocument()) as unknown as {
+      paths: Record<string, Record<string, Record<string, any>>>;
+      components: { schemas: Record<string, any>; headers: Record<string, unknown> };
+    };
+    /* eslint-enable @typescript-eslint/no-explicit-any */
+    const text = JSON.stringify(document);
+    const { schemas } = document.components;
+    for (const name of [
+      'Quote',
+      'QuoteRequest',
+      'PurchaseRequest',
+      'PurchaseResponse',
+      'PolicySummary',
+      'ErrorResponse',
+    ])
+      expect(schemas[name]).toBeDefined();
+    // The Quote is written out once, in components, and referred to everywhere else.
+    expect(text.split('"title":"Quote"').length - 1).toBe(1);
+    expect(text.split('"$ref":"#/components/schemas/Quote"').length - 1).toBeGreaterThan(3);
+    expect(schemas.PurchaseResponse.properties.paymentResult.enum).toContain('THREEDS_CHALLENGE_REQUIRED');
+    expect(schemas.ThreeDsResponseInfo.properties.threeDSStatus.enum).toContain('CHALLENGE_REQUIRED');
+    expect(schemas.TokenForm.properties.grant_type.enum).toEqual(['password', 'refresh_token']);
+    expect(schemas.PolicySummary.properties.policyStatus.enum).toEqual(['Active', 'Cancelled']);
+    expect(schemas.PurchaseRequest.required).toContain('quote');
+    expect(schemas.QuoteMinimum.required).toContain('id');
+
+    const purchase = document.paths['/quotes/v2/{brandCode}/purchase']!.post!;
+    expect(purchase.requestBody.content['application/json'].example).toBeDefined();
+    expect(purchase.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    expect(Object.keys(purchase.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '408', '413', '414', '429', '431', '500', '503']),
+    );
+    expect(Object.keys(purchase.responses['200'].headers)).toEqual(expect.arrayContaining(['X-Request-Id']));
+    expect(Object.keys(purchase.responses['401'].headers)).toContain('WWW-Authenticate');
+    const config = document.paths['/products/v1/{brandCode}/baseQuoteConfig']!.get!;
+    expect(config.parameters.find((p: { name: string }) => p.name === 'quoteType').required).toBeFalsy();
+    expect(config.parameters.map((p: { name: string }) => p.name)).toContain('If-None-Match');
+    expect(Object.keys(config.responses['200'].headers)).toEqual(expect.arrayContaining(['ETag', 'Cache-Control']));
+    expect(Object.keys(document.components.headers)).toEqual(
+      expect.arrayContaining(['Retry-After', 'RateLimit-Policy', 'RateLimit']),
+    );
+  });
 });

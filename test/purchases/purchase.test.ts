@@ -186,9 +186,13 @@ describe(`purchase: every sandbox card (${DIALECT})`, () => {
 describe(`purchase: rules and refusals (${DIALECT})`, () => {
   it("missing quote.id → 400 naming quote.id; another partner's or an unknown quote → 404", async () => {
     const t = getApp();
+    // Both are required in the schema (and so in the OpenAPI document), named where they are missing.
     const missing = await purchase(t, { cardToken: { token: CARDS.approved } });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().validation.errors[0]).toMatchObject({ property: 'quote.id' });
+    expect(missing.json().validation.errors[0]).toMatchObject({ code: 'FIELD_REQUIRED', property: 'quote' });
+    const noId = await purchase(t, { quote: { input: {} }, cardToken: { token: CARDS.approved } });
+    expect(noId.statusCode).toBe(400);
+    expect(noId.json().validation.errors[0]).toMatchObject({ code: 'FIELD_REQUIRED', property: 'quote.id' });
     const quote = await readyQuote(t);
     for (const [options, id] of [
       [{ partner: 'B' as const }, quote.id],
