@@ -155,7 +155,7 @@ describe('counting before verifying (parallel sign-ins)', () => {
     } finally {
       verify.mockRestore();
     }
-    expect(await failuresOf(`user:${login}`)).toBe(5);
+    expect(await failuresOf(userFailureKey(login))).toBe(5);
   });
 
   it('refuses the right password right after 10 parallel failures, and the lock is not reset', async () => {
@@ -166,7 +166,7 @@ describe('counting before verifying (parallel sign-ins)', () => {
     const right = await postToken(t.app, partnerLogin(login, password), from);
     expect(right.statusCode).toBe(429);
     expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
-    expect(await failuresOf(`user:${login}`)).toBe(5);
+    expect(await failuresOf(userFailureKey(login))).toBe(5);
     expect((await postToken(t.app, partnerLogin(login, password), from)).statusCode).toBe(429);
   });
 
@@ -177,7 +177,7 @@ describe('counting before verifying (parallel sign-ins)', () => {
     const guess = await throttle.reserve('racer@example.test', '198.51.100.33');
     await throttle.succeeded(rightOne);
     await throttle.failed(guess);
-    expect(await failuresOf('user:racer@example.test')).toBe(1);
+    expect(await failuresOf(userFailureKey('racer@example.test'))).toBe(1);
     expect(await failuresOf('ip:198.51.100.32')).toBe(0);
     expect(await failuresOf('ip:198.51.100.33')).toBe(1);
   });
@@ -193,6 +193,6 @@ describe('counting before verifying (parallel sign-ins)', () => {
     });
     await throttle.failed(await throttle.reserve('first@example.test', '198.51.100.34'));
     await expect(throttle.reserve('victim@example.test', '198.51.100.34')).rejects.toMatchObject({ status: 429 });
-    expect(await failuresOf('user:victim@example.test')).toBe(0);
+    expect(await failuresOf(userFailureKey('victim@example.test'))).toBe(0);
   });
 });
