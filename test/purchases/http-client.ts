@@ -2,15 +2,20 @@ import { expect } from 'vitest';
 
 /** A partner talking to a real server over HTTP with the demo logins (README, "Demo data"). */
 export class PartnerClient {
-  private token: string | undefined;
+  /** One sign-in shared by every call: parallel sign-ins of one username beyond its attempt budget are refused (429). */
+  private signIn: Promise<string> | undefined;
   constructor(
     readonly baseUrl: string,
     private readonly brand = 'brandau',
     private readonly partner = 'DEMOA',
   ) {}
 
-  async authorization(): Promise<string> {
-    if (this.token) return `Bearer ${this.token}`;
+  authorization(): Promise<string> {
+    this.signIn ??= this.signInOnce();
+    return this.signIn;
+  }
+
+  private async signInOnce(): Promise<string> {
     const res = await fetch(`${this.baseUrl}/users/${this.brand}/token`, {
       method: 'POST',
       body: new URLSearchParams({
@@ -23,8 +28,7 @@ export class PartnerClient {
       }),
     });
     expect(res.status).toBe(200);
-    this.token = ((await res.json()) as { access_token: string }).access_token;
-    return `Bearer ${this.token}`;
+    return `Bearer ${((await res.json()) as { access_token: string }).access_token}`;
   }
 
   async call(
