@@ -1,5 +1,6 @@
 import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import { InvalidInput } from '../errors.js';
+import { propertyPathOf, type PropertyVisit } from '../notifications/property-path.js';
 
 /**
  * Control characters no field of the contract may hold: names, addresses, codes, tokens and
@@ -28,29 +29,6 @@ export class ControlCharacterRefused extends InvalidInput {
   }
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-function childPath(parent: string, key: string | number): string {
-  if (typeof key === 'number') return `${parent}[${key}]`;
-  if (IDENTIFIER.test(key)) return parent ? `${parent}.${key}` : key;
-  return `${parent}[${JSON.stringify(key)}]`;
-}
-
-/** A value still to visit; its path is spelled out only when it holds a control character. */
-interface Visit {
-  readonly value: unknown;
-  readonly parent: Visit | undefined;
-  readonly key: string | number;
-}
-
-function pathOf(visit: Visit): string {
-  const keys: (string | number)[] = [];
-  for (let at = visit; at.parent; at = at.parent) keys.push(at.key);
-  let path = '';
-  for (let i = keys.length - 1; i >= 0; i -= 1) path = childPath(path, keys[i] as string | number);
-  return path;
-}
-
 /**
  * The JSON path (`quote.input.policyHolders[0].firstName`) of the first string or property name
  * holding a control character; `''` for a root string. Iterative, so deep nesting cannot overflow
@@ -58,11 +36,11 @@ function pathOf(visit: Visit): string {
  */
 export function findControlCharacter(value: unknown): string | undefined {
   const seen = new WeakSet<object>();
-  const stack: Visit[] = [{ value, parent: undefined, key: '' }];
+  const stack: PropertyVisit[] = [{ value, parent: undefined, key: '' }];
   for (let item = stack.pop(); item; item = stack.pop()) {
     const current = item.value;
     if (typeof current === 'string') {
-      if (CONTROL.test(current)) return pathOf(item);
+      if (CONTROL.test(current)) return propertyPathOf(item);
       continue;
     }
     if (current === null || typeof current !== 'object' || seen.has(current)) continue;
@@ -72,8 +50,8 @@ export function findControlCharacter(value: unknown): string | undefined {
       : Object.entries(current);
     for (let i = entries.length - 1; i >= 0; i -= 1) {
       const [key, child] = entries[i] as [string | number, unknown];
-      const visit: Visit = { value: child, parent: item, key };
-      if (typeof key === 'string' && CONTROL.test(key)) return pathOf(visit);
+      const visit: PropertyVisit = { value: child, parent: item, key };
+      if (typeof key === 'string' && CONTROL.test(key)) return propertyPathOf(visit);
       stack.push(visit);
     }
   }

@@ -6,6 +6,7 @@
  * single spaces or dashes ("4111 1111 1111 1111", "3782-822463-10005"). Test PANs count.
  * Digits glued to more digits (a 25-digit reference) are not split: a PAN has digit-free edges.
  */
+import { propertyPathOf, type PropertyVisit } from '../notifications/property-path.js';
 
 /** Digit groups joined by one space or dash, with no digit on either side. */
 const DIGIT_RUN = /(?<!\d)\d+(?:[ -]\d+)*(?!\d)/g;
@@ -102,42 +103,19 @@ export function redactPath(url: string): string {
   return redacted ? redacted.join('/') : path;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
-function childPath(parent: string, key: string | number): string {
-  if (typeof key === 'number') return `${parent}[${key}]`;
-  if (IDENTIFIER.test(key)) return parent ? `${parent}.${key}` : key;
-  return `${parent}[${JSON.stringify(key)}]`;
-}
-
-/** A value still to visit; its path is only spelled out when it holds a PAN. */
-interface Visit {
-  readonly value: unknown;
-  readonly parent: Visit | undefined;
-  readonly key: string | number;
-}
-
-function pathOf(visit: Visit): string {
-  const keys: (string | number)[] = [];
-  for (let at = visit; at.parent; at = at.parent) keys.push(at.key);
-  let path = '';
-  for (let i = keys.length - 1; i >= 0; i -= 1) path = childPath(path, keys[i] as string | number);
-  return path;
-}
-
 /** Every path holding a PAN, in the order found; with `firstOnly`, stops at the first. */
 function scan(value: unknown, firstOnly: boolean): string[] {
   const found: string[] = [];
   const seen = new WeakSet<object>();
-  const stack: Visit[] = [{ value, parent: undefined, key: '' }];
+  const stack: PropertyVisit[] = [{ value, parent: undefined, key: '' }];
   while (stack.length > 0) {
     const item = stack.pop();
     if (!item) break;
     const current = item.value;
     if (typeof current === 'string') {
-      if (containsCardNumber(current)) found.push(pathOf(item));
+      if (containsCardNumber(current)) found.push(propertyPathOf(item));
     } else if (typeof current === 'number' || typeof current === 'bigint') {
-      if (Number.isInteger(Number(current)) && containsCardNumber(String(current))) found.push(pathOf(item));
+      if (Number.isInteger(Number(current)) && containsCardNumber(String(current))) found.push(propertyPathOf(item));
     } else if (current !== null && typeof current === 'object') {
       if (seen.has(current)) continue;
       seen.add(current);
@@ -146,9 +124,9 @@ function scan(value: unknown, firstOnly: boolean): string[] {
         : Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i -= 1) {
         const [key, child] = entries[i] as [string | number, unknown];
-        const visit: Visit = { value: child, parent: item, key };
+        const visit: PropertyVisit = { value: child, parent: item, key };
         if (typeof key === 'string' && containsCardNumber(key)) {
-          found.push(pathOf(visit));
+          found.push(propertyPathOf(visit));
           if (firstOnly) return found;
         }
         stack.push(visit);

@@ -1,11 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { describe, expect, it, vi } from 'vitest';
 import { LoginThrottle, userFailureKey } from '../../src/auth/brute-force.js';
 import { PasswordHasher } from '../../src/auth/passwords.js';
-import { connectDatabase } from '../../src/db/connect.js';
-import type { Db } from '../../src/db/database.js';
-import { useTestApp } from '../helpers/app.js';
+import { useSecondApp, useTestApp } from '../helpers/app.js';
 import { ensureTestUser } from '../helpers/auth.js';
 import { FAST_AUTH_ENV, movableClock, partnerLogin, postToken } from './support.js';
 
@@ -21,18 +17,7 @@ const getApp = useTestApp({
 });
 
 // A second server process: its own app and its own connection pool on the same database.
-let second: FastifyInstance;
-let secondDb: Db;
-beforeAll(async () => {
-  const t = getApp();
-  secondDb = connectDatabase(t.database.database);
-  second = await buildApp({ ...t.context, db: secondDb }, { logger: false });
-  await second.ready();
-});
-afterAll(async () => {
-  await second.close();
-  await secondDb.destroy();
-});
+const getSecond = useSecondApp(getApp);
 
 describe('brute-force protection on the token endpoint', () => {
   it('counts failures per username across processes (any letter case) and then refuses even the right password', async () => {
@@ -41,14 +26,14 @@ describe('brute-force protection on the token endpoint', () => {
     const from = { remoteAddress: '198.51.100.1' };
     expect((await postToken(t.app, partnerLogin(login, 'wrong-1'), from)).statusCode).toBe(401);
     expect(
-      (await postToken(second, partnerLogin(login.toUpperCase(), 'wrong-2'), { remoteAddress: '198.51.100.2' }))
+      (await postToken(getSecond(), partnerLogin(login.toUpperCase(), 'wrong-2'), { remoteAddress: '198.51.100.2' }))
         .statusCode,
     ).toBe(401);
     expect((await postToken(t.app, partnerLogin(login, 'wrong-3'), { remoteAddress: '198.51.100.3' })).statusCode).toBe(
       401,
     );
 
-    const locked = await postToken(second, partnerLogin(login, password), { remoteAddress: '198.51.100.4' });
+    const locked = await postToken(getSecond(), partnerLogin(login, password), { remoteAddress: '198.51.100.4' });
     expect(locked.statusCode).toBe(429);
     expect(locked.headers['cache-control']).toBe('no-store');
     const retryAfter = Number(locked.headers['retry-after']);
@@ -67,7 +52,7 @@ describe('brute-force protection on the token endpoint', () => {
     const opts = { brand: 'brandnz', remoteAddress: '203.0.113.7' };
     for (let i = 0; i < 2; i++)
       expect((await postToken(t.app, partnerLogin(login, 'nope'), opts)).statusCode).toBe(401);
-    expect((await postToken(second, partnerLogin(login, password), opts)).statusCode).toBe(200);
+    expect((await postToken(getSecond(), partnerLogin(login, password), opts)).statusCode).toBe(200);
     for (let i = 0; i < 2; i++)
       expect((await postToken(t.app, partnerLogin(login, 'nope'), opts)).statusCode).toBe(401);
     expect((await postToken(t.app, partnerLogin(login, password), opts)).statusCode).toBe(200);
@@ -78,7 +63,7 @@ describe('brute-force protection on the token endpoint', () => {
     const { login, password } = await ensureTestUser(t, 'nomad');
     const attacker = { brand: 'nomad', remoteAddress: '192.0.2.66' };
     for (let i = 0; i < 6; i++) {
-      const app = i % 2 === 0 ? t.app : second;
+      const app = i % 2 === 0 ? t.app : getSecond();
       expect((await postToken(app, partnerLogin(`guess-${i}@example.test`, 'pw'), attacker)).statusCode).toBe(401);
     }
     expect((await postToken(t.app, partnerLogin(login, password), attacker)).statusCode).toBe(429);

@@ -4,6 +4,8 @@ import { buildApp, type BuildAppOptions } from '../../src/app.js';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import type { AppContext, Clock } from '../../src/context.js';
 import { prepareDatabase } from '../../src/server.js';
+import { connectDatabase } from '../../src/db/connect.js';
+import type { Db } from '../../src/db/database.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestAppOptions {
@@ -69,5 +71,29 @@ export function useTestApp(options: TestAppOptions = {}): () => TestApp {
   return () => {
     if (!current) throw new Error('test app not built yet (use it inside a test)');
     return current;
+  };
+}
+
+/**
+ * A second app on the file's test database with a connection pool of its own: another server
+ * process, in process (counters and limits that must hold across processes). Built after the
+ * test app, closed before it.
+ */
+export function useSecondApp(getApp: () => TestApp): () => FastifyInstance {
+  let second: FastifyInstance | undefined;
+  let secondDb: Db | undefined;
+  beforeAll(async () => {
+    const t = getApp();
+    secondDb = connectDatabase(t.database.database);
+    second = await buildApp({ ...t.context, db: secondDb }, { logger: false });
+    await second.ready();
+  });
+  afterAll(async () => {
+    await second?.close();
+    await secondDb?.destroy();
+  });
+  return () => {
+    if (!second) throw new Error('second app not built yet (use it inside a test)');
+    return second;
   };
 }

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { connectDatabase } from '../../src/db/connect.js';
-import type { Db } from '../../src/db/database.js';
-import { useTestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useSecondApp, useTestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { FAST_AUTH_ENV, partnerLogin, postToken } from '../auth/support.js';
 
@@ -24,28 +21,17 @@ describe.skipIf(!redisUrl)('request limits shared through Redis (TEST_REDIS_URL;
     },
   });
 
-  // A second server process: its own app (own Redis client) and its own pool on the same database.
-  let second: FastifyInstance;
-  let secondDb: Db;
-  beforeAll(async () => {
-    const t = getApp();
-    secondDb = connectDatabase(t.database.database);
-    second = await buildApp({ ...t.context, db: secondDb }, { logger: false });
-    await second.ready();
-  });
-  afterAll(async () => {
-    await second.close();
-    await secondDb.destroy();
-  });
+  // A second server process: its own app and its own connection pool on the same database.
+  const getSecond = useSecondApp(getApp);
 
   it('a partner’s reads on two app instances spend one budget', async () => {
     const t = getApp();
     const headers = await bearerFor(t, 'brandau');
     const read = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/quotes/v2/brandau/quote/1', headers });
     const statuses = [];
-    for (const app of [t.app, second, t.app, second]) statuses.push((await read(app)).statusCode);
+    for (const app of [t.app, getSecond(), t.app, getSecond()]) statuses.push((await read(app)).statusCode);
     expect(statuses).toEqual([404, 404, 404, 404]);
-    const limited = await read(second);
+    const limited = await read(getSecond());
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['ratelimit-policy']).toBe('"reads";q=4;w=60');
     expect((await read(t.app)).statusCode).toBe(429);
@@ -55,7 +41,7 @@ describe.skipIf(!redisUrl)('request limits shared through Redis (TEST_REDIS_URL;
     const t = getApp();
     const from = { remoteAddress: '192.0.2.77' };
     for (let i = 0; i < 6; i++) {
-      const app = i % 2 === 0 ? t.app : second;
+      const app = i % 2 === 0 ? t.app : getSecond();
       expect((await postToken(app, partnerLogin(`user-${i}@x.test`, 'pw'), from)).statusCode).toBe(401);
     }
     const limited = await postToken(t.app, partnerLogin('user-7@x.test', 'pw'), from);

@@ -1,65 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueOf } from '../../src/catalogue/service.js';
-import type { PaymentGateway } from '../../src/payments/gateway.js';
 import { applyAuthorisation } from '../../src/purchases/flow.js';
-import { gatewayKey, type Purchase } from '../../src/purchases/model.js';
+import { gatewayKey } from '../../src/purchases/model.js';
 import { recoverPurchases } from '../../src/purchases/recovery.js';
-import { findPurchaseOfQuote, moveState } from '../../src/purchases/repository.js';
-import { purchaseQuote, type PurchaseDeps } from '../../src/purchases/service.js';
+import { moveState } from '../../src/purchases/repository.js';
 import type { TestApp } from '../helpers/app.js';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
-import { findPartner } from '../../src/auth/accounts.js';
-import { books, CARDS, NOW, purchaseBody, readyQuote } from './support.js';
+import { books, CARDS, NOW } from './support.js';
+import { buyDirectly, dyingAfter, later, purchaseOf, recoveryDeps as deps } from './recovery-support.js';
 
 const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => NOW });
-const later = (seconds: number) => () => new Date(NOW.getTime() + seconds * 1000);
-
-class Crash extends Error {}
-
-function deps(t: TestApp, gateway: PaymentGateway = t.app.paymentGateway, clock = () => NOW): PurchaseDeps {
-  return { db: t.context.db, gateway, clock, catalogue: catalogueOf(t.context) };
-}
-
-/** The sandbox, except that the process "dies" right after the named call reached the gateway. */
-function dyingAfter(t: TestApp, call: 'authorise' | 'capture'): PaymentGateway {
-  const real = t.app.paymentGateway;
-  return {
-    authorise: async (r) => {
-      const o = await real.authorise(r);
-      if (call === 'authorise') throw new Crash();
-      return o;
-    },
-    continueThreeDs: (r) => real.continueThreeDs(r),
-    capture: async (r) => {
-      const o = await real.capture(r);
-      if (call === 'capture') throw new Crash();
-      return o;
-    },
-    void: (r) => real.void(r),
-    refund: (r) => real.refund(r),
-  };
-}
-
-async function buyDirectly(
-  t: TestApp,
-  gateway: PaymentGateway,
-  card: string = CARDS.approved,
-): Promise<{ quoteId: string; totalPrice: number }> {
-  const quote = await readyQuote(t);
-  const partner = await findPartner(t.context, 'PARTNERA');
-  const call = {
-    buyer: { userId: 1, partnerId: partner!.id, partnerCode: 'PARTNERA' },
-    brandCode: 'brandau' as const,
-    body: purchaseBody(quote, card),
-    client: {},
-  };
-  await purchaseQuote(deps(t, gateway), call).catch((error: unknown) => {
-    if (!(error instanceof Crash)) throw error;
-  });
-  return { quoteId: quote.id, totalPrice: quote.totalPrice };
-}
-
 const counters = (t: TestApp) =>
   t.context.db
     .selectFrom('policy_number_counter')
@@ -68,21 +18,6 @@ const counters = (t: TestApp) =>
     .orderBy('country')
     .orderBy('year')
     .execute();
-
-async function purchaseOf(t: TestApp, quoteId: string): Promise<Purchase> {
-  const found = await findPurchaseOfQuote(t.context.db, quoteId, [
-    'STARTED',
-    'CHALLENGE_PENDING',
-    'AUTHORISED',
-    'ISSUED',
-    'CAPTURED',
-    'DECLINED',
-    'FAILED',
-    'VOIDED',
-  ]);
-  if (!found) throw new Error(`no purchase of quote ${quoteId}`);
-  return found;
-}
 
 describe(`purchase recovery (${DIALECT})`, () => {
   it('STARTED after the gateway authorised (the answer was lost): left alone within the grace period, then replayed, issued and captured once', async () => {
