@@ -111,6 +111,12 @@ export const SCENARIOS: Scenario[] = [
     prepare: () => Promise.resolve(tokenRequest()),
   },
   {
+    name: 'oauthMetadata',
+    description:
+      'GET /.well-known/oauth-authorization-server/users/{brand}: RFC 8414 metadata a client discovers the token endpoint from.',
+    prepare: () => Promise.resolve({ method: 'GET', path: `/.well-known/oauth-authorization-server/users/${BRAND}` }),
+  },
+  {
     name: 'baseQuoteConfig',
     description:
       'GET /products/v1/{brand}/baseQuoteConfig?quoteType=SINGLETRIP: serialised once per catalogue version.',
