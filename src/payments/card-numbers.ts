@@ -37,11 +37,21 @@ export function luhnValid(digits: string): boolean {
  */
 export function containsCardNumber(text: string): boolean {
   // Most strings of a body (codes, dates, names) are too short to hold 13 digits: no regex then.
-  if (text.length < MIN_DIGITS) return false;
+  if (text.length < MIN_DIGITS || !holdsDigits(text, MIN_DIGITS)) return false;
   // A UUID (quote ids are UUIDs) is an identifier, not a card: about 1 in 500 random UUIDs has
   // dash-separated digit groups that pass the Luhn check, and would otherwise be refused.
   if (UUID.test(text)) return false;
   for (const match of text.matchAll(DIGIT_RUN)) if (runHoldsCardNumber(match[0])) return true;
+  return false;
+}
+
+/** At least `count` digits anywhere in `text` (log lines and user agents rarely have 13: no regex then). */
+function holdsDigits(text: string, count: number): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57 && ++digits >= count) return true;
+  }
   return false;
 }
 
