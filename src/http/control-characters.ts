@@ -1,6 +1,6 @@
 import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import { InvalidInput } from '../errors.js';
-import { propertyPathOf, type PropertyVisit } from '../notifications/property-path.js';
+import { propertyPathsHolding } from '../notifications/property-path.js';
 
 /**
  * Control characters no field of the contract may hold: names, addresses, codes, tokens and
@@ -31,31 +31,10 @@ export class ControlCharacterRefused extends InvalidInput {
 
 /**
  * The JSON path (`quote.input.policyHolders[0].firstName`) of the first string or property name
- * holding a control character; `''` for a root string. Iterative, so deep nesting cannot overflow
- * the stack; shared references are visited once.
+ * holding a control character; `''` for a root string.
  */
 export function findControlCharacter(value: unknown): string | undefined {
-  const seen = new WeakSet<object>();
-  const stack: PropertyVisit[] = [{ value, parent: undefined, key: '' }];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const current = item.value;
-    if (typeof current === 'string') {
-      if (CONTROL.test(current)) return propertyPathOf(item);
-      continue;
-    }
-    if (current === null || typeof current !== 'object' || seen.has(current)) continue;
-    seen.add(current);
-    const entries: [string | number, unknown][] = Array.isArray(current)
-      ? current.map((v, i): [number, unknown] => [i, v])
-      : Object.entries(current);
-    for (let i = entries.length - 1; i >= 0; i -= 1) {
-      const [key, child] = entries[i] as [string | number, unknown];
-      const visit: PropertyVisit = { value: child, parent: item, key };
-      if (typeof key === 'string' && CONTROL.test(key)) return propertyPathOf(visit);
-      stack.push(visit);
-    }
-  }
-  return undefined;
+  return propertyPathsHolding(value, (text) => CONTROL.test(text), { firstOnly: true })[0];
 }
 
 function headerProblem(request: FastifyRequest): ControlCharacterRefused | undefined {

@@ -5,7 +5,7 @@
  */
 
 /** A value still to visit, with the way back to the root. */
-export interface PropertyVisit {
+interface PropertyVisit {
   readonly value: unknown;
   readonly parent: PropertyVisit | undefined;
   readonly key: string | number;
@@ -20,10 +20,50 @@ function childPath(parent: string, key: string | number): string {
 }
 
 /** The path from the walk's root to `visit`: dots for identifiers, brackets for indexes and other keys. */
-export function propertyPathOf(visit: PropertyVisit): string {
+function propertyPathOf(visit: PropertyVisit): string {
   const keys: (string | number)[] = [];
   for (let at = visit; at.parent; at = at.parent) keys.push(at.key);
   let path = '';
   for (let i = keys.length - 1; i >= 0; i -= 1) path = childPath(path, keys[i] as string | number);
   return path;
+}
+
+/**
+ * The paths of every string, property name and (with `wholeNumbers`) whole number in a parsed
+ * JSON value that `holds` accepts, in document order; with `firstOnly`, at most the first. `''` is
+ * the root itself. Iterative, so deep nesting cannot overflow the stack; shared or cyclic
+ * references are visited once.
+ */
+export function propertyPathsHolding(
+  value: unknown,
+  holds: (text: string) => boolean,
+  options: { wholeNumbers?: boolean; firstOnly?: boolean } = {},
+): string[] {
+  const found: string[] = [];
+  const seen = new WeakSet<object>();
+  const stack: PropertyVisit[] = [{ value, parent: undefined, key: '' }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const current = item.value;
+    if (typeof current === 'string') {
+      if (holds(current)) found.push(propertyPathOf(item));
+    } else if (options.wholeNumbers && (typeof current === 'number' || typeof current === 'bigint')) {
+      if (Number.isInteger(Number(current)) && holds(String(current))) found.push(propertyPathOf(item));
+    } else if (current !== null && typeof current === 'object' && !seen.has(current)) {
+      seen.add(current);
+      const entries: [string | number, unknown][] = Array.isArray(current)
+        ? current.map((v, i): [number, unknown] => [i, v])
+        : Object.entries(current);
+      for (let i = entries.length - 1; i >= 0; i -= 1) {
+        const [key, child] = entries[i] as [string | number, unknown];
+        const visit: PropertyVisit = { value: child, parent: item, key };
+        if (typeof key === 'string' && holds(key)) {
+          found.push(propertyPathOf(visit));
+          if (options.firstOnly) return found;
+        }
+        stack.push(visit);
+      }
+    }
+    if (options.firstOnly && found.length > 0) return found;
+  }
+  return found;
 }

@@ -6,7 +6,7 @@
  * single spaces or dashes ("4111 1111 1111 1111", "3782-822463-10005"). Test PANs count.
  * Digits glued to more digits (a 25-digit reference) are not split: a PAN has digit-free edges.
  */
-import { propertyPathOf, type PropertyVisit } from '../notifications/property-path.js';
+import { propertyPathsHolding } from '../notifications/property-path.js';
 
 /** Digit groups joined by one space or dash, with no digit on either side. */
 const DIGIT_RUN = /(?<!\d)\d+(?:[ -]\d+)*(?!\d)/g;
@@ -113,47 +113,13 @@ export function redactPath(url: string): string {
   return redacted ? redacted.join('/') : path;
 }
 
-/** Every path holding a PAN, in the order found; with `firstOnly`, stops at the first. */
-function scan(value: unknown, firstOnly: boolean): string[] {
-  const found: string[] = [];
-  const seen = new WeakSet<object>();
-  const stack: PropertyVisit[] = [{ value, parent: undefined, key: '' }];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (!item) break;
-    const current = item.value;
-    if (typeof current === 'string') {
-      if (containsCardNumber(current)) found.push(propertyPathOf(item));
-    } else if (typeof current === 'number' || typeof current === 'bigint') {
-      if (Number.isInteger(Number(current)) && containsCardNumber(String(current))) found.push(propertyPathOf(item));
-    } else if (current !== null && typeof current === 'object') {
-      if (seen.has(current)) continue;
-      seen.add(current);
-      const entries: [string | number, unknown][] = Array.isArray(current)
-        ? current.map((v, i): [number, unknown] => [i, v])
-        : Object.entries(current);
-      for (let i = entries.length - 1; i >= 0; i -= 1) {
-        const [key, child] = entries[i] as [string | number, unknown];
-        const visit: PropertyVisit = { value: child, parent: item, key };
-        if (typeof key === 'string' && containsCardNumber(key)) {
-          found.push(propertyPathOf(visit));
-          if (firstOnly) return found;
-        }
-        stack.push(visit);
-      }
-    }
-    if (firstOnly && found.length > 0) return found;
-  }
-  return found;
-}
-
 /**
  * JSON paths (`quote.input.policyHolders[0].firstName`, `` for the root) of every string, whole
  * number or property name holding a PAN. Iterative, so a deeply nested body cannot overflow the
  * stack; shared or cyclic references are visited once.
  */
 export function findCardNumbers(value: unknown): string[] {
-  return scan(value, false);
+  return propertyPathsHolding(value, containsCardNumber, { wholeNumbers: true });
 }
 
 /**
@@ -161,6 +127,6 @@ export function findCardNumbers(value: unknown): string[] {
  * whole body is the number). Used by every area that takes JSON from partners.
  */
 export function findCardNumber(value: unknown): string | undefined {
-  const [first] = scan(value, true);
+  const [first] = propertyPathsHolding(value, containsCardNumber, { wholeNumbers: true, firstOnly: true });
   return first === '' ? 'body' : first;
 }

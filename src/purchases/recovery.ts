@@ -2,7 +2,8 @@ import { failureName } from '../db/refused-values.js';
 import { listHeldClaims, releaseHeldClaim } from '../quotes/repository-purchase.js';
 import { advance, endWithoutPolicy, type FlowDeps } from './flow.js';
 import { gatewayKey, OPEN_STATES, type Purchase, type PurchaseState } from './model.js';
-import { findPurchase, hasPurchaseOfQuote, leasePurchase, listLeases, type PurchaseLease } from './repository.js';
+import { findPurchase, hasPurchaseOfQuote } from './repository.js';
+import { leasePurchase, listLeases, type PurchaseLease } from './repository-leases.js';
 
 /**
  * Finishes or undoes purchases a process left in flight (it crashed, or lost its connection):
