@@ -6,6 +6,7 @@ import type { IdempotencyTables } from '../idempotency/tables.js';
 import type { PaymentsTables } from '../payments/tables.js';
 import type { PoliciesTables } from '../policies/tables.js';
 import type { PurchasesTables } from '../purchases/tables.js';
+import type { PolicyChangesTables } from '../policy-changes/tables.js';
 
 /**
  * The one description of every table. Portable column rules (SQLite and PostgreSQL alike):
@@ -20,7 +21,8 @@ export interface Database
     PaymentsTables,
     IdempotencyTables,
     PoliciesTables,
-    PurchasesTables {
+    PurchasesTables,
+    PolicyChangesTables {
   brand: BrandTable;
 }
 

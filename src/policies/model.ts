@@ -8,7 +8,7 @@ import type { PolicyActionType } from './schemas-detail.js';
 export const POLICY_STATUS = { Active: 1, Cancelled: 2 } as const;
 export const ACTION_TYPE_IDS: Record<PolicyActionType, number> = { Purchase: 1, Amendment: 2, Cancellation: 3 };
 /** Kinds of rows in policy_financial_value; `transactionTypeId` in the contract. */
-export const TRANSACTION_TYPE = { Premium: 1, Discount: 2, Tax: 3, Donation: 4 } as const;
+export const TRANSACTION_TYPE = { Premium: 1, Discount: 2, Tax: 3, Donation: 4, Fee: 5 } as const;
 
 export interface AuditRecord {
   readonly createdAt: string;

@@ -119,7 +119,7 @@ export type MoneyRow = Pick<
 >;
 export type PolicyIds = { headerId: number; detailId: number };
 
-function personRow(
+export function personRow(
   person: InsuredPerson,
   role: 'traveller' | 'dependent',
   index: number,

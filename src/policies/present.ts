@@ -109,15 +109,21 @@ function sumOf(detail: DetailRecord, type: number): number {
   return detail.financials.filter((f) => f.transactionTypeId === type).reduce((sum, f) => sum + f.amountMinor, 0);
 }
 
-/** What the transaction charged, in minor units: premium − discount + taxes + donation. */
+/** What the transaction charged (negative: refunded), minor units: premium − discount + taxes + donation + fees. */
 function transactionMinor(detail: DetailRecord): number {
   return (
     sumOf(detail, TRANSACTION_TYPE.Premium) -
     sumOf(detail, TRANSACTION_TYPE.Discount) +
     sumOf(detail, TRANSACTION_TYPE.Tax) +
-    sumOf(detail, TRANSACTION_TYPE.Donation)
+    sumOf(detail, TRANSACTION_TYPE.Donation) +
+    sumOf(detail, TRANSACTION_TYPE.Fee)
   );
 }
+
+const named = (detail: DetailRecord, type: number, major: Money) =>
+  detail.financials
+    .filter((f) => f.transactionTypeId === type)
+    .map((f) => ({ name: f.name, amount: major(f.amountMinor) }));
 
 function financialSummaryOf(detail: DetailRecord, major: Money): Static<typeof FinancialSummary> {
   return {
@@ -126,9 +132,11 @@ function financialSummaryOf(detail: DetailRecord, major: Money): Static<typeof F
     premium: major(sumOf(detail, TRANSACTION_TYPE.Premium)),
     discount: major(sumOf(detail, TRANSACTION_TYPE.Discount)),
     footprintsDonation: major(sumOf(detail, TRANSACTION_TYPE.Donation)),
-    taxes: detail.financials
-      .filter((f) => f.transactionTypeId === TRANSACTION_TYPE.Tax)
-      .map((f) => ({ name: f.name, amount: major(f.amountMinor) })),
+    taxes: named(detail, TRANSACTION_TYPE.Tax, major),
+    // Extension (docs/api-contract.md): an amendment or cancellation fee; absent when there is none.
+    ...(detail.financials.some((f) => f.transactionTypeId === TRANSACTION_TYPE.Fee)
+      ? { fees: named(detail, TRANSACTION_TYPE.Fee, major) }
+      : {}),
   };
 }
 

@@ -24,11 +24,23 @@ export const TaxSummary = Type.Object(
 export const FinancialSummary = Type.Object(
   {
     policyDetailId: opt(long()),
-    transactionAmount: opt(double('What the transaction charged: premium − discount + taxes + footprintsDonation.')),
-    premium: opt(double('Premium before discount, taxes and donation.')),
-    discount: opt(double('Discount taken off the premium (a positive amount).')),
+    transactionAmount: opt(
+      double(
+        'What the transaction charged: premium − discount + taxes + footprintsDonation + fees. Negative when it refunded (an amendment that costs less, a cancellation).',
+      ),
+    ),
+    premium: opt(
+      double('Premium before discount, taxes and donation; for an amendment or cancellation, the change of premium.'),
+    ),
+    discount: opt(double('Discount taken off the premium (positive); for a change, the change of discount.')),
     footprintsDonation: opt(double('Charitable donation added to the transaction.')),
     taxes: opt(Type.Array(TaxSummary)),
+    fees: opt(
+      Type.Array(TaxSummary, {
+        description:
+          'Extension: fees of an amendment or a cancellation (e.g. `Cancellation fee`), each added to transactionAmount. Absent when there is none.',
+      }),
+    ),
   },
   { title: 'FinancialSummary', description: 'Money of one policy transaction, in the policy currency’s major unit.' },
 );

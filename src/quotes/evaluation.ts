@@ -102,7 +102,15 @@ function pricingRequest(
  */
 export async function evaluateQuote(
   ports: QuotePorts,
-  request: { brandCode: BrandCode; partnerCode: string; body: QuoteRequest; currentStage?: QuoteStage; now: Date },
+  request: {
+    brandCode: BrandCode;
+    partnerCode: string;
+    body: QuoteRequest;
+    currentStage?: QuoteStage;
+    now: Date;
+    /** Judge dates and ages at this date instead of today (amendments of a trip under way). */
+    quoteDate?: string;
+  },
 ): Promise<Evaluation> {
   const { brandCode, now } = request;
   const input = normalise(request.body.input);
@@ -124,6 +132,7 @@ export async function evaluateQuote(
     plans,
     campaign,
     now,
+    ...(request.quoteDate !== undefined ? { quoteDate: request.quoteDate } : {}),
   });
 
   let pricing: PricingRecord = { priceResults: [], prices: [] };

@@ -2,7 +2,7 @@ import type { BrandCode } from '../../catalogue/brands.js';
 import type { Notification } from '../../notifications/notification.js';
 import type { CampaignInfo, Destination, PlanVersion, PricedTraveller, QuoteConfiguration } from '../ports.js';
 import type { QuoteInput, QuoteType } from '../schemas.js';
-import { isoDate, type CalendarDate } from '../../calendar/dates.js';
+import { isoDate, parseDate, type CalendarDate } from '../../calendar/dates.js';
 import { calendarDateIn } from '../../calendar/zones.js';
 import { validateDestinations } from './destinations.js';
 import { problem } from '../../notifications/problems.js';
@@ -19,6 +19,11 @@ export interface ValidationData {
   /** The campaign the input's `campaignCode` names, if the catalogue knows it. */
   campaign: CampaignInfo | undefined;
   now: Date;
+  /**
+   * The date a policy amendment is judged at instead of today (YYYY-MM-DD): the policy's issue date
+   * for a trip already under way, whose departure is in the past (policy-changes/amendments.ts).
+   */
+  quoteDate?: string;
 }
 
 /** What validation learned, for the stage rules and the pricing request. */
@@ -110,7 +115,9 @@ export function validateQuote(
   const out: Notification[] = [];
   const quoteType = input.quoteType ?? 'SINGLETRIP';
   const { configuration } = data;
-  const quoteDateTime: CalendarDate = calendarDateIn(data.now, configuration?.timeZone ?? 'UTC');
+  const quoteDateTime: CalendarDate =
+    (data.quoteDate !== undefined ? parseDate(data.quoteDate) : undefined) ??
+    calendarDateIn(data.now, configuration?.timeZone ?? 'UTC');
   const quoteDate = isoDate(quoteDateTime);
   const facts: QuoteFacts = {
     quoteType,

@@ -1,0 +1,54 @@
+import type { Db } from '../db/database.js';
+import { writePolicyTransaction } from '../policies/repository-transactions.js';
+import type { PolicyTransactionRequest } from '../policies/transaction-request.js';
+import type { ChangeState, PolicyChange } from './model.js';
+import { moveChange, type ChangePatch } from './repository.js';
+
+/**
+ * The one commit of a change that writes two areas' tables, all or nothing: the change moves on
+ * (compare and set on its state) and the policy gets its new transaction (compare and set on the
+ * sequence number the change was priced against). A plain transaction on both engines: changes
+ * are rare beside purchases, a BEGIN/COMMIT round trip is cheap here.
+ */
+
+/** The transaction a change writes, from what its preview fixed. */
+export function transactionOf(change: PolicyChange, at: string, paymentReference?: string): PolicyTransactionRequest {
+  return {
+    policyHeaderId: change.policyHeaderId,
+    policyNumber: change.policyNumber,
+    baseSequenceNumber: change.baseSequenceNumber,
+    actionType: change.kind === 'AMENDMENT' ? 'Amendment' : 'Cancellation',
+    version: change.transaction.version,
+    amounts: change.transaction.amounts,
+    planId: change.transaction.planId,
+    ...(paymentReference !== undefined ? { paymentReference } : {}),
+    createdByUserId: change.userId,
+    at,
+  };
+}
+
+/** Rolls the transaction back when the policy is no longer at the change's base. */
+class PolicyMoved extends Error {}
+
+/** Applied (the moved change), or why nothing was written. */
+export type ApplyOutcome = PolicyChange | 'overtaken' | 'stale';
+
+export async function applyChange(
+  db: Db,
+  change: PolicyChange,
+  step: { from: readonly ChangeState[]; to: ChangeState; patch: ChangePatch; at: string; paymentReference?: string },
+): Promise<ApplyOutcome> {
+  try {
+    return await db.transaction().execute(async (tx) => {
+      const sequenceNumber = change.baseSequenceNumber + 1;
+      const moved = await moveChange(tx, change, step.from, step.to, { ...step.patch, sequenceNumber }, step.at);
+      if (!moved) return 'overtaken' as const;
+      const written = await writePolicyTransaction(tx, transactionOf(change, step.at, step.paymentReference));
+      if (written === undefined) throw new PolicyMoved();
+      return moved;
+    });
+  } catch (error) {
+    if (error instanceof PolicyMoved) return 'stale';
+    throw error;
+  }
+}

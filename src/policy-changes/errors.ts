@@ -1,0 +1,78 @@
+import { Conflict, InvalidInput, NotFound } from '../errors.js';
+import type { ChangeKind } from './model.js';
+
+const noun = (kind: ChangeKind) => (kind === 'AMENDMENT' ? 'amendment' : 'cancellation');
+
+/** Unknown id, or a change of another policy, partner or brand: the caller cannot tell which. */
+export class PolicyChangeNotFound extends NotFound {
+  constructor(kind: ChangeKind, id: string) {
+    super(`${kind}_NOT_FOUND`, `No ${noun(kind)} with this id exists for this policy.`, {
+      property: kind === 'AMENDMENT' ? 'amendmentId' : 'cancellationId',
+      value: id,
+    });
+  }
+}
+
+/** A cancelled policy can be read, never changed again. */
+export class PolicyCancelled extends Conflict {
+  constructor(policyNumber: string) {
+    super('POLICY_CANCELLED', `Policy '${policyNumber}' is cancelled; it cannot be amended or cancelled again.`, {
+      property: 'policyNumber',
+      value: policyNumber,
+    });
+  }
+}
+
+/** Another amendment or cancellation of the policy is being confirmed (or awaits its 3-D Secure answer). */
+export class PolicyChangeInProgress extends Conflict {
+  constructor(policyNumber: string) {
+    super(
+      'POLICY_CHANGE_IN_PROGRESS',
+      'Another amendment or cancellation of this policy is being confirmed; wait for its answer.',
+      { property: 'policyNumber', value: policyNumber, retryAfterSeconds: 1 },
+    );
+  }
+}
+
+/** The preview's time to confirm has passed: ask for a new one (prices may have changed). */
+export class ChangePreviewExpired extends Conflict {
+  constructor(kind: ChangeKind, expiresAt: string) {
+    super(`${kind}_EXPIRED`, `The ${noun(kind)} preview expired at ${expiresAt}; ask for a new preview.`, {
+      property: kind === 'AMENDMENT' ? 'amendmentId' : 'cancellationId',
+      tokens: { expiresAt },
+    });
+  }
+}
+
+/** Another transaction happened since the preview: it no longer describes the policy. */
+export class ChangePreviewStale extends Conflict {
+  constructor(kind: ChangeKind, sequenceNumber: number) {
+    super(
+      `${kind}_STALE`,
+      `The policy changed since this ${noun(kind)} was previewed (now at transaction ${sequenceNumber}); ask for a new preview.`,
+      {
+        property: kind === 'AMENDMENT' ? 'amendmentId' : 'cancellationId',
+        tokens: { sequenceNumber: String(sequenceNumber) },
+      },
+    );
+  }
+}
+
+/** The change was already confirmed (or ended); only its own Idempotency-Key replays its answer. */
+export class ChangeAlreadyConfirmed extends Conflict {
+  constructor(kind: ChangeKind, state: string) {
+    super(`${kind}_ALREADY_CONFIRMED`, `This ${noun(kind)} was already confirmed (${state}).`, {
+      property: kind === 'AMENDMENT' ? 'amendmentId' : 'cancellationId',
+      tokens: { state },
+    });
+  }
+}
+
+/** Confirmations move money: they must carry an Idempotency-Key so a retry never moves it twice. */
+export class IdempotencyKeyRequired extends InvalidInput {
+  constructor() {
+    super('IDEMPOTENCY_KEY_REQUIRED', 'Idempotency-Key header is required to confirm a change (a retry replays).', {
+      property: 'Idempotency-Key',
+    });
+  }
+}

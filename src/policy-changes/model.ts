@@ -1,0 +1,150 @@
+import type { Notification } from '../notifications/notification.js';
+import type { PolicyVersion } from '../policies/transaction-request.js';
+import type { QuoteInput, QuotePriceResult, QuotePriceSummary } from '../quotes/schemas.js';
+import type { Parts } from './parts.js';
+
+/**
+ * Amendments and cancellations of a policy (docs/api-contract.md, "Changing a policy"). A change
+ * is priced as a preview, then confirmed; its states keep the books right whatever crashes:
+ *
+ * - charge (the customer pays): PREVIEW → STARTED (recorded, card kept) → authorise
+ *   [→ CHALLENGE_PENDING] → one commit writes the policy transaction (APPLIED) → capture → SETTLED.
+ *   A declined card or an outage returns the change to PREVIEW (confirm again with another card).
+ * - refund: PREVIEW → REFUNDING (its allocation to the policy's payments recorded) → refund each
+ *   (keyed, replayed on retry) → one commit writes the transaction → SETTLED. A card that refuses
+ *   the refund before anything was refunded: REFUND_DECLINED, nothing changed; after a part of it:
+ *   ATTENTION (an operator settles it; the policy stays held).
+ * - nothing to pay: PREVIEW → SETTLED in one commit.
+ * STALE: the policy changed since the preview; VOIDED: an approved charge whose transaction could
+ * not be written (the hold was released). STARTED … ATTENTION hold the policy: one at a time.
+ */
+export type ChangeKind = 'AMENDMENT' | 'CANCELLATION';
+export type ChangeState =
+  | 'PREVIEW'
+  | 'STARTED'
+  | 'CHALLENGE_PENDING'
+  | 'APPLIED'
+  | 'REFUNDING'
+  | 'SETTLED'
+  | 'STALE'
+  | 'VOIDED'
+  | 'REFUND_DECLINED'
+  | 'ATTENTION';
+
+/** States recovery moves on (its process may have died mid-way). */
+export const UNFINISHED_STATES: readonly ChangeState[] = ['STARTED', 'CHALLENGE_PENDING', 'APPLIED', 'REFUNDING'];
+
+/** The documented reasons a partner may give for a cancellation. */
+export const CANCELLATION_REASONS = [
+  'TRIP_CANCELLED',
+  'DUPLICATE_POLICY',
+  'OTHER_COVER_FOUND',
+  'CHANGE_OF_PLANS',
+  'COOLING_OFF',
+  'OTHER',
+] as const;
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
+
+export type RefundBasis = 'COOLING_OFF' | 'PRO_RATA' | 'NONE';
+
+/** An amendment's priced preview: the repriced quote and the difference, part by part (minor units). */
+export interface AmendmentPricing {
+  readonly kind: 'AMENDMENT';
+  readonly input: QuoteInput;
+  readonly priceResults: QuotePriceResult[];
+  readonly prices: QuotePriceSummary[];
+  /** What the policy has paid so far, over all its transactions. */
+  readonly paid: Parts;
+  /** What the policy costs as amended, at today's rates. */
+  readonly repriced: Parts;
+  /** repriced − paid, plus the amendment fee: the transaction's money. */
+  readonly difference: Parts;
+}
+
+/** A cancellation's preview: the refund and its basis (minor units, the refund negative). */
+export interface CancellationPricing {
+  readonly kind: 'CANCELLATION';
+  readonly reasonCode: CancellationReason;
+  readonly effectiveDate: string;
+  readonly basis: RefundBasis;
+  readonly coolingOffEndsAt: string;
+  readonly coverDays: number;
+  readonly unusedDays: number;
+  readonly paid: Parts;
+  readonly refund: Parts;
+}
+
+export type ChangePricing = AmendmentPricing | CancellationPricing;
+
+/** What the change's policy transaction will write, fixed by the preview. */
+export interface PlannedTransaction {
+  readonly version: PolicyVersion;
+  readonly amounts: Parts;
+  readonly planId: number;
+}
+
+/** One refund call: the payment it goes back to and how much. */
+export interface RefundLine {
+  readonly paymentId: string;
+  readonly amountMinor: number;
+  /** Set once the gateway answered `refunded` (kept only when a refund stopped part-way). */
+  readonly refunded?: boolean;
+}
+
+export interface ChallengeInfo {
+  readonly threeDSStatus: string;
+  readonly threeDSRequestPattern: string;
+  readonly threeDSResponse: string;
+}
+
+export interface PolicyChange {
+  readonly id: string;
+  readonly kind: ChangeKind;
+  readonly policyHeaderId: number;
+  readonly policyNumber: string;
+  readonly brandCode: string;
+  readonly partnerId: number;
+  readonly userId: number;
+  readonly baseSequenceNumber: number;
+  readonly state: ChangeState;
+  readonly attempt: number;
+  readonly expiresAt: string;
+  /** The transaction's total, signed: + charged, − refunded, 0 nothing moves. */
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly pricing: ChangePricing;
+  readonly transaction: PlannedTransaction;
+  readonly cardToken?: string;
+  readonly paymentId?: string;
+  readonly paymentResult?: string;
+  readonly declineReason?: string;
+  readonly threeDSStatus?: string;
+  readonly challenge?: ChallengeInfo;
+  readonly challengeExpiresAt?: string;
+  readonly refunds?: readonly RefundLine[];
+  readonly sequenceNumber?: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** A preview as it is first recorded. */
+export type NewPolicyChange = Omit<PolicyChange, 'state' | 'attempt' | 'createdAt' | 'updatedAt'> & {
+  readonly at: string;
+};
+
+/** A priced preview and its problems; `change` is absent when the preview is not valid (nothing is stored). */
+export interface PreviewResult {
+  readonly change?: PolicyChange;
+  readonly pricing?: ChangePricing;
+  readonly sequenceNumber: number;
+  readonly notifications: Notification[];
+}
+
+/** Gateway keys derive from the change and its attempt: a retry from any process replays. */
+export const changeGatewayKey = (
+  change: Pick<PolicyChange, 'id' | 'attempt'>,
+  step: 'authorise' | '3ds' | 'capture' | 'void',
+) => `policy-change:${change.id}:${change.attempt}:${step}`;
+
+export const refundGatewayKey = (change: Pick<PolicyChange, 'id'>, line: Pick<RefundLine, 'paymentId'>) =>
+  `policy-change:${change.id}:refund:${line.paymentId}`;

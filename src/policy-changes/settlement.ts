@@ -1,0 +1,231 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../context.js';
+import type { Db } from '../db/database.js';
+import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from '../payments/gateway.js';
+import { applyChange } from './commits.js';
+import { PolicyChangeInProgress } from './errors.js';
+import { changeGatewayKey, refundGatewayKey, type ChangeState, type PolicyChange, type RefundLine } from './model.js';
+import { findChangeById, isPolicyHeld, moveChange, type ChangePatch } from './repository.js';
+
+/**
+ * The money steps of a confirmed change, shared by the request and by recovery (model.ts has the
+ * states). Every step is a compare and set on the change's state and every gateway call carries a
+ * key derived from the change, so retries from any process converge on one charge or one refund
+ * per line and one policy transaction.
+ */
+export type ChangeCrashPoint = 'hold' | 'authorise' | 'apply' | 'refund';
+
+export interface ChangeFlowDeps {
+  readonly db: Db;
+  readonly gateway: PaymentGateway;
+  readonly clock: Clock;
+  readonly log?: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
+  /** Test hook (never in production): kill the process right after this step. */
+  readonly crashAfter?: ChangeCrashPoint;
+}
+
+const now = (deps: ChangeFlowDeps) => deps.clock().toISOString();
+
+function crashPoint(deps: ChangeFlowDeps, step: ChangeCrashPoint): void {
+  // SIGKILL: no cleanup, no flushing, exactly like a machine dying (test hook, see config).
+  if (deps.crashAfter === step) process.kill(process.pid, 'SIGKILL');
+}
+
+async function current(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange> {
+  const found = await findChangeById(deps.db, change.id);
+  if (!found) throw new Error(`policy change ${change.id} vanished`);
+  return found;
+}
+
+async function move(
+  deps: ChangeFlowDeps,
+  change: PolicyChange,
+  from: readonly ChangeState[],
+  to: ChangeState,
+  patch: ChangePatch = {},
+): Promise<PolicyChange> {
+  return (await moveChange(deps.db, change, from, to, patch, now(deps))) ?? current(deps, change);
+}
+
+/** PREVIEW → a state that holds the policy (one change at a time); throws PolicyChangeInProgress. */
+export async function holdPolicy(
+  deps: ChangeFlowDeps,
+  change: PolicyChange,
+  to: 'STARTED' | 'REFUNDING',
+  patch: ChangePatch,
+): Promise<PolicyChange | undefined> {
+  try {
+    const held = await moveChange(
+      deps.db,
+      change,
+      ['PREVIEW'],
+      to,
+      { attempt: change.attempt + 1, ...patch },
+      now(deps),
+    );
+    if (held) crashPoint(deps, 'hold');
+    return held;
+  } catch (error) {
+    if (isPolicyHeld(error)) throw new PolicyChangeInProgress(change.policyNumber);
+    throw error;
+  }
+}
+
+/** STARTED: asks the gateway for the charge (the same key replays its first answer). */
+export async function authoriseCharge(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange> {
+  const outcome = await deps.gateway.authorise({
+    idempotencyKey: changeGatewayKey(change, 'authorise'),
+    amount: { amountMinor: change.amountMinor, currency: change.currency },
+    cardToken: change.cardToken ?? '',
+    reference: change.id,
+  });
+  return applyAuthorisation(deps, change, outcome);
+}
+
+/** Records what the gateway answered to authorise or to a 3-D Secure continuation, and goes on. */
+export async function applyAuthorisation(
+  deps: ChangeFlowDeps,
+  change: PolicyChange,
+  outcome: AuthorisationOutcome,
+): Promise<PolicyChange> {
+  const from: ChangeState[] = ['STARTED', 'CHALLENGE_PENDING'];
+  const paymentResult = paymentResultOf(outcome);
+  switch (outcome.outcome) {
+    case 'approved': {
+      crashPoint(deps, 'authorise');
+      const patch = {
+        paymentId: outcome.paymentId,
+        paymentResult,
+        threeDSStatus: outcome.threeDSStatus,
+        challenge: null,
+      };
+      const applied = await applyChange(deps.db, change, {
+        from,
+        to: 'APPLIED',
+        patch,
+        at: now(deps),
+        paymentReference: outcome.paymentId,
+      });
+      if (applied === 'overtaken') return advanceChange(deps, await current(deps, change));
+      if (applied === 'stale') return voidCharge(deps, change, outcome.paymentId);
+      crashPoint(deps, 'apply');
+      return captureCharge(deps, applied);
+    }
+    case 'challenge_required': {
+      const { challengeId: _id, expiresAt, ...challenge } = outcome.challenge;
+      return move(deps, change, from, 'CHALLENGE_PENDING', {
+        paymentId: outcome.paymentId,
+        paymentResult,
+        threeDSStatus: 'CHALLENGE_REQUIRED',
+        challenge,
+        challengeExpiresAt: expiresAt,
+      });
+    }
+    case 'declined':
+    case 'insufficient_funds':
+      // Nothing was charged: the preview stands and may be confirmed again with another card.
+      return move(deps, change, from, 'PREVIEW', {
+        paymentId: outcome.paymentId,
+        paymentResult,
+        declineReason: outcome.outcome === 'declined' ? outcome.reason : 'INSUFFICIENT_FUNDS',
+        threeDSStatus: outcome.threeDSStatus,
+        challenge: null,
+      });
+    case 'gateway_error':
+      if (change.state === 'CHALLENGE_PENDING') return change;
+      return move(deps, change, from, 'PREVIEW', { paymentResult, declineReason: outcome.code });
+  }
+}
+
+/** An approved charge whose transaction can no longer be written: the hold is released. */
+async function voidCharge(deps: ChangeFlowDeps, change: PolicyChange, paymentId: string): Promise<PolicyChange> {
+  deps.log?.error({ changeId: change.id }, 'policy change: the policy moved on; voiding the authorisation');
+  const outcome = await deps.gateway.void({ idempotencyKey: changeGatewayKey(change, 'void'), paymentId });
+  if (outcome.outcome === 'gateway_error') return change; // recovery asks again
+  return move(deps, change, ['STARTED', 'CHALLENGE_PENDING'], 'VOIDED', { paymentId });
+}
+
+/** APPLIED → SETTLED. A failed capture leaves APPLIED for recovery (the transaction stands; nothing is charged twice). */
+export async function captureCharge(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange> {
+  if (change.paymentId === undefined) return change;
+  const outcome = await deps.gateway.capture({
+    idempotencyKey: changeGatewayKey(change, 'capture'),
+    paymentId: change.paymentId,
+    amount: { amountMinor: change.amountMinor, currency: change.currency },
+  });
+  if (outcome.outcome === 'captured') return move(deps, change, ['APPLIED'], 'SETTLED');
+  deps.log?.error({ changeId: change.id, outcome: outcome.outcome }, 'policy change: capture did not succeed');
+  return change;
+}
+
+/**
+ * REFUNDING: each line back to its payment (keyed per line: a retry replays), then the transaction.
+ * A refusal before anything was refunded ends the change (REFUND_DECLINED, nothing changed); after
+ * a part of it, ATTENTION (the lines that went through kept). An outage leaves it for recovery.
+ */
+export async function refundChange(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange> {
+  const done: RefundLine[] = [];
+  for (const line of change.refunds ?? []) {
+    const outcome = await deps.gateway.refund({
+      idempotencyKey: refundGatewayKey(change, line),
+      paymentId: line.paymentId,
+      amount: { amountMinor: line.amountMinor, currency: change.currency },
+    });
+    if (outcome.outcome === 'gateway_error') return change;
+    if (outcome.outcome === 'rejected') {
+      const refunds = (change.refunds ?? []).map((l) => (done.includes(l) ? { ...l, refunded: true } : l));
+      const to = done.length === 0 ? 'REFUND_DECLINED' : 'ATTENTION';
+      deps.log?.error({ changeId: change.id, code: outcome.code, to }, 'policy change: a refund was refused');
+      return move(deps, change, ['REFUNDING'], to, { declineReason: outcome.code, refunds });
+    }
+    done.push(line);
+  }
+  crashPoint(deps, 'refund');
+  const applied = await applyChange(deps.db, change, {
+    from: ['REFUNDING'],
+    to: 'SETTLED',
+    patch: { paymentResult: 'REFUNDED' },
+    at: now(deps),
+    ...(change.refunds?.[0] ? { paymentReference: change.refunds[0].paymentId } : {}),
+  });
+  if (applied === 'overtaken') return current(deps, change);
+  if (applied === 'stale') return move(deps, change, ['REFUNDING'], 'ATTENTION', { declineReason: 'POLICY_MOVED' });
+  return applied;
+}
+
+/** A change that moves no money: PREVIEW → SETTLED with its transaction, one commit. */
+export async function settleWithoutMoney(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange | 'stale'> {
+  const applied = await applyChange(deps.db, change, {
+    from: ['PREVIEW'],
+    to: 'SETTLED',
+    patch: { attempt: change.attempt + 1 },
+    at: now(deps),
+  });
+  if (applied === 'overtaken') return current(deps, change);
+  return applied;
+}
+
+/** Takes a change as far as it can go from its state (after losing a race, on a retry, in recovery). */
+export async function advanceChange(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange> {
+  switch (change.state) {
+    case 'STARTED':
+      return authoriseCharge(deps, change);
+    case 'CHALLENGE_PENDING': {
+      const expired = change.challengeExpiresAt !== undefined && change.challengeExpiresAt < now(deps);
+      if (!expired || change.paymentId === undefined) return change;
+      // The cardholder never answered: nothing was held; the preview may be confirmed again.
+      await deps.gateway.void({ idempotencyKey: changeGatewayKey(change, 'void'), paymentId: change.paymentId });
+      return move(deps, change, ['CHALLENGE_PENDING'], 'PREVIEW', {
+        paymentResult: 'DECLINED',
+        declineReason: 'THREEDS_CHALLENGE_EXPIRED',
+        challenge: null,
+      });
+    }
+    case 'APPLIED':
+      return captureCharge(deps, change);
+    case 'REFUNDING':
+      return refundChange(deps, change);
+    default:
+      return change;
+  }
+}
