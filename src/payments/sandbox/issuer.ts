@@ -7,12 +7,13 @@ import type {
   CaptureRequest,
   ContinueThreeDsRequest,
   DeclineReason,
+  GatewayError,
   Money,
   SettlementOutcome,
   ThreeDsStatus,
   VoidRequest,
 } from '../gateway.js';
-import { behaviourOf, CHALLENGE_TTL_MS } from './cards.js';
+import { behaviourOf, CHALLENGE_TTL_MS, refundBehaviourOf } from './cards.js';
 import {
   captureAuthorised,
   findPayment,
@@ -36,6 +37,17 @@ export interface IssuerContext {
   /** Absolute URL of the challenge pages, without the trailing challenge id. */
   readonly challengeBaseUrl: string;
 }
+
+/** The sandbox's simulated outage (the test cards that fail at the gateway); a retry may succeed. */
+const SIMULATED_OUTAGE: Step<GatewayError> = {
+  outcome: {
+    outcome: 'gateway_error',
+    code: 'SANDBOX_GATEWAY_ERROR',
+    message: 'The sandbox gateway simulated an outage.',
+    retryable: true,
+  },
+  store: false,
+};
 
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('base64url')}`;
 const stored = <T>(outcome: T): Step<T> => ({ outcome, store: true });
@@ -77,19 +89,7 @@ export function authorisationOf(
   ctx: IssuerContext,
 ): { payment?: PaymentValues; step: Step<AuthorisationOutcome> } {
   const behaviour = behaviourOf(request.cardToken);
-  if (behaviour === 'gateway_error') {
-    return {
-      step: {
-        outcome: {
-          outcome: 'gateway_error',
-          code: 'SANDBOX_GATEWAY_ERROR',
-          message: 'The sandbox gateway simulated an outage.',
-          retryable: true,
-        },
-        store: false,
-      },
-    };
-  }
+  if (behaviour === 'gateway_error') return { step: SIMULATED_OUTAGE };
   const now = ctx.now.toISOString();
   const row: SandboxPaymentRow = {
     id: 0,
@@ -213,14 +213,21 @@ export async function voidPayment(tx: Tx, request: VoidRequest, now: Date): Prom
   return stored({ outcome: 'voided', paymentId: row.payment_id, amount: moneyOf(row, released) });
 }
 
+/**
+ * The refund test cards act once the payment is known: an outage before any check (nothing is
+ * recorded, the same key may run again); a decline after the processor's own checks (recorded).
+ */
 export async function refund(tx: Tx, request: CaptureRequest, now: Date): Promise<Step<SettlementOutcome>> {
   const row = await findPayment(tx, request.paymentId);
   if (!row) return rejected(request.paymentId, 'PAYMENT_NOT_FOUND', 'No such payment.');
+  const behaviour = refundBehaviourOf(row.card_token);
+  if (behaviour === 'gateway_error') return SIMULATED_OUTAGE;
   if (request.amount.currency !== row.currency)
     return rejected(row.payment_id, 'CURRENCY_MISMATCH', `The payment is in ${row.currency}.`);
   const left = row.captured_minor - row.refunded_minor;
   if (request.amount.amountMinor > left)
     return rejected(row.payment_id, 'AMOUNT_EXCEEDS_CAPTURED', `At most ${left} can be refunded.`);
+  if (behaviour === 'decline') return rejected(row.payment_id, 'REFUND_DECLINED', 'The refund was declined.');
   await updatePayment(tx, row.payment_id, {
     refunded_minor: row.refunded_minor + request.amount.amountMinor,
     updated_at: now.toISOString(),
