@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { AuthEnvSchema, authConfigFrom, authConfigProblems, type AuthConfig } from './auth/config.js';
 import { RateLimitEnvSchema, rateLimitConfigFrom, type RateLimitConfig } from './http/rate-limit-config.js';
+import { PolicyChangeEnvSchema, policyChangeConfigFrom, type PolicyChangeConfig } from './policy-changes/config.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.
@@ -113,6 +114,7 @@ const EnvSchema = Type.Object({
   ...AuthEnvSchema.properties,
   // Request limits per partner and on the token endpoint (issue 18 item 7; http/rate-limit-config.ts).
   ...RateLimitEnvSchema.properties,
+  ...PolicyChangeEnvSchema.properties,
   IDEMPOTENCY_RETENTION_HOURS: Type.Integer({
     default: 24,
     minimum: 1,
@@ -203,6 +205,8 @@ export interface AppConfig {
   readonly idempotencyRetentionHours: number;
   /** Request limits per partner and route class, and on the token endpoint (http/rate-limits.ts). */
   readonly rateLimits: RateLimitConfig;
+  /** Amendment and cancellation previews and their crash-test hook. */
+  readonly policyChanges: PolicyChangeConfig;
   /** Purchases changed more recently than this are left to the process working on them. */
   readonly purchaseRecoveryGraceSeconds: number;
   readonly purchaseRecoveryIntervalSeconds: number;
@@ -242,6 +246,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (production && env.PURCHASE_CRASH_AFTER)
     problems.push('PURCHASE_CRASH_AFTER: the crash-test hook is refused when APP_ENV=production');
+  if (production && env.POLICY_CHANGE_CRASH_AFTER)
+    problems.push('POLICY_CHANGE_CRASH_AFTER: the crash-test hook is refused when APP_ENV=production');
   if (production && !env.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: required when APP_ENV=production');
   if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
     problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (headers are part of the request)');
@@ -279,6 +285,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     auth: authConfigFrom(env, production),
     idempotencyRetentionHours: env.IDEMPOTENCY_RETENTION_HOURS,
     rateLimits: rateLimitConfigFrom(env),
+    policyChanges: policyChangeConfigFrom(env),
     purchaseRecoveryGraceSeconds: env.PURCHASE_RECOVERY_GRACE_SECONDS,
     purchaseRecoveryIntervalSeconds: env.PURCHASE_RECOVERY_INTERVAL_SECONDS,
     ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),

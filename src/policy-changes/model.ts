@@ -123,12 +123,17 @@ export interface PolicyChange {
   readonly challengeExpiresAt?: string;
   readonly refunds?: readonly RefundLine[];
   readonly sequenceNumber?: number;
+  /** The Idempotency-Key record of the confirmation that started the settlement: a retry with it gets the answer. */
+  readonly idempotencyKeyId?: number;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
 
 /** A preview as it is first recorded. */
-export type NewPolicyChange = Omit<PolicyChange, 'state' | 'attempt' | 'createdAt' | 'updatedAt'> & {
+export type NewPolicyChange = Omit<
+  PolicyChange,
+  'state' | 'attempt' | 'createdAt' | 'updatedAt' | 'idempotencyKeyId'
+> & {
   readonly at: string;
 };
 

@@ -45,6 +45,7 @@ function toChange(row: PolicyChangeRow): PolicyChange {
     ...(row.challenge_expires_at !== null ? { challengeExpiresAt: row.challenge_expires_at } : {}),
     ...(row.refunds_json !== null ? { refunds: parse<RefundLine[]>(row.refunds_json) } : {}),
     ...(row.sequence_number !== null ? { sequenceNumber: row.sequence_number } : {}),
+    ...(row.idempotency_key_id !== null ? { idempotencyKeyId: row.idempotency_key_id } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../auth/principal.js';
+import type { BrandCode } from '../catalogue/brands.js';
+import type { PlanVersion } from '../catalogue/model.js';
+import { brandOf } from '../catalogue/service.js';
+import { servicingRulesOf } from '../catalogue/servicing.js';
+import { dateIn } from '../calendar/zones.js';
+import type { Notification } from '../notifications/notification.js';
+import { isBlocking, problem } from '../notifications/problems.js';
+import { buildPolicyRequest } from '../purchases/policy-request.js';
+import { evaluateQuote } from '../quotes/evaluation.js';
+import { findQuote } from '../quotes/repository.js';
+import type { QuoteInput } from '../quotes/schemas.js';
+import type { ChangeDeps } from './deps.js';
+import type { AmendmentPricing, PreviewResult } from './model.js';
+import { difference, partsOf, withFee } from './parts.js';
+import { activePolicy, latestDetail, paidSoFar } from './policy-facts.js';
+import { insertChange, latestAmendedInput } from './repository.js';
+import { amendmentProblems } from './rules.js';
+
+/**
+ * An amendment's preview (docs/api-contract.md, "Amendments"): the policy's new trip, travellers
+ * and options, validated and priced exactly as a quote at the rates sold today, checked against
+ * what the brand's servicing rules let change, and compared part by part with what the policy has
+ * paid so far. A valid preview is recorded (it may be confirmed until `expiresAt`); an invalid
+ * one is answered with its Notifications and not kept.
+ */
+export interface AmendmentCall {
+  readonly actor: Actor;
+  readonly brandCode: BrandCode;
+  readonly policyNumber: string;
+  readonly input: QuoteInput;
+  /** The end customer's client: the body's `clientInfo`, else the calling connection. */
+  readonly client: { ipAddress?: string; userAgent?: string };
+}
+
+/** The version of the policy's plan sold on `today` (the policy keeps its plan; its rates are today's). */
+function planSoldOn(plans: readonly PlanVersion[], code: string, today: string): PlanVersion | undefined {
+  return plans.find(
+    (p) =>
+      p.code === code &&
+      p.effectiveFromDate <= today &&
+      (p.effectiveToDate === undefined || today <= p.effectiveToDate),
+  );
+}
+
+/** Every traveller a policy records needs a name and a date of birth (or age): a purchase asks the same. */
+function holderProblems(input: QuoteInput): Notification[] {
+  return (input.policyHolders ?? []).flatMap((holder, i) =>
+    (['firstName', 'lastName'] as const)
+      .filter((field) => !holder[field]?.trim())
+      .map((field) =>
+        problem(
+          'FIELD_REQUIRED',
+          `${field} is required for every traveller of a policy.`,
+          `input.policyHolders[${i}].${field}`,
+        ),
+      ),
+  );
+}
+
+export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): Promise<PreviewResult> {
+  const { actor, brandCode } = call;
+  const policy = await activePolicy(deps.db, {
+    policyNumber: call.policyNumber,
+    brandCode,
+    partnerId: actor.partnerId,
+  });
+  const latest = latestDetail(policy);
+  const sequenceNumber = policy.sequenceNumber + 1;
+  const now = deps.clock();
+  const zone = policy.presentationTimeZoneCode;
+  const today = dateIn(now, zone);
+  const departed = today >= latest.departureDate;
+  const quote = await findQuote(deps.db, policy.quoteId, brandCode, actor.partnerId);
+  if (!quote) throw new Error(`policy ${policy.policyNumber}: its quote ${policy.quoteId} is missing`);
+  const current = (await latestAmendedInput(deps.db, policy.id)) ?? quote.input;
+
+  const snapshot = await deps.catalogue.snapshot();
+  const brand = brandOf(snapshot, brandCode);
+  // A trip under way is judged as at the policy's issue date: its departure is in the past by now.
+  const judgedOn = departed ? dateIn(new Date(policy.audit.createdAt), zone) : today;
+  const plan = planSoldOn(brand.plans, policy.plan.code, today);
+  const notifications: Notification[] = [];
+  if (!plan) {
+    notifications.push(
+      problem('PLAN_NOT_SOLD', 'The policy’s plan is no longer sold; it cannot be repriced.', 'input.planId'),
+    );
+    return { sequenceNumber, notifications };
+  }
+  const evaluation = await evaluateQuote(deps.ports, {
+    brandCode,
+    partnerCode: actor.partnerCode,
+    body: { input: { ...call.input, planId: plan.planId } },
+    now,
+    ...(departed ? { quoteDate: judgedOn } : {}),
+  });
+  const next = evaluation.input;
+  const rules = servicingRulesOf(brand, policy.plan.code);
+  notifications.push(
+    ...(evaluation.validation.errors ?? []).filter(isBlocking),
+    // The plan is compared by its code: the version sold today may have another id.
+    ...amendmentProblems(rules, { departed, current, next: { ...next, planId: current.planId } }),
+    ...holderProblems(next),
+  );
+  const price = evaluation.pricing.prices.find((p) => p.planId === plan.planId);
+  if (!price) notifications.push(problem('NOT_PRICED', 'The amended policy could not be priced.', 'input'));
+  if (notifications.length > 0 || !price) return { sequenceNumber, notifications };
+
+  const request = buildPolicyRequest({
+    quote: { ...quote, input: next },
+    input: next,
+    price,
+    plan,
+    brand,
+    snapshot,
+    createdByUserId: actor.userId,
+    client: call.client,
+    today: judgedOn,
+  });
+  const { premium, discount, taxes, donation } = request.amounts;
+  const repriced = partsOf({ premium, discount, taxes, donation, fees: [] });
+  const paid = paidSoFar(policy);
+  const amounts = withFee(difference(repriced, paid), { name: 'Amendment fee', amount: rules.amendment.feeMinor });
+  const pricing: AmendmentPricing = {
+    kind: 'AMENDMENT',
+    input: next,
+    priceResults: evaluation.pricing.priceResults.filter((r) => r.planId === plan.planId),
+    prices: [price],
+    paid,
+    repriced,
+    difference: amounts,
+  };
+  const { homeAddress, travellers, dependents, destinations, departureDate, coverEndDate } = request;
+  const { options, specifiedItems, adventure, excessMinor, client } = request;
+  const change = await insertChange(
+    deps.db,
+    {
+      id: randomUUID(),
+      kind: 'AMENDMENT',
+      policyHeaderId: policy.id,
+      policyNumber: policy.policyNumber,
+      brandCode,
+      partnerId: actor.partnerId,
+      userId: actor.userId,
+      baseSequenceNumber: policy.sequenceNumber,
+      expiresAt: new Date(now.getTime() + deps.previewTtlSeconds * 1000).toISOString(),
+      amountMinor: amounts.total,
+      currency: policy.currency.code,
+      pricing,
+      transaction: {
+        version: {
+          homeAddress,
+          travellers,
+          dependents,
+          destinations,
+          departureDate,
+          coverEndDate,
+          options,
+          specifiedItems,
+          ...(adventure ? { adventure } : {}),
+          excessMinor,
+          client,
+        },
+        amounts,
+        planId: policy.plan.planId,
+      },
+      at: now.toISOString(),
+    },
+    next,
+  );
+  const warnings = (evaluation.validation.errors ?? []).filter((n) => !isBlocking(n));
+  return { change, pricing, sequenceNumber, notifications: warnings };
+}

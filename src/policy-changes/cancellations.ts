@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../auth/principal.js';
+import type { BrandCode } from '../catalogue/brands.js';
+import { brandOf } from '../catalogue/service.js';
+import { servicingRulesOf } from '../catalogue/servicing.js';
+import { isIsoDate, isoDate, parseDate, plusDays } from '../calendar/dates.js';
+import { dateIn } from '../calendar/zones.js';
+import type { Notification } from '../notifications/notification.js';
+import { problem } from '../notifications/problems.js';
+import type { ChangeDeps } from './deps.js';
+import type { CancellationPricing, CancellationReason, PreviewResult } from './model.js';
+import { activePolicy, latestDetail, paidSoFar, versionOf } from './policy-facts.js';
+import { insertChange } from './repository.js';
+import { cancellationTerms } from './rules.js';
+
+/**
+ * A cancellation's preview (docs/api-contract.md, "Cancellations"): the refund and its basis under
+ * the brand's servicing rules — all of it inside the cooling-off period, else pro rata of the
+ * unused cover or nothing, less any cancellation fee. Cover ends the day before `effectiveDate`.
+ */
+export interface CancellationCall {
+  readonly actor: Actor;
+  readonly brandCode: BrandCode;
+  readonly policyNumber: string;
+  readonly reasonCode: CancellationReason;
+  readonly effectiveDate?: string;
+  readonly client: { ipAddress?: string; userAgent?: string };
+}
+
+function dateProblems(effectiveDate: string, today: string, coverEndDate: string): Notification[] {
+  const property = 'effectiveDate';
+  if (!isIsoDate(effectiveDate))
+    return [
+      problem('INVALID_DATE', 'effectiveDate is not a real date in the form YYYY-MM-DD.', property, effectiveDate),
+    ];
+  if (effectiveDate < today)
+    return [
+      problem('EFFECTIVE_DATE_IN_PAST', 'A cancellation cannot take effect before today.', property, effectiveDate, {
+        today,
+      }),
+    ];
+  if (effectiveDate > coverEndDate)
+    return [
+      problem('EFFECTIVE_DATE_AFTER_COVER_END', 'The cover ends before this date.', property, effectiveDate, {
+        coverEndDate,
+      }),
+    ];
+  return [];
+}
+
+/** The last day of cover of a policy cancelled from `effectiveDate`: the day before, once the trip has begun. */
+function lastDayOfCover(effectiveDate: string, departureDate: string, coverEndDate: string): string {
+  if (effectiveDate <= departureDate) return coverEndDate;
+  const date = parseDate(effectiveDate);
+  return date ? isoDate(plusDays(date, -1)) : coverEndDate;
+}
+
+export async function previewCancellation(deps: ChangeDeps, call: CancellationCall): Promise<PreviewResult> {
+  const { actor, brandCode } = call;
+  const policy = await activePolicy(deps.db, {
+    policyNumber: call.policyNumber,
+    brandCode,
+    partnerId: actor.partnerId,
+  });
+  const latest = latestDetail(policy);
+  const sequenceNumber = policy.sequenceNumber + 1;
+  const now = deps.clock();
+  const zone = policy.presentationTimeZoneCode;
+  const today = dateIn(now, zone);
+  const effectiveDate = call.effectiveDate ?? today;
+  const notifications = dateProblems(effectiveDate, today, latest.coverEndDate);
+  if (notifications.length > 0) return { sequenceNumber, notifications };
+
+  const brand = brandOf(await deps.catalogue.snapshot(), brandCode);
+  const rules = servicingRulesOf(brand, policy.plan.code);
+  const paid = paidSoFar(policy);
+  const terms = cancellationTerms(rules, {
+    issuedAt: policy.audit.createdAt,
+    zone,
+    today,
+    effectiveDate,
+    departureDate: latest.departureDate,
+    coverEndDate: latest.coverEndDate,
+    paid,
+  });
+  const pricing: CancellationPricing = {
+    kind: 'CANCELLATION',
+    reasonCode: call.reasonCode,
+    effectiveDate,
+    basis: terms.basis,
+    coolingOffEndsAt: terms.coolingOffEndsAt,
+    coverDays: terms.coverDays,
+    unusedDays: terms.unusedDays,
+    paid,
+    refund: terms.refund,
+  };
+  const version = versionOf(policy, latest);
+  const client = {
+    ...(call.client.ipAddress ? { ipAddress: call.client.ipAddress.slice(0, 64) } : {}),
+    ...(call.client.userAgent ? { userAgent: call.client.userAgent.slice(0, 1000) } : {}),
+  };
+  const change = await insertChange(deps.db, {
+    id: randomUUID(),
+    kind: 'CANCELLATION',
+    policyHeaderId: policy.id,
+    policyNumber: policy.policyNumber,
+    brandCode,
+    partnerId: actor.partnerId,
+    userId: actor.userId,
+    baseSequenceNumber: policy.sequenceNumber,
+    expiresAt: new Date(now.getTime() + deps.previewTtlSeconds * 1000).toISOString(),
+    amountMinor: terms.refund.total,
+    currency: policy.currency.code,
+    pricing,
+    transaction: {
+      version: {
+        ...version,
+        coverEndDate: lastDayOfCover(effectiveDate, latest.departureDate, latest.coverEndDate),
+        client,
+      },
+      amounts: terms.refund,
+      planId: policy.plan.planId,
+    },
+    at: now.toISOString(),
+  });
+  return { change, pricing, sequenceNumber, notifications: [] };
+}

@@ -1,0 +1,235 @@
+import type { Actor } from '../auth/principal.js';
+import type { BrandCode } from '../catalogue/brands.js';
+import type { Notification } from '../notifications/notification.js';
+import { problem } from '../notifications/problems.js';
+import { findPurchaseOfQuote } from '../purchases/repository.js';
+import type { ChangeDeps } from './deps.js';
+import {
+  ChangeAlreadyConfirmed,
+  ChangePreviewExpired,
+  ChangePreviewStale,
+  PolicyChangeInProgress,
+  PolicyChangeNotFound,
+} from './errors.js';
+import { allocateRefund, paymentsOf } from './ledger.js';
+import { changeGatewayKey, type ChangeKind, type PolicyChange } from './model.js';
+import { activePolicy } from './policy-facts.js';
+import { changesWithMoney, findChange, moveChange } from './repository.js';
+import {
+  advanceChange,
+  applyAuthorisation,
+  authoriseCharge,
+  holdPolicy,
+  refundChange,
+  settleWithoutMoney,
+} from './settlement.js';
+
+/**
+ * Confirming a preview (docs/api-contract.md, "Confirming a change"): checks it may still apply,
+ * holds the policy (one change at a time), then moves the money through settlement.ts: a charge
+ * to the card sent now (3-D Secure as in a purchase), a refund to the policy's own payments, or
+ * nothing. Business outcomes (declined, challenge, refused refund) are results, not errors.
+ */
+export interface ChangeLookup {
+  readonly actor: Actor;
+  readonly brandCode: BrandCode;
+  readonly policyNumber: string;
+  readonly kind: ChangeKind;
+  readonly changeId: string;
+}
+
+export interface ConfirmCall extends ChangeLookup {
+  readonly cardToken?: string;
+  readonly threeDS?: { readonly threeDSStatus?: string; readonly threeDSRequest?: string };
+  readonly idempotencyKeyId?: number;
+}
+
+export interface ConfirmResult {
+  readonly change: PolicyChange;
+  readonly notifications: Notification[];
+}
+
+export async function readChange(deps: ChangeDeps, lookup: ChangeLookup): Promise<PolicyChange> {
+  const change = await findChange(deps.db, {
+    id: lookup.changeId,
+    kind: lookup.kind,
+    policyNumber: lookup.policyNumber,
+    brandCode: lookup.brandCode,
+    partnerId: lookup.actor.partnerId,
+  });
+  if (!change) throw new PolicyChangeNotFound(lookup.kind, lookup.changeId);
+  return change;
+}
+
+export async function confirmChange(deps: ChangeDeps, call: ConfirmCall): Promise<ConfirmResult> {
+  const change = await readChange(deps, call);
+  // A retry of this very confirmation (its answer never reached the caller): finish it, answer it.
+  if (call.idempotencyKeyId !== undefined && change.idempotencyKeyId === call.idempotencyKeyId)
+    return answer(await advanceChange(deps, change));
+  if (call.threeDS?.threeDSRequest !== undefined) return continueChallenge(deps, change, call);
+  if (change.state !== 'PREVIEW') {
+    if (['STARTED', 'CHALLENGE_PENDING', 'REFUNDING'].includes(change.state))
+      throw new PolicyChangeInProgress(change.policyNumber);
+    throw new ChangeAlreadyConfirmed(change.kind, change.state);
+  }
+  const now = deps.clock().toISOString();
+  if (change.expiresAt < now) throw new ChangePreviewExpired(change.kind, change.expiresAt);
+  const policy = await activePolicy(deps.db, {
+    policyNumber: change.policyNumber,
+    brandCode: call.brandCode,
+    partnerId: call.actor.partnerId,
+  });
+  if (policy.sequenceNumber !== change.baseSequenceNumber) {
+    await moveChange(deps.db, change, ['PREVIEW'], 'STALE', {}, now);
+    throw new ChangePreviewStale(change.kind, policy.sequenceNumber);
+  }
+  const keyPatch = call.idempotencyKeyId !== undefined ? { idempotencyKeyId: call.idempotencyKeyId } : {};
+  if (change.amountMinor > 0) {
+    const cardToken = call.cardToken?.trim();
+    if (!cardToken)
+      return {
+        change,
+        notifications: [
+          problem(
+            'FIELD_REQUIRED',
+            'cardToken.token is required: the customer pays for this change.',
+            'cardToken.token',
+          ),
+        ],
+      };
+    const held = await holdPolicy(deps, change, 'STARTED', {
+      ...keyPatch,
+      cardToken,
+      paymentId: null,
+      paymentResult: null,
+      declineReason: null,
+      threeDSStatus: null,
+      challenge: null,
+      challengeExpiresAt: null,
+    });
+    if (!held) throw new PolicyChangeInProgress(change.policyNumber);
+    return answer(await authoriseCharge(deps, held));
+  }
+  if (change.amountMinor < 0) {
+    const purchase = await findPurchaseOfQuote(deps.db, policy.quoteId, ['CAPTURED']);
+    const payments = paymentsOf(
+      purchase?.paymentId === undefined
+        ? undefined
+        : { paymentId: purchase.paymentId, amountMinor: purchase.amountMinor, captured: true },
+      await changesWithMoney(deps.db, policy.id),
+    );
+    const refunds = allocateRefund(payments, -change.amountMinor);
+    // Only while a capture is still pending (recovery finishes it): the refund waits for it.
+    if (!refunds) throw new PolicyChangeInProgress(change.policyNumber);
+    const held = await holdPolicy(deps, change, 'REFUNDING', { ...keyPatch, refunds });
+    if (!held) throw new PolicyChangeInProgress(change.policyNumber);
+    return answer(await refundChange(deps, held));
+  }
+  const settled = await settleWithoutMoney(deps, change);
+  if (settled === 'stale') {
+    await moveChange(deps.db, change, ['PREVIEW'], 'STALE', {}, now);
+    throw new ChangePreviewStale(change.kind, change.baseSequenceNumber + 1);
+  }
+  return answer(settled);
+}
+
+/** The follow-up call after a 3-D Secure challenge: continues the waiting charge. */
+async function continueChallenge(deps: ChangeDeps, change: PolicyChange, call: ConfirmCall): Promise<ConfirmResult> {
+  const info = call.threeDS ?? {};
+  if (change.state !== 'CHALLENGE_PENDING' || !change.challenge || change.paymentId === undefined) {
+    if (change.state === 'STARTED') throw new PolicyChangeInProgress(change.policyNumber);
+    const property = 'threeDSRequestInfo.threeDSRequest';
+    return answer(change, [
+      problem('THREEDS_NO_PENDING_CHALLENGE', 'No 3-D Secure challenge of this change is waiting.', property),
+    ]);
+  }
+  const challengeId = change.challenge.threeDSResponse.split('/').at(-1) ?? '';
+  const sentId = (info.threeDSRequest ?? '').split(/[/?#]/).filter(Boolean).at(-1);
+  const problems: Notification[] = [];
+  if (sentId !== challengeId)
+    problems.push(
+      problem(
+        'THREEDS_REQUEST_MISMATCH',
+        'threeDSRequest does not name the challenge of this change.',
+        'threeDSRequestInfo.threeDSRequest',
+      ),
+    );
+  const statuses = ['CHALLENGE_COMPLETED', 'CHALLENGE_FAILED'];
+  if (!statuses.includes(info.threeDSStatus ?? ''))
+    problems.push(
+      problem(
+        'INVALID_VALUE',
+        'threeDSStatus must be CHALLENGE_COMPLETED or CHALLENGE_FAILED.',
+        'threeDSRequestInfo.threeDSStatus',
+        info.threeDSStatus,
+        { allowed: statuses.join(',') },
+      ),
+    );
+  if (problems.length > 0) return answer(change, problems);
+  const outcome = await deps.gateway.continueThreeDs({
+    idempotencyKey: changeGatewayKey(change, '3ds'),
+    paymentId: change.paymentId,
+    threeDSStatus: info.threeDSStatus ?? '',
+    threeDSRequest: change.challenge.threeDSResponse,
+  });
+  return answer(await applyAuthorisation(deps, change, outcome));
+}
+
+/** A change and the Notifications that explain a payment that did not go through. */
+function answer(change: PolicyChange, extra: Notification[] = []): ConfirmResult {
+  return { change, notifications: [...extra, ...outcomeNotifications(change)] };
+}
+
+function outcomeNotifications(change: PolicyChange): Notification[] {
+  const reason = change.declineReason ?? '';
+  const card = 'cardToken.token';
+  if (change.state === 'PREVIEW' && change.paymentResult === 'GATEWAY_ERROR')
+    return [
+      problem(
+        'PAYMENT_GATEWAY_ERROR',
+        'The payment gateway failed; nothing was charged. Retry later.',
+        card,
+        undefined,
+        { reason },
+      ),
+    ];
+  if (change.state === 'PREVIEW' && change.paymentResult !== undefined)
+    return [
+      problem('PAYMENT_DECLINED', 'The card was declined; confirm again with another card.', card, undefined, {
+        reason,
+        paymentResult: change.paymentResult,
+      }),
+    ];
+  switch (change.state) {
+    case 'REFUND_DECLINED':
+      return [
+        problem(
+          'REFUND_DECLINED',
+          'The card refused the refund; nothing was changed. Contact support.',
+          'policyNumber',
+          undefined,
+          { reason },
+        ),
+      ];
+    case 'ATTENTION':
+      return [
+        problem(
+          'REFUND_INCOMPLETE',
+          'Part of the refund went through; an operator completes the change.',
+          'policyNumber',
+          undefined,
+          { reason },
+        ),
+      ];
+    case 'VOIDED':
+      return [
+        problem(
+          'CHANGE_NOT_APPLIED',
+          'The change could not be applied; the card authorisation was released and nothing was charged.',
+          'policyNumber',
+        ),
+      ];
+    default:
+      return [];
+  }
+}
