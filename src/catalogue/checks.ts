@@ -2,6 +2,7 @@ import { isTimeZone } from '../calendar/zones.js';
 import { checkPlanNumberFormat } from '../policies/policy-number.js';
 import { reporter, type KnownCodes, type Report } from './check-report.js';
 import { checkRates } from './checks-rates.js';
+import { checkServicing } from './checks-servicing.js';
 import { isoCountries, countryRatingRegion } from './destinations.js';
 import type { TravelDurationFile } from './file-schemas.js';
 import type { CatalogueProblem, LoadedBrand, LoadedCatalogue } from './load.js';
@@ -18,6 +19,7 @@ export function checkCatalogue(catalogue: LoadedCatalogue): CatalogueProblem[] {
     checkPlans(brand, known, report, planIds);
     checkQuoteConfig(brand, known, report);
     checkRates(brand, new Set(catalogue.destinations.value.ratingRegions), known, report);
+    checkServicing(brand, report);
   }
   return problems;
 }

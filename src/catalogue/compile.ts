@@ -2,6 +2,7 @@ import { checkCatalogue } from './checks.js';
 import { compileDestinations } from './destinations.js';
 import { loadCatalogue, type CatalogueProblem, type LoadedBrand, type LoadedCatalogue } from './load.js';
 import type { BrandCatalogue, CompiledCatalogue, PlanVersion } from './model.js';
+import { compileServicing } from './servicing.js';
 
 function compilePlans({ plans, brand }: LoadedBrand): PlanVersion[] {
   const terms = new Map(brand.value.termsAndConditions.map((t) => [t.termConditionId, t]));
@@ -36,6 +37,7 @@ export function compileCatalogue(loaded: LoadedCatalogue): CompiledCatalogue {
     quoteConfig: b.quoteConfig.value,
     plans: compilePlans(b),
     rates: b.rates.value,
+    servicing: compileServicing(b.servicing.value, b.brand.value.currencyCode),
   }));
   return {
     destinations: compileDestinations(loaded.destinations.value, languages),

@@ -225,3 +225,57 @@ export const PlansFile = Type.Object(
   Strict,
 );
 export type PlansFile = Static<typeof PlansFile>;
+
+const RefundBasis = Type.Enum(['PRO_RATA', 'NONE'], { type: 'string', description: 'Refund of a cancellation.' });
+const Fee = Type.Number({ minimum: 0, description: 'Major units of the plan currency, e.g. 25.00.' });
+const CoolingOffDays = Type.Integer({ minimum: 0, maximum: 60, description: 'Days from issue; 0 = none.' });
+const Allowed = Type.Boolean();
+const Opt = Type.Optional;
+
+const ServicingDefaults = Type.Object(
+  {
+    coolingOffDays: CoolingOffDays,
+    cancellation: Type.Object({ beforeDeparture: RefundBasis, afterDeparture: RefundBasis, fee: Fee }, Strict),
+    amendment: Type.Object(
+      {
+        fee: Fee,
+        beforeDeparture: Type.Object({ dates: Allowed, destinations: Allowed, travellers: Allowed, options: Allowed }, Strict),
+        afterDeparture: Type.Object({ extendReturnDate: Allowed }, Strict),
+      },
+      Strict,
+    ),
+  },
+  Strict,
+);
+
+/** The same fields as the defaults, each optional: what one plan code changes. */
+const ServicingOverride = Type.Object(
+  {
+    coolingOffDays: Opt(CoolingOffDays),
+    cancellation: Opt(Type.Object({ beforeDeparture: Opt(RefundBasis), afterDeparture: Opt(RefundBasis), fee: Opt(Fee) }, Strict)),
+    amendment: Opt(
+      Type.Object(
+        {
+          fee: Opt(Fee),
+          beforeDeparture: Opt(
+            Type.Object({ dates: Opt(Allowed), destinations: Opt(Allowed), travellers: Opt(Allowed), options: Opt(Allowed) }, Strict),
+          ),
+          afterDeparture: Opt(Type.Object({ extendReturnDate: Opt(Allowed) }, Strict)),
+        },
+        Strict,
+      ),
+    ),
+  },
+  Strict,
+);
+
+// catalogue/<brand>/servicing.yaml
+export const ServicingFile = Type.Object(
+  {
+    defaults: ServicingDefaults,
+    plans: Opt(Type.Record(Text, ServicingOverride, { description: 'Plan code → what differs from the defaults.' })),
+  },
+  Strict,
+);
+export type ServicingFile = Static<typeof ServicingFile>;
+export type ServicingOverrideFile = Static<typeof ServicingOverride>;

@@ -17,7 +17,7 @@ export type ImportOutcome =
 const countriesVersion = (createRequire(import.meta.url)('world-countries/package.json') as { version: string }).version;
 
 /** Bumped when compiling changes meaning, so the same files import again. */
-const COMPILE_FORMAT = 1;
+const COMPILE_FORMAT = 2;
 
 /** SHA-256 of every file under `dir` (path and bytes), the compile format and the ISO data version. */
 export async function sourceHashOf(dir: string): Promise<string> {
@@ -46,6 +46,7 @@ function documentsOf(catalogue: CompiledCatalogue): { brandCode: string; kind: s
       { brandCode: b.brandCode, kind: 'quoteConfig', body: b.quoteConfig },
       { brandCode: b.brandCode, kind: 'plans', body: b.plans },
       { brandCode: b.brandCode, kind: 'rates', body: b.rates },
+      { brandCode: b.brandCode, kind: 'servicing', body: b.servicing },
     ]),
   ];
 }

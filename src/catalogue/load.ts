@@ -5,7 +5,7 @@ import Value from 'typebox/value';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { BRAND_CODES, type BrandCode } from './brands.js';
 import { RateTable } from '../pricing/rate-tables.js';
-import { BrandFile, CountriesFile, DestinationsFile, PlansFile, QuoteConfigFile } from './file-schemas.js';
+import { BrandFile, CountriesFile, DestinationsFile, PlansFile, QuoteConfigFile, ServicingFile } from './file-schemas.js';
 
 /** One problem found in the catalogue: which file, where inside it, and why. */
 export interface CatalogueProblem {
@@ -20,13 +20,14 @@ export function formatProblem(p: CatalogueProblem): string {
   return `${p.file}${p.line ? `:${p.line}` : ''}${p.path ? ` at ${p.path}` : ''}: ${p.reason}`;
 }
 
-const BRAND_FILES = { brand: BrandFile, quoteConfig: QuoteConfigFile, plans: PlansFile, rates: RateTable } as const;
+const BRAND_FILES = { brand: BrandFile, quoteConfig: QuoteConfigFile, plans: PlansFile, rates: RateTable, servicing: ServicingFile } as const;
 const SHARED_FILES = { destinations: DestinationsFile, countries: CountriesFile } as const;
 const FILE_NAMES: Record<string, string> = {
   brand: 'brand.yaml',
   quoteConfig: 'quote-config.yaml',
   plans: 'plans.yaml',
   rates: 'rates.yaml',
+  servicing: 'servicing.yaml',
   destinations: 'destinations.yaml',
   countries: 'countries.yaml',
 };
@@ -44,6 +45,7 @@ export interface LoadedBrand {
   readonly quoteConfig: LoadedFile<QuoteConfigFile>;
   readonly plans: LoadedFile<PlansFile>;
   readonly rates: LoadedFile<RateTable>;
+  readonly servicing: LoadedFile<ServicingFile>;
 }
 
 export interface LoadedCatalogue {
@@ -123,7 +125,7 @@ export async function loadCatalogue(dir: string): Promise<{ catalogue?: LoadedCa
       expected.add(file);
       files[kind] = await loadFile(dir, file, schema, problems);
     }
-    if (files.brand && files.quoteConfig && files.plans && files.rates) brands.push({ brandCode, ...files } as LoadedBrand);
+    if (files.brand && files.quoteConfig && files.plans && files.rates && files.servicing) brands.push({ brandCode, ...files } as LoadedBrand);
   }
   for (const entry of await listYaml(dir)) {
     if (!expected.has(entry)) problems.push({ file: relative(dir, entry), path: '', reason: 'not a catalogue file (unknown name or folder)' });

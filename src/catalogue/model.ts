@@ -52,12 +52,44 @@ export interface PlanVersion {
   readonly terms: readonly Term[];
 }
 
+export type RefundBasisRule = 'PRO_RATA' | 'NONE';
+
+/** How a policy of a plan may be cancelled and amended after purchase (catalogue/<brand>/servicing.yaml). */
+export interface ServicingRules {
+  /** Days from the issue date (only before departure); 0 = none. */
+  readonly coolingOffDays: number;
+  readonly cancellation: {
+    readonly beforeDeparture: RefundBasisRule;
+    readonly afterDeparture: RefundBasisRule;
+    /** Minor units of the plan currency. */
+    readonly feeMinor: number;
+  };
+  readonly amendment: {
+    /** Minor units of the plan currency. */
+    readonly feeMinor: number;
+    readonly beforeDeparture: {
+      readonly dates: boolean;
+      readonly destinations: boolean;
+      readonly travellers: boolean;
+      readonly options: boolean;
+    };
+    readonly afterDeparture: { readonly extendReturnDate: boolean };
+  };
+}
+
+/** A brand's servicing rules: the defaults, and the merged rules of each plan code with an override. */
+export interface BrandServicing {
+  readonly defaults: ServicingRules;
+  readonly plans: Readonly<Record<string, ServicingRules>>;
+}
+
 export interface BrandCatalogue {
   readonly brandCode: BrandCode;
   readonly brand: BrandFile;
   readonly quoteConfig: QuoteConfigFile;
   readonly plans: readonly PlanVersion[];
   readonly rates: RateTable;
+  readonly servicing: BrandServicing;
 }
 
 export interface CompiledCatalogue {

@@ -3,9 +3,10 @@ import type { Db } from '../db/database.js';
 import type { CachedResponse } from '../http/cache-headers.js';
 import { CatalogueNotLoaded } from './errors.js';
 import type { BrandFile, QuoteConfigFile } from './file-schemas.js';
-import type { BrandCatalogue, CompiledCatalogue, Destination, HomeCountry, PlanVersion } from './model.js';
+import type { BrandCatalogue, BrandServicing, CompiledCatalogue, Destination, HomeCountry, PlanVersion } from './model.js';
 import type { RateTable } from '../pricing/rate-tables.js';
 import { documentsOf, latestVersion, pdsFilesOf, type PdsFile } from './repository.js';
+import { NO_SERVICING } from './servicing.js';
 
 /** One catalogue version, loaded whole into memory: products are read far more than imported. */
 export interface CatalogueSnapshot {
@@ -44,6 +45,8 @@ async function loadSnapshot(db: Db, versionId: number, importedAt: string): Prom
       quoteConfig: find(brandCode, 'quoteConfig') as QuoteConfigFile,
       plans: find(brandCode, 'plans') as PlanVersion[],
       rates: find(brandCode, 'rates') as RateTable,
+      // A version imported before servicing rules existed allows no change at all.
+      servicing: (find(brandCode, 'servicing') ?? NO_SERVICING) as BrandServicing,
     }));
   const catalogue: CompiledCatalogue = {
     brands,

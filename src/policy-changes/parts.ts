@@ -69,12 +69,14 @@ export function difference(next: Parts, paid: Parts): Parts {
 
 /** Every part turned around (a full refund of `paid`, fees included). */
 export function negate(parts: Parts): Parts {
-  const flip = (list: readonly NamedAmount[]) => list.map((a) => ({ name: a.name, amount: -a.amount }));
+  // `0 - x`, not `-x`: a zero part stays 0 (never -0, which deep equality and Object.is tell apart).
+  const minus = (amount: number) => 0 - amount;
+  const flip = (list: readonly NamedAmount[]) => list.map((a) => ({ name: a.name, amount: minus(a.amount) }));
   return partsOf({
-    premium: -parts.premium,
-    discount: -parts.discount,
+    premium: minus(parts.premium),
+    discount: minus(parts.discount),
     taxes: flip(parts.taxes),
-    donation: -parts.donation,
+    donation: minus(parts.donation),
     fees: flip(parts.fees),
   });
 }

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCatalogue } from '../../src/catalogue/import.js';
+import { CatalogueReader } from '../../src/catalogue/reader.js';
+import { servicingRulesOf } from '../../src/catalogue/servicing.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 
@@ -68,5 +70,13 @@ describe('catalogue import', () => {
     expect(await count('catalogue_version')).toBe(2);
     expect(await count('catalogue_document')).toBe(2 * documents);
     expect(await count('catalogue_pds')).toBe(2 * pdfs);
+  });
+
+  it('carries the servicing rules with the version: snapshot brands have them', async () => {
+    await importCatalogue(database.db, 'catalogue');
+    const snapshot = await new CatalogueReader(database.db, { refreshMs: 0 }).snapshot();
+    const nz = snapshot.brands.get('brandnz');
+    if (!nz) throw new Error('brandnz missing');
+    expect(servicingRulesOf(nz, 'AMT')).toMatchObject({ coolingOffDays: 15, cancellation: { afterDeparture: 'NONE', feeMinor: 2500 }, amendment: { feeMinor: 1000 } });
   });
 });

@@ -5,6 +5,7 @@ import worldCountries from 'world-countries';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateCatalogue } from '../../src/catalogue/compile.js';
 import { formatProblem } from '../../src/catalogue/load.js';
+import { servicingRulesOf } from '../../src/catalogue/servicing.js';
 
 const dirs: string[] = [];
 /** A copy of the repository's catalogue with one file edited. */
@@ -82,5 +83,61 @@ describe('catalogue validate', () => {
         expect.stringContaining("at ratingRegions[1].code: 'ASIA_PACIFIC' is not a rating region of shared/destinations.yaml"),
       ]),
     );
+  });
+
+  it('compiles servicing rules: plan overrides over brand defaults, fees in minor units', async () => {
+    const { catalogue } = await validateCatalogue('catalogue');
+    const brand = (code: string) => catalogue?.brands.find((b) => b.brandCode === code);
+    const nz = brand('brandnz');
+    if (!nz) throw new Error('brandnz missing');
+    expect(servicingRulesOf(nz, 'COMP')).toEqual({
+      coolingOffDays: 15,
+      cancellation: { beforeDeparture: 'PRO_RATA', afterDeparture: 'PRO_RATA', feeMinor: 2500 },
+      amendment: {
+        feeMinor: 1000,
+        beforeDeparture: { dates: true, destinations: true, travellers: true, options: true },
+        afterDeparture: { extendReturnDate: true },
+      },
+    });
+    expect(servicingRulesOf(nz, 'AMT').cancellation).toEqual({ beforeDeparture: 'PRO_RATA', afterDeparture: 'NONE', feeMinor: 2500 });
+    const au = brand('brandau');
+    if (!au) throw new Error('brandau missing');
+    expect(servicingRulesOf(au, 'BASIC').amendment.beforeDeparture).toEqual({ dates: true, destinations: true, travellers: true, options: false });
+    expect(servicingRulesOf(au, 'UNKNOWN')).toEqual(au.servicing.defaults);
+    expect(catalogue?.brands.map((b) => servicingRulesOf(b, 'COMP').coolingOffDays)).toEqual([21, 15, 21, 14]);
+  });
+
+  it('refuses a bad servicing file with file, line, path and reason', async () => {
+    const dir = brokenCopy('brandnz/servicing.yaml', (t) =>
+      t
+        .replace('coolingOffDays: 15', 'coolingOffDays: 61')
+        .replace('fee: 10.00', 'fee: -1')
+        .replace('{ afterDeparture: NONE }', '{ afterDeparture: NEVER }')
+        .replace('  AMT:', '  AMT:\n    coolingOffDays: 2.5'),
+    );
+    const { catalogue, problems } = await validateCatalogue(dir);
+    expect(catalogue).toBeUndefined();
+    expect(problems.map(formatProblem)).toEqual([
+      'brandnz/servicing.yaml:4 at defaults.coolingOffDays: must be <= 60',
+      'brandnz/servicing.yaml:7 at defaults.amendment.fee: must be >= 0',
+      'brandnz/servicing.yaml:12 at plans.AMT.coolingOffDays: must be integer',
+      'brandnz/servicing.yaml:13 at plans.AMT.cancellation.afterDeparture: must be equal to one of the allowed values',
+    ]);
+  });
+
+  it('refuses servicing overrides of unknown plan codes and fees finer than the currency', async () => {
+    const dir = brokenCopy('brandau/servicing.yaml', (t) => t.replace('fee: 25.00', 'fee: 25.001').replace('  AMT:', '  GOLD:\n    coolingOffDays: 3\n  AMT:'));
+    const { problems } = await validateCatalogue(dir);
+    expect(problems.map(formatProblem)).toEqual([
+      'brandau/servicing.yaml:5 at defaults.cancellation.fee: fee 25.001 has more than 2 decimals (AUD)',
+      "brandau/servicing.yaml:15 at plans.GOLD: plan code 'GOLD' is not in plans.yaml",
+    ]);
+  });
+
+  it('refuses a brand without servicing.yaml', async () => {
+    const dir = brokenCopy('nomad/servicing.yaml', () => '');
+    rmSync(join(dir, 'nomad/servicing.yaml'));
+    const { problems } = await validateCatalogue(dir);
+    expect(problems.map(formatProblem)).toEqual(['nomad/servicing.yaml: file is missing']);
   });
 });
