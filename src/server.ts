@@ -10,6 +10,8 @@ import { prepareIdentity } from './auth/setup.js';
 import { purchaseDepsFor } from './purchases/deps.js';
 import { recoverPurchases } from './purchases/recovery.js';
 import { startRecoverySweep } from './purchases/sweeper.js';
+import { changeDepsFor } from './policy-changes/deps.js';
+import { recoverPolicyChanges } from './policy-changes/recovery.js';
 import { ConnectionTracker } from './http/listener.js';
 
 export interface RunningServer {
@@ -50,10 +52,16 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     // Finish or undo purchases a previous process left in flight, before taking new ones.
     const recoveryDeps = purchaseDepsFor(context, app.paymentGateway, app.log);
     await recoverPurchases(recoveryDeps, { graceSeconds: config.purchaseRecoveryGraceSeconds });
+    // The same for amendments and cancellations being confirmed (same grace: the same kind of work).
+    const changeDeps = changeDepsFor(context, app.paymentGateway, app.log);
+    const recoverChanges = () =>
+      recoverPolicyChanges(changeDeps, { graceSeconds: config.purchaseRecoveryGraceSeconds });
+    await recoverChanges();
     // Then keep doing so while serving (other processes may die); stopped before the database closes.
     const sweep = startRecoverySweep(recoveryDeps, {
       intervalSeconds: config.purchaseRecoveryIntervalSeconds,
       graceSeconds: config.purchaseRecoveryGraceSeconds,
+      alsoRecover: recoverChanges,
     });
     app.addHook('preClose', async () => sweep.stop());
     if (!options.db) app.addHook('onClose', async () => db.destroy());

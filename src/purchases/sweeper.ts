@@ -18,7 +18,12 @@ export interface RecoverySweep {
 
 export function startRecoverySweep(
   deps: FlowDeps,
-  options: { readonly intervalSeconds: number; readonly graceSeconds: number },
+  options: {
+    readonly intervalSeconds: number;
+    readonly graceSeconds: number;
+    /** Other recoveries of the same kind run after the purchases' in each sweep (policy changes). */
+    readonly alsoRecover?: () => Promise<unknown>;
+  },
 ): RecoverySweep {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -26,6 +31,10 @@ export function startRecoverySweep(
 
   const runOnce = () =>
     (running ??= recoverPurchases(deps, { graceSeconds: options.graceSeconds })
+      .then(async (report) => {
+        await options.alsoRecover?.();
+        return report;
+      })
       .catch((error: unknown) => {
         // The sweep could not run at all (e.g. the database is away): the next one tries again.
         deps.log?.warn({ err: error, reason: failureName(error) }, 'purchase recovery sweep could not run');

@@ -1,0 +1,230 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { principalOf } from '../auth/principal.js';
+import type { AppContext } from '../context.js';
+import { refuseCardNumbers } from '../http/card-number-refusal.js';
+import { errorResponses } from '../http/schemas.js';
+import { heldIdempotencyKeyId, IDEMPOTENCY_KEY_HEADER, idempotentRoute } from '../idempotency/hooks.js';
+import { redactCardNumbers } from '../payments/card-numbers.js';
+import { getPolicySummary } from '../policies/service.js';
+import { previewAmendment } from './amendments.js';
+import { previewCancellation } from './cancellations.js';
+import { confirmChange, readChange, type ChangeLookup } from './confirmations.js';
+import { changeDepsFor } from './deps.js';
+import { emptyBodyAsObject } from './empty-body.js';
+import { IdempotencyKeyRequired } from './errors.js';
+import type { ChangeKind, PreviewResult } from './model.js';
+import { amendmentView, cancellationView, confirmationView } from './present.js';
+import {
+  Amendment,
+  AmendmentConfirmRequest,
+  AmendmentParams,
+  AmendmentRequest,
+  Cancellation,
+  CancellationConfirmRequest,
+  CancellationParams,
+  CancellationRequest,
+  PolicyChangeConfirmation,
+  PolicyChangeParams,
+} from './schemas.js';
+
+const BASE = '/policies/v1/:brandCode/policies/:policyNumber';
+const NOT_FOUND =
+  '404 `POLICY_NOT_FOUND` unless the caller’s partner sold the policy under `{brandCode}`; 409 `POLICY_CANCELLED` once it is cancelled.';
+
+/** The end customer's client: the body's `clientInfo`, else the connection (card numbers in the header redacted). */
+function clientOf(request: FastifyRequest, info?: { ipAddress?: string; userAgent?: string }) {
+  const header = request.headers['user-agent'];
+  const userAgent = info?.userAgent ?? (header === undefined ? undefined : redactCardNumbers(header));
+  return { ipAddress: info?.ipAddress ?? request.ip, ...(userAgent !== undefined ? { userAgent } : {}) };
+}
+
+/** Amendments and cancellations of a policy (docs/api-contract.md, "Changing a policy"); protected scope. */
+export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = (app, { context }) => {
+  const deps = (request: FastifyRequest) => changeDepsFor(context, app.paymentGateway, request.log);
+  const now = () => context.clock().toISOString();
+  const previewView = (kind: ChangeKind, policyNumber: string, result: PreviewResult, currency: string) => {
+    const args = {
+      ...(result.change ? { change: result.change } : {}),
+      policyNumber,
+      sequenceNumber: result.sequenceNumber,
+      currencyCode: result.change?.currency ?? currency,
+      notifications: result.notifications,
+      now: now(),
+    };
+    return kind === 'AMENDMENT'
+      ? amendmentView({ ...args, ...(result.pricing?.kind === 'AMENDMENT' ? { pricing: result.pricing } : {}) })
+      : cancellationView({ ...args, ...(result.pricing?.kind === 'CANCELLATION' ? { pricing: result.pricing } : {}) });
+  };
+  const lookup = (request: FastifyRequest, kind: ChangeKind, changeId: string): ChangeLookup => {
+    const { brandCode, policyNumber } = request.params as PolicyChangeParams;
+    return { actor: principalOf(request), brandCode, policyNumber, kind, changeId };
+  };
+  const confirmation = idempotentRoute({ scopeOf: (request) => `partner:${principalOf(request).partnerId}` });
+  const requireKey = async (request: FastifyRequest) => {
+    if (request.headers[IDEMPOTENCY_KEY_HEADER] === undefined) throw new IdempotencyKeyRequired();
+    return Promise.resolve();
+  };
+
+  app.post(
+    `${BASE}/amendments`,
+    {
+      preValidation: refuseCardNumbers,
+      schema: {
+        tags: ['policy changes'],
+        operationId: 'previewAmendment',
+        summary: 'Price an amendment of a policy',
+        description:
+          'The policy’s new trip, travellers and options as a QuoteInput (validated like a quote), priced at today’s rates and compared part by part with what the policy has paid: `difference.transactionAmount` is positive when the customer pays, negative when refunded. Nothing changes until it is confirmed (before `expiresAt`). What may not change is refused with Notifications in a 200 with `validation.isValid: false` (no `id`: nothing is kept). ' +
+          NOT_FOUND,
+        params: PolicyChangeParams,
+        body: AmendmentRequest,
+        response: { 200: Amendment, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500, 503) },
+      },
+    },
+    async (request) => {
+      const { brandCode, policyNumber } = request.params;
+      const result = await previewAmendment(deps(request), {
+        actor: principalOf(request),
+        brandCode,
+        policyNumber,
+        input: request.body.input,
+        client: clientOf(request, request.body.clientInfo),
+      });
+      return previewView('AMENDMENT', policyNumber, result, '');
+    },
+  );
+
+  app.post(
+    `${BASE}/cancellations`,
+    {
+      schema: {
+        tags: ['policy changes'],
+        operationId: 'previewCancellation',
+        summary: 'Price the cancellation of a policy',
+        description:
+          'The refund the policy would get if cancelled from `effectiveDate` (default today in the policy’s zone), with its basis: `COOLING_OFF` (everything back), `PRO_RATA` (the unused cover, less any cancellation fee) or `NONE`, per the brand’s rules. Nothing changes until it is confirmed (before `expiresAt`). ' +
+          NOT_FOUND,
+        params: PolicyChangeParams,
+        body: CancellationRequest,
+        response: { 200: Cancellation, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500, 503) },
+      },
+    },
+    async (request) => {
+      const { brandCode, policyNumber } = request.params;
+      const result = await previewCancellation(deps(request), {
+        actor: principalOf(request),
+        brandCode,
+        policyNumber,
+        reasonCode: request.body.reasonCode,
+        ...(request.body.effectiveDate !== undefined ? { effectiveDate: request.body.effectiveDate } : {}),
+        client: clientOf(request, request.body.clientInfo),
+      });
+      return previewView('CANCELLATION', policyNumber, result, '');
+    },
+  );
+
+  const confirmDescription = (what: string) =>
+    `${what} Requires \`Idempotency-Key\` (400 \`IDEMPOTENCY_KEY_REQUIRED\`): a retry replays the answer. 409 \`AMENDMENT_EXPIRED\`/\`CANCELLATION_EXPIRED\` after \`expiresAt\`, \`…_STALE\` when the policy changed since the preview, \`POLICY_CHANGE_IN_PROGRESS\` while another change of the policy is being confirmed, \`…_ALREADY_CONFIRMED\`. ${NOT_FOUND}`;
+
+  app.post(
+    `${BASE}/amendments/:amendmentId/confirm`,
+    {
+      preValidation: refuseCardNumbers,
+      ...confirmation,
+      preHandler: [requireKey, confirmation.preHandler],
+      schema: {
+        tags: ['policy changes'],
+        operationId: 'confirmAmendment',
+        summary: 'Apply a priced amendment',
+        description: confirmDescription(
+          'Applies the preview: a new `Amendment` transaction (next sequence number) and the charge (`cardToken`, 3-D Secure exactly as in a purchase: answer a challenge by calling again with `threeDSRequestInfo`) or the refund to the policy’s own card. A declined card answers 200 with `validation.isValid: false`; the preview may be confirmed again with another card.',
+        ),
+        params: AmendmentParams,
+        body: AmendmentConfirmRequest,
+        response: { 200: PolicyChangeConfirmation, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500, 503) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const keyId = heldIdempotencyKeyId(request);
+      const info = body.threeDSRequestInfo;
+      const result = await confirmChange(deps(request), {
+        ...lookup(request, 'AMENDMENT', request.params.amendmentId),
+        ...(body.cardToken?.token !== undefined ? { cardToken: body.cardToken.token } : {}),
+        ...(info?.threeDSRequest !== undefined
+          ? { threeDS: { threeDSRequest: info.threeDSRequest, ...(info.threeDSStatus ? { threeDSStatus: info.threeDSStatus } : {}) } }
+          : {}),
+        ...(keyId !== undefined ? { idempotencyKeyId: keyId } : {}),
+      });
+      const policy = await getPolicySummary(context.db, { ...request.params, partnerId: principalOf(request).partnerId });
+      return confirmationView({ ...result, policy, now: now() });
+    },
+  );
+
+  app.post(
+    `${BASE}/cancellations/:cancellationId/confirm`,
+    {
+      preValidation: emptyBodyAsObject,
+      ...confirmation,
+      preHandler: [requireKey, confirmation.preHandler],
+      schema: {
+        tags: ['policy changes'],
+        operationId: 'confirmCancellation',
+        summary: 'Cancel a policy as previewed',
+        description: confirmDescription(
+          'Refunds the previewed amount to the policy’s own card (through the gateway, never more than was captured), writes the `Cancellation` transaction and cancels the policy (`policyStatus` `Cancelled`). The body is optional. A card that refuses the refund answers 200 with `validation.isValid: false` (`REFUND_DECLINED`) and changes nothing.',
+        ),
+        params: CancellationParams,
+        body: CancellationConfirmRequest,
+        response: { 200: PolicyChangeConfirmation, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500, 503) },
+      },
+    },
+    async (request) => {
+      const keyId = heldIdempotencyKeyId(request);
+      const result = await confirmChange(deps(request), {
+        ...lookup(request, 'CANCELLATION', request.params.cancellationId),
+        ...(keyId !== undefined ? { idempotencyKeyId: keyId } : {}),
+      });
+      const policy = await getPolicySummary(context.db, { ...request.params, partnerId: principalOf(request).partnerId });
+      return confirmationView({ ...result, policy, now: now() });
+    },
+  );
+
+  app.get(
+    `${BASE}/amendments/:amendmentId`,
+    {
+      schema: {
+        tags: ['policy changes'],
+        operationId: 'getAmendment',
+        summary: 'An amendment by id',
+        description: `The amendment as previewed, with its \`status\` now. 404 \`AMENDMENT_NOT_FOUND\` for an unknown id or another policy’s. ${NOT_FOUND}`,
+        params: AmendmentParams,
+        response: { 200: Amendment, ...errorResponses(400, 401, 403, 404, 500, 503) },
+      },
+    },
+    async (request) => {
+      const change = await readChange(deps(request), lookup(request, 'AMENDMENT', request.params.amendmentId));
+      return previewView('AMENDMENT', change.policyNumber, { change, pricing: change.pricing, sequenceNumber: change.sequenceNumber ?? change.baseSequenceNumber + 1, notifications: [] }, change.currency);
+    },
+  );
+
+  app.get(
+    `${BASE}/cancellations/:cancellationId`,
+    {
+      schema: {
+        tags: ['policy changes'],
+        operationId: 'getCancellation',
+        summary: 'A cancellation by id',
+        description: `The cancellation as previewed, with its \`status\` now. 404 \`CANCELLATION_NOT_FOUND\` for an unknown id or another policy’s. ${NOT_FOUND}`,
+        params: CancellationParams,
+        response: { 200: Cancellation, ...errorResponses(400, 401, 403, 404, 500, 503) },
+      },
+    },
+    async (request) => {
+      const change = await readChange(deps(request), lookup(request, 'CANCELLATION', request.params.cancellationId));
+      return previewView('CANCELLATION', change.policyNumber, { change, pricing: change.pricing, sequenceNumber: change.sequenceNumber ?? change.baseSequenceNumber + 1, notifications: [] }, change.currency);
+    },
+  );
+  return Promise.resolve();
+};
