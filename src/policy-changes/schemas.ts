@@ -1,0 +1,56 @@
+import { Type, type Static } from 'typebox';
+import { Validation } from '../notifications/notification.js';
+import { PolicySummary } from '../policies/schemas.js';
+import { ThreeDsResponseInfo } from '../purchases/schemas.js';
+import { Maybe, Text } from '../quotes/schemas/common.js';
+import { Amendment } from './schemas-amendment.js';
+import { Cancellation } from './schemas-cancellation.js';
+import { PolicyChangePaymentResult, RefundLine } from './schemas-shared.js';
+
+export * from './schemas-amendment.js';
+export * from './schemas-cancellation.js';
+export * from './schemas-shared.js';
+
+/** The answer of confirming an amendment or a cancellation (docs/api-contract.md, "Changing a policy"). */
+
+export const PolicyChangeConfirmation = Type.Object(
+  {
+    policy: Maybe({ ...PolicySummary, description: 'The policy as it stands now (changed once `APPLIED`).' }),
+    amendment: Maybe({ ...Amendment, description: 'The amendment confirmed (absent for a cancellation).' }),
+    cancellation: Maybe({ ...Cancellation, description: 'The cancellation confirmed (absent for an amendment).' }),
+    paymentResult: Maybe(PolicyChangePaymentResult),
+    paymentMethod: Maybe(
+      Type.Enum(['CARD'], { type: 'string', description: 'A tokenised payment card; absent when no card was used.' }),
+    ),
+    paymentIds: Maybe(
+      Text(
+        'The gateway payment id of the charge, or the ids of the payments refunded (comma separated); absent when no money moved.',
+        500,
+      ),
+    ),
+    threeDSResponseInfo: Maybe({
+      ...ThreeDsResponseInfo,
+      description: 'When `status` is `CHALLENGE_REQUIRED`: the challenge to open in the cardholder’s browser.',
+    }),
+    refunds: Maybe(
+      Type.Array(RefundLine, { maxItems: 50, description: 'The refunds paid, one per payment of the policy.' }),
+    ),
+    validation: Maybe(Validation),
+  },
+  {
+    title: 'PolicyChangeConfirmation',
+    description: 'Outcome of confirming a change: the change with its status, the payment or refunds, and the policy.',
+    examples: [
+      {
+        policy: { policyNumber: 'TIAU260000042', sequenceNumber: 2, policyStatus: 'Cancelled' },
+        cancellation: { id: 'chg_01JDA5K2M7P4Q8R1S3T6V9W0XY', status: 'APPLIED', sequenceNumber: 2, refundAmount: 110 },
+        paymentResult: 'REFUNDED',
+        paymentMethod: 'CARD',
+        paymentIds: 'pay_7Q2M4X',
+        refunds: [{ paymentId: 'pay_7Q2M4X', amount: 110 }],
+        validation: { isValid: true, errors: [] },
+      },
+    ],
+  },
+);
+export type PolicyChangeConfirmation = Static<typeof PolicyChangeConfirmation>;
