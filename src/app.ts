@@ -29,6 +29,7 @@ import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js'
 import { idempotencyServiceFor } from './idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
 import { purchaseRoutes } from './purchases/routes.js';
+import { policyChangeRoutes } from './policy-changes/routes.js';
 import { limitPartnerRequests, registerRateLimits, tokenEndpointLimits } from './http/rate-limits.js';
 
 export interface BuildAppOptions {
@@ -105,6 +106,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         await protectedApi.register(quotesRoutes, { context, ports: options.quotePorts ?? quotePortsFor(context) });
         await protectedApi.register(policiesRoutes, { context });
         await protectedApi.register(purchaseRoutes, { context });
+        await protectedApi.register(policyChangeRoutes, { context });
       });
     },
     { prefix: config.basePath },

@@ -11,6 +11,10 @@ export const API_TAGS = [
   { name: 'quotes', description: 'Pricing, refining and reading quotes (spec §4.3 and docs/api-contract.md).' },
   { name: 'purchase', description: 'Buying a quote with a tokenised card and 3-D Secure (spec §4.2).' },
   { name: 'policies', description: 'Policy summary and transaction details (spec §4.10, §4.11).' },
+  {
+    name: 'policy changes',
+    description: 'Amendments and cancellations: a priced preview, then a confirmation that moves the money (docs/api-contract.md).',
+  },
   { name: 'operations', description: 'Health, readiness and metrics for operators.' },
 ];
 

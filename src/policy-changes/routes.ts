@@ -153,11 +153,19 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         ...lookup(request, 'AMENDMENT', request.params.amendmentId),
         ...(body.cardToken?.token !== undefined ? { cardToken: body.cardToken.token } : {}),
         ...(info?.threeDSRequest !== undefined
-          ? { threeDS: { threeDSRequest: info.threeDSRequest, ...(info.threeDSStatus ? { threeDSStatus: info.threeDSStatus } : {}) } }
+          ? {
+              threeDS: {
+                threeDSRequest: info.threeDSRequest,
+                ...(info.threeDSStatus ? { threeDSStatus: info.threeDSStatus } : {}),
+              },
+            }
           : {}),
         ...(keyId !== undefined ? { idempotencyKeyId: keyId } : {}),
       });
-      const policy = await getPolicySummary(context.db, { ...request.params, partnerId: principalOf(request).partnerId });
+      const policy = await getPolicySummary(context.db, {
+        ...request.params,
+        partnerId: principalOf(request).partnerId,
+      });
       return confirmationView({ ...result, policy, now: now() });
     },
   );
@@ -186,7 +194,10 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         ...lookup(request, 'CANCELLATION', request.params.cancellationId),
         ...(keyId !== undefined ? { idempotencyKeyId: keyId } : {}),
       });
-      const policy = await getPolicySummary(context.db, { ...request.params, partnerId: principalOf(request).partnerId });
+      const policy = await getPolicySummary(context.db, {
+        ...request.params,
+        partnerId: principalOf(request).partnerId,
+      });
       return confirmationView({ ...result, policy, now: now() });
     },
   );
@@ -205,7 +216,17 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
     },
     async (request) => {
       const change = await readChange(deps(request), lookup(request, 'AMENDMENT', request.params.amendmentId));
-      return previewView('AMENDMENT', change.policyNumber, { change, pricing: change.pricing, sequenceNumber: change.sequenceNumber ?? change.baseSequenceNumber + 1, notifications: [] }, change.currency);
+      return previewView(
+        'AMENDMENT',
+        change.policyNumber,
+        {
+          change,
+          pricing: change.pricing,
+          sequenceNumber: change.sequenceNumber ?? change.baseSequenceNumber + 1,
+          notifications: [],
+        },
+        change.currency,
+      );
     },
   );
 
@@ -223,7 +244,17 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
     },
     async (request) => {
       const change = await readChange(deps(request), lookup(request, 'CANCELLATION', request.params.cancellationId));
-      return previewView('CANCELLATION', change.policyNumber, { change, pricing: change.pricing, sequenceNumber: change.sequenceNumber ?? change.baseSequenceNumber + 1, notifications: [] }, change.currency);
+      return previewView(
+        'CANCELLATION',
+        change.policyNumber,
+        {
+          change,
+          pricing: change.pricing,
+          sequenceNumber: change.sequenceNumber ?? change.baseSequenceNumber + 1,
+          notifications: [],
+        },
+        change.currency,
+      );
     },
   );
   return Promise.resolve();
