@@ -86,7 +86,7 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
     notifications.push(
       problem('PLAN_NOT_SOLD', 'The policy’s plan is no longer sold; it cannot be repriced.', 'input.planId'),
     );
-    return { sequenceNumber, notifications };
+    return { sequenceNumber, currency: policy.currency.code, notifications };
   }
   const evaluation = await evaluateQuote(deps.ports, {
     brandCode,
@@ -105,7 +105,7 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
   );
   const price = evaluation.pricing.prices.find((p) => p.planId === plan.planId);
   if (!price) notifications.push(problem('NOT_PRICED', 'The amended policy could not be priced.', 'input'));
-  if (notifications.length > 0 || !price) return { sequenceNumber, notifications };
+  if (notifications.length > 0 || !price) return { sequenceNumber, currency: policy.currency.code, notifications };
 
   const request = buildPolicyRequest({
     quote: { ...quote, input: next },
@@ -170,5 +170,5 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
     next,
   );
   const warnings = (evaluation.validation.errors ?? []).filter((n) => !isBlocking(n));
-  return { change, pricing, sequenceNumber, notifications: warnings };
+  return { change, pricing, sequenceNumber, currency: policy.currency.code, notifications: warnings };
 }

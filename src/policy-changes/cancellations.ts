@@ -69,7 +69,7 @@ export async function previewCancellation(deps: ChangeDeps, call: CancellationCa
   const today = dateIn(now, zone);
   const effectiveDate = call.effectiveDate ?? today;
   const notifications = dateProblems(effectiveDate, today, latest.coverEndDate);
-  if (notifications.length > 0) return { sequenceNumber, notifications };
+  if (notifications.length > 0) return { sequenceNumber, currency: policy.currency.code, notifications };
 
   const brand = brandOf(await deps.catalogue.snapshot(), brandCode);
   const rules = servicingRulesOf(brand, policy.plan.code);
@@ -123,5 +123,5 @@ export async function previewCancellation(deps: ChangeDeps, call: CancellationCa
     },
     at: now.toISOString(),
   });
-  return { change, pricing, sequenceNumber, notifications: [] };
+  return { change, pricing, sequenceNumber, currency: policy.currency.code, notifications: [] };
 }

@@ -142,6 +142,8 @@ export interface PreviewResult {
   readonly change?: PolicyChange;
   readonly pricing?: ChangePricing;
   readonly sequenceNumber: number;
+  /** The policy's currency (ISO 4217). */
+  readonly currency: string;
   readonly notifications: Notification[];
 }
 

@@ -13,7 +13,7 @@ import { confirmChange, readChange, type ChangeLookup } from './confirmations.js
 import { changeDepsFor } from './deps.js';
 import { emptyBodyAsObject } from './empty-body.js';
 import { IdempotencyKeyRequired } from './errors.js';
-import type { ChangeKind, PreviewResult } from './model.js';
+import type { ChangeKind, PolicyChange, PreviewResult } from './model.js';
 import { amendmentView, cancellationView, confirmationView } from './present.js';
 import {
   Amendment,
@@ -39,16 +39,25 @@ function clientOf(request: FastifyRequest, info?: { ipAddress?: string; userAgen
   return { ipAddress: info?.ipAddress ?? request.ip, ...(userAgent !== undefined ? { userAgent } : {}) };
 }
 
+/** A recorded change as its preview answered it (reads by id). */
+const storedPreview = (change: PolicyChange): PreviewResult => ({
+  change,
+  pricing: change.pricing,
+  sequenceNumber: change.sequenceNumber ?? change.baseSequenceNumber + 1,
+  currency: change.currency,
+  notifications: [],
+});
+
 /** Amendments and cancellations of a policy (docs/api-contract.md, "Changing a policy"); protected scope. */
 export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = (app, { context }) => {
   const deps = (request: FastifyRequest) => changeDepsFor(context, app.paymentGateway, request.log);
   const now = () => context.clock().toISOString();
-  const previewView = (kind: ChangeKind, policyNumber: string, result: PreviewResult, currency: string) => {
+  const previewView = (kind: ChangeKind, policyNumber: string, result: PreviewResult) => {
     const args = {
       ...(result.change ? { change: result.change } : {}),
       policyNumber,
       sequenceNumber: result.sequenceNumber,
-      currencyCode: result.change?.currency ?? currency,
+      currencyCode: result.currency,
       notifications: result.notifications,
       now: now(),
     };
@@ -91,7 +100,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         input: request.body.input,
         client: clientOf(request, request.body.clientInfo),
       });
-      return previewView('AMENDMENT', policyNumber, result, '');
+      return previewView('AMENDMENT', policyNumber, result);
     },
   );
 
@@ -120,7 +129,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         ...(request.body.effectiveDate !== undefined ? { effectiveDate: request.body.effectiveDate } : {}),
         client: clientOf(request, request.body.clientInfo),
       });
-      return previewView('CANCELLATION', policyNumber, result, '');
+      return previewView('CANCELLATION', policyNumber, result);
     },
   );
 
@@ -216,17 +225,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
     },
     async (request) => {
       const change = await readChange(deps(request), lookup(request, 'AMENDMENT', request.params.amendmentId));
-      return previewView(
-        'AMENDMENT',
-        change.policyNumber,
-        {
-          change,
-          pricing: change.pricing,
-          sequenceNumber: change.sequenceNumber ?? change.baseSequenceNumber + 1,
-          notifications: [],
-        },
-        change.currency,
-      );
+      return previewView('AMENDMENT', change.policyNumber, storedPreview(change));
     },
   );
 
@@ -244,17 +243,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
     },
     async (request) => {
       const change = await readChange(deps(request), lookup(request, 'CANCELLATION', request.params.cancellationId));
-      return previewView(
-        'CANCELLATION',
-        change.policyNumber,
-        {
-          change,
-          pricing: change.pricing,
-          sequenceNumber: change.sequenceNumber ?? change.baseSequenceNumber + 1,
-          notifications: [],
-        },
-        change.currency,
-      );
+      return previewView('CANCELLATION', change.policyNumber, storedPreview(change));
     },
   );
   return Promise.resolve();
