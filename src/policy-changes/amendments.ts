@@ -88,6 +88,15 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
     );
     return { sequenceNumber, currency: policy.currency.code, notifications };
   }
+  // The policy keeps its plan: another plan is refused (the id of any version of its own plan is taken as it).
+  const asked = call.input.planId ?? 0;
+  const askedPlan = brand.plans.find((p) => p.planId === asked);
+  if (asked !== 0 && asked !== policy.plan.planId && askedPlan?.code !== policy.plan.code)
+    notifications.push(
+      problem('FIELD_NOT_CHANGEABLE', 'The plan of a policy cannot be changed.', 'input.planId', String(asked), {
+        field: 'planId',
+      }),
+    );
   const evaluation = await evaluateQuote(deps.ports, {
     brandCode,
     partnerCode: actor.partnerCode,

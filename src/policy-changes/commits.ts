@@ -36,12 +36,23 @@ export type ApplyOutcome = PolicyChange | 'overtaken' | 'stale';
 export async function applyChange(
   db: Db,
   change: PolicyChange,
-  step: { from: readonly ChangeState[]; to: ChangeState; patch: ChangePatch; at: string; paymentReference?: string },
+  step: {
+    from: readonly ChangeState[];
+    to: ChangeState;
+    patch: ChangePatch;
+    at: string;
+    paymentReference?: string;
+    /** Passed through first, in the same transaction: a change that moves no money still takes the policy's one hold. */
+    via?: ChangeState;
+  },
 ): Promise<ApplyOutcome> {
   try {
     return await db.transaction().execute(async (tx) => {
       const sequenceNumber = change.baseSequenceNumber + 1;
-      const moved = await moveChange(tx, change, step.from, step.to, { ...step.patch, sequenceNumber }, step.at);
+      const held = step.via ? await moveChange(tx, change, step.from, step.via, {}, step.at) : change;
+      if (!held) return 'overtaken' as const;
+      const from = step.via ? [step.via] : step.from;
+      const moved = await moveChange(tx, held, from, step.to, { ...step.patch, sequenceNumber }, step.at);
       if (!moved) return 'overtaken' as const;
       const written = await writePolicyTransaction(tx, transactionOf(change, step.at, step.paymentReference));
       if (written === undefined) throw new PolicyMoved();

@@ -67,6 +67,7 @@ export async function confirmChange(deps: ChangeDeps, call: ConfirmCall): Promis
   if (call.idempotencyKeyId !== undefined && change.idempotencyKeyId === call.idempotencyKeyId)
     return answer(await advanceChange(deps, change));
   if (call.threeDS?.threeDSRequest !== undefined) return continueChallenge(deps, change, call);
+  if (change.state === 'STALE') throw new ChangePreviewStale(change.kind, change.baseSequenceNumber + 1);
   if (change.state !== 'PREVIEW') {
     if (['STARTED', 'CHALLENGE_PENDING', 'REFUNDING'].includes(change.state))
       throw new PolicyChangeInProgress(change.policyNumber);

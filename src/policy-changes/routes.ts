@@ -4,7 +4,12 @@ import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { refuseCardNumbers } from '../http/card-number-refusal.js';
 import { errorResponses } from '../http/schemas.js';
-import { heldIdempotencyKeyId, IDEMPOTENCY_KEY_HEADER, idempotentRoute } from '../idempotency/hooks.js';
+import {
+  doNotKeepAnswer,
+  heldIdempotencyKeyId,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotentRoute,
+} from '../idempotency/hooks.js';
 import { redactCardNumbers } from '../payments/card-numbers.js';
 import { getPolicySummary } from '../policies/service.js';
 import { previewAmendment } from './amendments.js';
@@ -37,6 +42,15 @@ function clientOf(request: FastifyRequest, info?: { ipAddress?: string; userAgen
   const header = request.headers['user-agent'];
   const userAgent = info?.userAgent ?? (header === undefined ? undefined : redactCardNumbers(header));
   return { ipAddress: info?.ipAddress ?? request.ip, ...(userAgent !== undefined ? { userAgent } : {}) };
+}
+
+/**
+ * An answer that is not final is not kept for its Idempotency-Key: a gateway outage before anything
+ * was charged (a retry reaches the gateway again), or a refund waiting on one (a retry finishes it).
+ */
+function keepsAnswer(change: PolicyChange): boolean {
+  if (change.state === 'PREVIEW' && change.paymentResult === 'GATEWAY_ERROR') return false;
+  return change.state !== 'REFUNDING';
 }
 
 /** A recorded change as its preview answered it (reads by id). */
@@ -107,6 +121,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
   app.post(
     `${BASE}/cancellations`,
     {
+      preValidation: refuseCardNumbers,
       schema: {
         tags: ['policy changes'],
         operationId: 'previewCancellation',
@@ -171,6 +186,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
           : {}),
         ...(keyId !== undefined ? { idempotencyKeyId: keyId } : {}),
       });
+      if (!keepsAnswer(result.change)) doNotKeepAnswer(request);
       const policy = await getPolicySummary(context.db, {
         ...request.params,
         partnerId: principalOf(request).partnerId,
@@ -182,7 +198,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
   app.post(
     `${BASE}/cancellations/:cancellationId/confirm`,
     {
-      preValidation: emptyBodyAsObject,
+      preValidation: [emptyBodyAsObject, refuseCardNumbers],
       ...confirmation,
       preHandler: [requireKey, confirmation.preHandler],
       schema: {
@@ -203,6 +219,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         ...lookup(request, 'CANCELLATION', request.params.cancellationId),
         ...(keyId !== undefined ? { idempotencyKeyId: keyId } : {}),
       });
+      if (!keepsAnswer(result.change)) doNotKeepAnswer(request);
       const policy = await getPolicySummary(context.db, {
         ...request.params,
         partnerId: principalOf(request).partnerId,

@@ -193,14 +193,24 @@ export async function refundChange(deps: ChangeFlowDeps, change: PolicyChange): 
   return applied;
 }
 
-/** A change that moves no money: PREVIEW → SETTLED with its transaction, one commit. */
+/**
+ * A change that moves no money: PREVIEW → (the policy's hold) → SETTLED with its transaction, one
+ * commit; the hold makes it wait its turn behind a change being confirmed (PolicyChangeInProgress).
+ */
 export async function settleWithoutMoney(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange | 'stale'> {
-  const applied = await applyChange(deps.db, change, {
-    from: ['PREVIEW'],
-    to: 'SETTLED',
-    patch: { attempt: change.attempt + 1 },
-    at: now(deps),
-  });
+  let applied;
+  try {
+    applied = await applyChange(deps.db, change, {
+      from: ['PREVIEW'],
+      via: 'STARTED',
+      to: 'SETTLED',
+      patch: { attempt: change.attempt + 1 },
+      at: now(deps),
+    });
+  } catch (error) {
+    if (isPolicyHeld(error)) throw new PolicyChangeInProgress(change.policyNumber);
+    throw error;
+  }
   if (applied === 'overtaken') return current(deps, change);
   return applied;
 }
