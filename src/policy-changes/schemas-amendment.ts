@@ -60,7 +60,7 @@ export const Amendment = Type.Object(
       'A priced amendment of a policy. With `validation.isValid` false nothing is stored and there is no `id`: fix the input and preview again.',
     examples: [
       {
-        id: 'chg_01JDA4R8T2W6Y9B3C5D7E1F0GH',
+        id: '3f1c2b9e-7d4a-4e8b-9c61-0a5d2e7f4b13',
         status: 'PREVIEW',
         expiresAt: '2026-11-22T00:30:00.000Z',
         policyNumber: 'TIAU260000042',
@@ -116,7 +116,7 @@ export const AmendmentConfirmRequest = Type.Object(
   {
     title: 'AmendmentConfirmRequest',
     description: 'Applies a previewed amendment, paying or refunding its difference.',
-    examples: [{ cardToken: { token: 'tok_sandbox_approve', source: 'hosted-page' } }],
+    examples: [{ cardToken: { token: 'tok_sandbox_approved', source: 'hosted-page' } }],
   },
 );
 export type AmendmentConfirmRequest = Static<typeof AmendmentConfirmRequest>;

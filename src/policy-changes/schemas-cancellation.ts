@@ -30,7 +30,7 @@ export const CancellationRequest = Type.Object(
     reasonCode: CancellationReasonCode,
     effectiveDate: Maybe(
       DateText(
-        'The day cover ends, YYYY-MM-DD in the policy’s time zone (`presentationTimeZoneCode`); today or later. Default: today there.',
+        'The first day without cover, YYYY-MM-DD in the policy’s time zone (`presentationTimeZoneCode`); from today to the cover end date. Default: today there.',
       ),
     ),
     clientInfo: Maybe(ClientInfo),
@@ -47,7 +47,7 @@ export const Cancellation = Type.Object(
   {
     ...changeFields,
     reasonCode: Maybe(CancellationReasonCode),
-    effectiveDate: Maybe(DateText('The day cover ends, YYYY-MM-DD in the policy’s time zone.')),
+    effectiveDate: Maybe(DateText('The first day without cover, YYYY-MM-DD in the policy’s time zone.')),
     refundBasis: Maybe(RefundBasis),
     coolingOffEndsAt: Maybe(
       Type.String({
@@ -82,7 +82,7 @@ export const Cancellation = Type.Object(
       'A priced cancellation of a policy. With `validation.isValid` false nothing is stored and there is no `id`.',
     examples: [
       {
-        id: 'chg_01JDA5K2M7P4Q8R1S3T6V9W0XY',
+        id: '8b27e0d4-5c3f-4a19-b6e2-71d9f0c4a285',
         status: 'PREVIEW',
         expiresAt: '2026-11-22T00:30:00.000Z',
         policyNumber: 'TIAU260000042',
@@ -91,7 +91,7 @@ export const Cancellation = Type.Object(
         reasonCode: 'TRIP_CANCELLED',
         effectiveDate: '2026-11-22',
         refundBasis: 'COOLING_OFF',
-        coolingOffEndsAt: '2026-12-06T12:59:59.999Z',
+        coolingOffEndsAt: '2026-12-12T12:59:59.000Z',
         coverDays: 15,
         unusedCoverDays: 15,
         paidToDate: {

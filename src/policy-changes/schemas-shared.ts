@@ -98,7 +98,7 @@ export const changeOutcomeFields = {
   paymentResult: Maybe(PolicyChangePaymentResult),
   declineReason: Maybe(
     ShortText(
-      'Why the last payment or refund step did not succeed, e.g. `CARD_DECLINED`, `THREEDS_CHALLENGE_EXPIRED`.',
+      'Why the last payment or refund step did not succeed, e.g. `DO_NOT_HONOUR`, `INSUFFICIENT_FUNDS`, `THREEDS_CHALLENGE_EXPIRED`, `REFUND_DECLINED`.',
     ),
   ),
   createdAt: Maybe(Type.String({ description: 'When the preview was first stored (UTC, ISO 8601).' })),

@@ -43,7 +43,12 @@ export const PolicyChangeConfirmation = Type.Object(
     examples: [
       {
         policy: { policyNumber: 'TIAU260000042', sequenceNumber: 2, policyStatus: 'Cancelled' },
-        cancellation: { id: 'chg_01JDA5K2M7P4Q8R1S3T6V9W0XY', status: 'APPLIED', sequenceNumber: 2, refundAmount: 110 },
+        cancellation: {
+          id: '8b27e0d4-5c3f-4a19-b6e2-71d9f0c4a285',
+          status: 'APPLIED',
+          sequenceNumber: 2,
+          refundAmount: 110,
+        },
         paymentResult: 'REFUNDED',
         paymentMethod: 'CARD',
         paymentIds: 'pay_7Q2M4X',
