@@ -101,6 +101,17 @@ export async function findChangeById(db: Executor, id: string): Promise<PolicyCh
   return row && toChange(row);
 }
 
+/** The change a confirmation with this Idempotency-Key record started (its retry finishes and answers it). */
+export async function findChangeOfKey(db: Executor, keyId: number): Promise<PolicyChange | undefined> {
+  const row = await db
+    .selectFrom('policy_change')
+    .selectAll()
+    .where('idempotency_key_id', '=', keyId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return row && toChange(row);
+}
+
 /** Changes of a policy that moved money or hold it (the payments ledger reads them), oldest first. */
 export async function changesWithMoney(db: Executor, policyHeaderId: number): Promise<PolicyChange[]> {
   const rows = await db

@@ -17,6 +17,7 @@ import { previewCancellation } from './cancellations.js';
 import { confirmChange, readChange, type ChangeLookup } from './confirmations.js';
 import { changeDepsFor } from './deps.js';
 import { emptyBodyAsObject } from './empty-body.js';
+import { judgeHeldChangeKey } from './retries.js';
 import { IdempotencyKeyRequired } from './errors.js';
 import type { ChangeKind, PolicyChange, PreviewResult } from './model.js';
 import { amendmentView, cancellationView, confirmationView } from './present.js';
@@ -83,7 +84,11 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
     const { brandCode, policyNumber } = request.params as PolicyChangeParams;
     return { actor: principalOf(request), brandCode, policyNumber, kind, changeId };
   };
-  const confirmation = idempotentRoute({ scopeOf: (request) => `partner:${principalOf(request).partnerId}` });
+  // A retry after a crash takes the dead request's key over once its change has an answer (or recovery's grace passed).
+  const confirmation = idempotentRoute({
+    scopeOf: (request) => `partner:${principalOf(request).partnerId}`,
+    inFlight: (_request, held) => judgeHeldChangeKey(context, context.config.purchaseRecoveryGraceSeconds, held),
+  });
   const requireKey = async (request: FastifyRequest) => {
     if (request.headers[IDEMPOTENCY_KEY_HEADER] === undefined) throw new IdempotencyKeyRequired();
     return Promise.resolve();
