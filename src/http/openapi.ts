@@ -13,7 +13,8 @@ export const API_TAGS = [
   { name: 'policies', description: 'Policy summary and transaction details (spec §4.10, §4.11).' },
   {
     name: 'policy changes',
-    description: 'Amendments and cancellations: a priced preview, then a confirmation that moves the money (docs/api-contract.md).',
+    description:
+      'Amendments and cancellations: a priced preview, then a confirmation that moves the money (docs/api-contract.md).',
   },
   { name: 'operations', description: 'Health, readiness and metrics for operators.' },
 ];
