@@ -116,3 +116,62 @@ export const details = async (t: TestApp, policyNumber: string, brand: BrandCode
   (await call(t, 'GET', `${base(brand, policyNumber)}/details`, { brand })).json<
     { policyDetailNumber: string; actionType: string; status: string; financialSummary: Amounts }[]
   >();
+
+export interface SummaryAnswer {
+  sequenceNumber: number;
+  policyStatus: string;
+  policyActionType: string;
+  transactionValueAggregateAmount: { amount: number };
+}
+
+export const summary = async (t: TestApp, policyNumber: string, brand: BrandCode = 'brandau') =>
+  (await call(t, 'GET', base(brand, policyNumber), { brand })).json<SummaryAnswer>();
+
+/** Minor units of a major amount (the API speaks major units, the ledger minor). */
+export const minor = (major: number) => Math.round(major * 100);
+
+/**
+ * The sandbox's books for a policy: every payment made for it (its purchase's and its changes'),
+ * with what each captured and refunded, in minor units.
+ */
+export async function moneyOf(
+  t: TestApp,
+  policyNumber: string,
+): Promise<{ captured: number; refunded: number; payments: { captured: number; refunded: number }[] }> {
+  const { db } = t.context;
+  const header = await db
+    .selectFrom('policy_header')
+    .select(['id', 'quote_id'])
+    .where('policy_number', '=', policyNumber)
+    .executeTakeFirstOrThrow();
+  const purchases = await db
+    .selectFrom('purchase')
+    .select('public_id')
+    .where('quote_id', '=', header.quote_id)
+    .execute();
+  const changes = await db
+    .selectFrom('policy_change')
+    .select('public_id')
+    .where('policy_header_id', '=', header.id)
+    .execute();
+  const references = [...purchases, ...changes].map((r) => r.public_id);
+  const rows = await db
+    .selectFrom('sandbox_payment')
+    .select(['captured_minor', 'refunded_minor'])
+    .where('reference', 'in', references)
+    .execute();
+  const payments = rows.map((r) => ({ captured: r.captured_minor, refunded: r.refunded_minor }));
+  return {
+    captured: payments.reduce((sum, p) => sum + p.captured, 0),
+    refunded: payments.reduce((sum, p) => sum + p.refunded, 0),
+    payments,
+  };
+}
+
+/** premium − discount + Σtaxes + footprintsDonation + Σfees, in minor units. */
+export const partsTotal = (a: Amounts) =>
+  minor(a.premium) -
+  minor(a.discount) +
+  a.taxes.reduce((sum, x) => sum + minor(x.amount), 0) +
+  minor(a.footprintsDonation) +
+  a.fees.reduce((sum, x) => sum + minor(x.amount), 0);
