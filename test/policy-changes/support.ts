@@ -15,19 +15,39 @@ import {
 
 export { CARDS, NOW, answerChallenge, detailedTrip } from '../purchases/support.js';
 
-/** A policy bought through the API (readyQuote + purchase), with the input it was bought with. */
+/**
+ * A policy bought through the API (a quote moved to DETAILS, then purchased), with the input it
+ * was bought with. Plan COMP of the demo trip unless told (`plan`, `input` overrides of detailedTrip).
+ */
 export async function boughtPolicy(
   t: TestApp,
-  options: { brand?: BrandCode; card?: string } = {},
+  options: { brand?: BrandCode; card?: string; plan?: string; input?: Record<string, unknown> } = {},
 ): Promise<{ policyNumber: string; planId: number; input: ReturnType<typeof detailedTrip> }> {
   const brand = options.brand ?? 'brandau';
-  const quote = await readyQuote(t, brand);
+  const plan = await planOf(t, brand, options.plan ?? 'COMP');
+  const input = { ...detailedTrip(plan.planId), ...options.input };
+  const quote =
+    options.plan === undefined && options.input === undefined
+      ? await readyQuote(t, brand)
+      : await quoteInDetails(t, brand, input, plan.termIds);
   const res = await purchase(t, purchaseBody(quote, options.card ?? CARDS.approved), { brand });
   expect(res.statusCode).toBe(200);
   const body = res.json<PurchaseAnswer>();
-  expect(body.validation.isValid).toBe(true);
-  const plan = await planOf(t, brand, 'COMP');
-  return { policyNumber: body.quote.policyNumber!, planId: plan.planId, input: detailedTrip(plan.planId) };
+  expect(body.validation.isValid, JSON.stringify(body.validation)).toBe(true);
+  return { policyNumber: body.quote.policyNumber!, planId: plan.planId, input };
+}
+
+/** A quote of `input` created straight at DETAILS. */
+async function quoteInDetails(t: TestApp, brand: BrandCode, input: unknown, termIds: number[]) {
+  const headers = await bearerFor(t, brand, 'A');
+  const created = await t.app.inject({ method: 'POST', url: `/quotes/v2/${brand}/quote`, headers, payload: { input } });
+  expect(created.statusCode, created.body).toBe(200);
+  const id = created.json<{ id: string }>().id;
+  const url = `/quotes/v2/${brand}/quote/${id}`;
+  const updated = await t.app.inject({ method: 'PUT', url, headers, payload: { stage: 'DETAILS', input } });
+  expect(updated.statusCode, updated.body).toBe(200);
+  expect(updated.json<{ validation: { isValid: boolean } }>().validation.isValid, updated.body).toBe(true);
+  return { id, termIds };
 }
 
 export interface Amounts {
