@@ -55,7 +55,8 @@ export interface Amounts {
   discount: number;
   taxes: { name: string; amount: number }[];
   footprintsDonation: number;
-  fees: { name: string; amount: number }[];
+  /** Absent in a transaction's financialSummary when it has none. */
+  fees?: { name: string; amount: number }[];
   transactionAmount: number;
 }
 
@@ -194,4 +195,4 @@ export const partsTotal = (a: Amounts) =>
   minor(a.discount) +
   a.taxes.reduce((sum, x) => sum + minor(x.amount), 0) +
   minor(a.footprintsDonation) +
-  a.fees.reduce((sum, x) => sum + minor(x.amount), 0);
+  (a.fees ?? []).reduce((sum, x) => sum + minor(x.amount), 0);
