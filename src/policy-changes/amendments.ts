@@ -106,10 +106,12 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
   });
   const next = evaluation.input;
   const rules = servicingRulesOf(brand, policy.plan.code);
+  // The plan is compared by its code: the version sold today may have another id; another plan's id is a change.
+  const sent = call.input.planId;
+  const samePlan = sent === undefined || brand.plans.some((p) => p.planId === sent && p.code === policy.plan.code);
   notifications.push(
     ...(evaluation.validation.errors ?? []).filter(isBlocking),
-    // The plan is compared by its code: the version sold today may have another id.
-    ...amendmentProblems(rules, { departed, current, next: { ...next, planId: current.planId } }),
+    ...amendmentProblems(rules, { departed, current, next: { ...next, planId: samePlan ? current.planId : sent } }),
     ...holderProblems(next),
   );
   const price = evaluation.pricing.prices.find((p) => p.planId === plan.planId);

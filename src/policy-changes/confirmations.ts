@@ -2,6 +2,8 @@ import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../catalogue/brands.js';
 import type { Notification } from '../notifications/notification.js';
 import { problem } from '../notifications/problems.js';
+import { PolicyNotFound } from '../policies/errors.js';
+import { findPolicy } from '../policies/repository.js';
 import { findPurchaseOfQuote } from '../purchases/repository.js';
 import type { ChangeDeps } from './deps.js';
 import {
@@ -57,8 +59,15 @@ export async function readChange(deps: ChangeDeps, lookup: ChangeLookup): Promis
     brandCode: lookup.brandCode,
     partnerId: lookup.actor.partnerId,
   });
-  if (!change) throw new PolicyChangeNotFound(lookup.kind, lookup.changeId);
-  return change;
+  if (change) return change;
+  // Another partner's or brand's policy is not theirs to know of (docs/api-contract.md, "Visibility").
+  const policy = await findPolicy(deps.db, {
+    policyNumber: lookup.policyNumber,
+    brandCode: lookup.brandCode,
+    partnerId: lookup.actor.partnerId,
+  });
+  if (!policy) throw new PolicyNotFound(lookup.policyNumber);
+  throw new PolicyChangeNotFound(lookup.kind, lookup.changeId);
 }
 
 export async function confirmChange(deps: ChangeDeps, call: ConfirmCall): Promise<ConfirmResult> {

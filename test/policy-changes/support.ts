@@ -15,19 +15,39 @@ import {
 
 export { CARDS, NOW, answerChallenge, detailedTrip } from '../purchases/support.js';
 
-/** A policy bought through the API (readyQuote + purchase), with the input it was bought with. */
+/**
+ * A policy bought through the API (a quote moved to DETAILS, then purchased), with the input it
+ * was bought with. Plan COMP of the demo trip unless told (`plan`, `input` overrides of detailedTrip).
+ */
 export async function boughtPolicy(
   t: TestApp,
-  options: { brand?: BrandCode; card?: string } = {},
+  options: { brand?: BrandCode; card?: string; plan?: string; input?: Record<string, unknown> } = {},
 ): Promise<{ policyNumber: string; planId: number; input: ReturnType<typeof detailedTrip> }> {
   const brand = options.brand ?? 'brandau';
-  const quote = await readyQuote(t, brand);
+  const plan = await planOf(t, brand, options.plan ?? 'COMP');
+  const input = { ...detailedTrip(plan.planId), ...options.input };
+  const quote =
+    options.plan === undefined && options.input === undefined
+      ? await readyQuote(t, brand)
+      : await quoteInDetails(t, brand, input, plan.termIds);
   const res = await purchase(t, purchaseBody(quote, options.card ?? CARDS.approved), { brand });
   expect(res.statusCode).toBe(200);
   const body = res.json<PurchaseAnswer>();
-  expect(body.validation.isValid).toBe(true);
-  const plan = await planOf(t, brand, 'COMP');
-  return { policyNumber: body.quote.policyNumber!, planId: plan.planId, input: detailedTrip(plan.planId) };
+  expect(body.validation.isValid, JSON.stringify(body.validation)).toBe(true);
+  return { policyNumber: body.quote.policyNumber!, planId: plan.planId, input };
+}
+
+/** A quote of `input` created straight at DETAILS. */
+async function quoteInDetails(t: TestApp, brand: BrandCode, input: unknown, termIds: number[]) {
+  const headers = await bearerFor(t, brand, 'A');
+  const created = await t.app.inject({ method: 'POST', url: `/quotes/v2/${brand}/quote`, headers, payload: { input } });
+  expect(created.statusCode, created.body).toBe(200);
+  const id = created.json<{ id: string }>().id;
+  const url = `/quotes/v2/${brand}/quote/${id}`;
+  const updated = await t.app.inject({ method: 'PUT', url, headers, payload: { stage: 'DETAILS', input } });
+  expect(updated.statusCode, updated.body).toBe(200);
+  expect(updated.json<{ validation: { isValid: boolean } }>().validation.isValid, updated.body).toBe(true);
+  return { id, termIds };
 }
 
 export interface Amounts {
@@ -35,7 +55,8 @@ export interface Amounts {
   discount: number;
   taxes: { name: string; amount: number }[];
   footprintsDonation: number;
-  fees: { name: string; amount: number }[];
+  /** Absent in a transaction's financialSummary when it has none. */
+  fees?: { name: string; amount: number }[];
   transactionAmount: number;
 }
 
@@ -116,3 +137,62 @@ export const details = async (t: TestApp, policyNumber: string, brand: BrandCode
   (await call(t, 'GET', `${base(brand, policyNumber)}/details`, { brand })).json<
     { policyDetailNumber: string; actionType: string; status: string; financialSummary: Amounts }[]
   >();
+
+export interface SummaryAnswer {
+  sequenceNumber: number;
+  policyStatus: string;
+  policyActionType: string;
+  transactionValueAggregateAmount: { amount: number };
+}
+
+export const summary = async (t: TestApp, policyNumber: string, brand: BrandCode = 'brandau') =>
+  (await call(t, 'GET', base(brand, policyNumber), { brand })).json<SummaryAnswer>();
+
+/** Minor units of a major amount (the API speaks major units, the ledger minor). */
+export const minor = (major: number) => Math.round(major * 100);
+
+/**
+ * The sandbox's books for a policy: every payment made for it (its purchase's and its changes'),
+ * with what each captured and refunded, in minor units.
+ */
+export async function moneyOf(
+  t: TestApp,
+  policyNumber: string,
+): Promise<{ captured: number; refunded: number; payments: { captured: number; refunded: number }[] }> {
+  const { db } = t.context;
+  const header = await db
+    .selectFrom('policy_header')
+    .select(['id', 'quote_id'])
+    .where('policy_number', '=', policyNumber)
+    .executeTakeFirstOrThrow();
+  const purchases = await db
+    .selectFrom('purchase')
+    .select('public_id')
+    .where('quote_id', '=', header.quote_id)
+    .execute();
+  const changes = await db
+    .selectFrom('policy_change')
+    .select('public_id')
+    .where('policy_header_id', '=', header.id)
+    .execute();
+  const references = [...purchases, ...changes].map((r) => r.public_id);
+  const rows = await db
+    .selectFrom('sandbox_payment')
+    .select(['captured_minor', 'refunded_minor'])
+    .where('reference', 'in', references)
+    .execute();
+  const payments = rows.map((r) => ({ captured: r.captured_minor, refunded: r.refunded_minor }));
+  return {
+    captured: payments.reduce((sum, p) => sum + p.captured, 0),
+    refunded: payments.reduce((sum, p) => sum + p.refunded, 0),
+    payments,
+  };
+}
+
+/** premium − discount + Σtaxes + footprintsDonation + Σfees, in minor units. */
+export const partsTotal = (a: Amounts) =>
+  minor(a.premium) -
+  minor(a.discount) +
+  a.taxes.reduce((sum, x) => sum + minor(x.amount), 0) +
+  minor(a.footprintsDonation) +
+  (a.fees ?? []).reduce((sum, x) => sum + minor(x.amount), 0);
