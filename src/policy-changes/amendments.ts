@@ -88,15 +88,6 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
     );
     return { sequenceNumber, currency: policy.currency.code, notifications };
   }
-  // The policy keeps its plan: another plan is refused (the id of any version of its own plan is taken as it).
-  const asked = call.input.planId ?? 0;
-  const askedPlan = brand.plans.find((p) => p.planId === asked);
-  if (asked !== 0 && asked !== policy.plan.planId && askedPlan?.code !== policy.plan.code)
-    notifications.push(
-      problem('FIELD_NOT_CHANGEABLE', 'The plan of a policy cannot be changed.', 'input.planId', String(asked), {
-        field: 'planId',
-      }),
-    );
   const evaluation = await evaluateQuote(deps.ports, {
     brandCode,
     partnerCode: actor.partnerCode,
@@ -108,7 +99,8 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
   const rules = servicingRulesOf(brand, policy.plan.code);
   // The plan is compared by its code: the version sold today may have another id; another plan's id is a change.
   const sent = call.input.planId;
-  const samePlan = sent === undefined || brand.plans.some((p) => p.planId === sent && p.code === policy.plan.code);
+  const samePlan =
+    sent === undefined || sent === 0 || brand.plans.some((p) => p.planId === sent && p.code === policy.plan.code);
   notifications.push(
     ...(evaluation.validation.errors ?? []).filter(isBlocking),
     ...amendmentProblems(rules, { departed, current, next: { ...next, planId: samePlan ? current.planId : sent } }),
