@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { APPROVED_CARD, planFacts, purchaseSupply, readyQuoteBody } from './quote-supply.js';
 import type { BenchApi, BenchRequest, RequestSupply } from './requests.js';
 
@@ -113,7 +114,8 @@ export async function confirmSupply(
   options.progress?.(
     `${kind}: ${count + 1} policies bought in ${((bought - started) / 1000).toFixed(1)} s, previewed in ${((performance.now() - bought) / 1000).toFixed(1)} s`,
   );
-  const keyed = (n: number) => ({ ...headers, ...json, 'idempotency-key': `bench-${kind}-${started}-${n}` });
+  const run = randomUUID();
+  const keyed = (n: number) => ({ ...headers, ...json, 'idempotency-key': `bench-${run}-${n}` });
   // Amendments in the bench charge (the trip grows): the sandbox's approving card pays.
   const confirmBody = JSON.stringify(
     kind === 'amendments' ? { cardToken: { token: APPROVED_CARD, source: 'bench' } } : {},
