@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { APPROVED_CARD, planFacts, purchaseSupply, readyQuoteBody } from './quote-supply.js';
 import type { BenchApi, BenchRequest, RequestSupply } from './requests.js';
 
@@ -114,8 +114,9 @@ export async function confirmSupply(
   options.progress?.(
     `${kind}: ${count + 1} policies bought in ${((bought - started) / 1000).toFixed(1)} s, previewed in ${((performance.now() - bought) / 1000).toFixed(1)} s`,
   );
-  const run = randomUUID();
-  const keyed = (n: number) => ({ ...headers, ...json, 'idempotency-key': `bench-${run}-${n}` });
+  // Letters around the one short number: digit groups joined by dashes could read as a card number (400).
+  const run = [...randomBytes(12)].map((b) => String.fromCharCode(97 + (b % 26))).join('');
+  const keyed = (n: number) => ({ ...headers, ...json, 'idempotency-key': `bench-${kind}-${run}-n${n}` });
   // Amendments in the bench charge (the trip grows): the sandbox's approving card pays.
   const confirmBody = JSON.stringify(
     kind === 'amendments' ? { cardToken: { token: APPROVED_CARD, source: 'bench' } } : {},
