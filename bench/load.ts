@@ -1,12 +1,13 @@
 import autocannon from 'autocannon';
+import type { SuppliedRequest } from './requests.js';
 
 export interface LoadOptions {
   readonly url: string;
   readonly method: 'GET' | 'POST' | 'PUT';
   readonly headers?: Record<string, string>;
   readonly body?: string;
-  /** Called as each request is built (once per request sent): the path and/or body it sends instead. */
-  readonly next?: () => { readonly path?: string; readonly body?: string };
+  /** Called as each request is built (once per request sent): what it sends instead or adds. */
+  readonly next?: () => SuppliedRequest;
   readonly connections: number;
   readonly durationSeconds: number;
 }
@@ -34,7 +35,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     body: options.body,
     connections: options.connections,
     duration: options.durationSeconds,
-    ...(next ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, ...next() }) }] } : {}),
+    ...(next ? { requests: [{ setupRequest: (request: autocannon.Request) => supplied(request, next()) }] } : {}),
   });
   return {
     requestsPerSecond: result.requests.average,
@@ -45,4 +46,10 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     total: result.requests.total,
     okPerSecond: result.duration > 0 ? result['2xx'] / result.duration : 0,
   };
+}
+
+/** The request autocannon built with the supply's path, body and headers (over the request's own). */
+function supplied(request: autocannon.Request, next: SuppliedRequest): autocannon.Request {
+  const { headers, ...rest } = next;
+  return { ...request, ...rest, ...(headers ? { headers: { ...request.headers, ...headers } } : {}) };
 }

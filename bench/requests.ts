@@ -8,14 +8,21 @@ export interface BenchRequest {
   readonly supply?: RequestSupply;
 }
 
+/** What a supplied request sends instead of the prepared one's path or body, and adds to its headers. */
+export interface SuppliedRequest {
+  readonly path?: string;
+  readonly body?: string;
+  readonly headers?: Record<string, string>;
+}
+
 /**
  * A finite supply of distinct requests, prepared before the clock starts. When it runs out it
  * still answers (the load generator cannot wait), with a request the server refuses, and counts
  * it in `exhausted`: those answers are non-2xx and never pass for throughput.
  */
 export interface RequestSupply {
-  /** The path and/or body of the next request. */
-  next(): { readonly path?: string; readonly body?: string };
+  /** The path, body and/or headers (added to the request's own) of the next request. */
+  next(): SuppliedRequest;
   /** Distinct requests prepared. */
   readonly size: number;
   /** Distinct requests handed out so far. */

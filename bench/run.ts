@@ -35,6 +35,7 @@ interface Options {
   sizes: string;
   cpuProf?: string;
   nodeFlags?: string;
+  changeSupply?: string;
 }
 
 const program = new Command()
@@ -59,6 +60,10 @@ const program = new Command()
   .option('--sizes <list>', 'stored policies per scale step (with --scale)', '10000,1000000')
   .option('--cpu-prof <dir>', 'run the API server under node --cpu-prof, profiles written to <dir>')
   .option(
+    '--change-supply <per second>',
+    'previews prepared per second of load for each change-confirm scenario (default 1500 SQLite, 600 PostgreSQL)',
+  )
+  .option(
     '--node-flags <flags>',
     'extra Node or V8 flags for the API server, space-separated (e.g. "--max-semi-space-size=64")',
   );
@@ -68,6 +73,10 @@ const warmUp = { ...settings, durationSeconds: Number(options.warmUp) };
 const rounds = Number(options.rounds);
 if (!Number.isSafeInteger(rounds) || rounds < 1) {
   process.stderr.write(`--rounds must be a whole number of at least 1, got ${options.rounds}\n`);
+  process.exit(2);
+}
+if (options.changeSupply !== undefined && !(Number(options.changeSupply) > 0)) {
+  process.stderr.write(`--change-supply must be a positive number, got ${options.changeSupply}\n`);
   process.exit(2);
 }
 const usePostgres = Boolean(options.postgres ?? process.env.DATABASE_URL);
@@ -101,6 +110,7 @@ async function main(): Promise<void> {
         engine: usePostgres ? 'postgres' : 'sqlite',
         ...settings,
         warmUpSeconds: warmUp.durationSeconds,
+        ...(options.changeSupply ? { changeSupplyPerSecond: Number(options.changeSupply) } : {}),
         env,
         progress: (line) => process.stderr.write(`${line}\n`),
       };

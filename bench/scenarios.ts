@@ -1,4 +1,5 @@
 import type { QuoteRequest } from '../src/quotes/schemas.js';
+import { boughtPolicies, confirmSupply, extendedTripBody, previewRequest, type QuoteSeeder } from './change-supply.js';
 import { purchaseSupply } from './quote-supply.js';
 import type { BenchApi, BenchRequest } from './requests.js';
 import type { BenchFixtures } from './seed/database.js';
@@ -15,6 +16,8 @@ export interface BenchRun {
   readonly connections: number;
   /** The database the server runs on (SQLITE_PATH or DATABASE_URL), for preparations in the bench process. */
   readonly env: Record<string, string>;
+  /** Previews prepared per second of load for a change confirm (`--change-supply`), instead of the engine's default. */
+  readonly changeSupplyPerSecond?: number;
   /** Progress of long preparations (stderr). */
   readonly progress?: (line: string) => void;
 }
@@ -98,6 +101,31 @@ const PURCHASE_TARGET = { sqlite: 800, postgres: 300 } as const;
 /** Ready quotes created per second of load: twice the higher target. */
 const PURCHASE_SUPPLY_PER_SECOND = 2 * Math.max(PURCHASE_TARGET.sqlite, PURCHASE_TARGET.postgres);
 
+/**
+ * Previews prepared per second of load in a change-confirm scenario (each needs a policy bought
+ * and previewed through the API first, so the supply costs preparation time): above the purchase
+ * rates each engine reached (a confirm does no less than a purchase).
+ */
+const CHANGE_SUPPLY_PER_SECOND = { sqlite: 1_500, postgres: 600 } as const;
+
+/** Ready quotes seeded in the bench process (bench/seed/quotes.ts), as the purchase's supply is. */
+const quoteSeeder =
+  (run: BenchRun, label: string): QuoteSeeder =>
+  (body, count) =>
+    seedQuotes(run.env, {
+      brandCode: BRAND,
+      login: LOGIN.username,
+      body: JSON.parse(body) as QuoteRequest,
+      count,
+      onProgress: (done) => run.progress?.(`${label}: ${done}/${count} ready quotes`),
+    });
+
+const changeCount = (run: BenchRun) =>
+  Math.ceil(
+    (run.durationSeconds + (run.warmUpSeconds ?? 0)) *
+      (run.changeSupplyPerSecond ?? CHANGE_SUPPLY_PER_SECOND[run.engine]),
+  );
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'health',
@@ -171,18 +199,44 @@ export const SCENARIOS: Scenario[] = [
       // Enough quotes for the run at a rate well above the target; running out is reported, never hidden.
       const count = Math.ceil((run.durationSeconds + (run.warmUpSeconds ?? 0)) * PURCHASE_SUPPLY_PER_SECOND);
       const started = performance.now();
-      const request = await purchaseSupply(api, await bearer(api), count, (body, n) =>
-        seedQuotes(run.env, {
-          brandCode: BRAND,
-          login: LOGIN.username,
-          body: JSON.parse(body) as QuoteRequest,
-          count: n,
-          onProgress: (done) => run.progress?.(`purchase: ${done}/${n} ready quotes`),
-        }),
-      );
+      const request = await purchaseSupply(api, await bearer(api), count, quoteSeeder(run, 'purchase'));
       run.progress?.(`purchase: ${count + 1} ready quotes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       return request;
     },
+  },
+  {
+    name: 'amendmentPreview',
+    description:
+      'POST /policies/v1/{brand}/policies/{policyNumber}/amendments: the bought Bali trip returning a week later, re-priced and the difference recorded as a preview (the same policy each time).',
+    prepare: async (api, _fixtures, run) => {
+      const headers = await bearer(api);
+      const [policyNumber] = await boughtPolicies(api, headers, 1, quoteSeeder(run, 'amendmentPreview'));
+      return previewRequest(headers, policyNumber!, 'amendments', await extendedTripBody(api, headers));
+    },
+  },
+  {
+    name: 'amendmentConfirm',
+    description:
+      '…/amendments/{id}/confirm: a different policy and preview per request (return a week later), the difference charged with tok_sandbox_approved: authorise, apply, capture.',
+    prepare: async (api, _fixtures, run) =>
+      confirmSupply(api, await bearer(api), {
+        kind: 'amendments',
+        count: changeCount(run),
+        seed: quoteSeeder(run, 'amendmentConfirm'),
+        ...(run.progress ? { progress: run.progress } : {}),
+      }),
+  },
+  {
+    name: 'cancellationConfirm',
+    description:
+      '…/cancellations/{id}/confirm: a different policy and preview per request, cancelled in cooling-off: the whole premium refunded to the purchase payment.',
+    prepare: async (api, _fixtures, run) =>
+      confirmSupply(api, await bearer(api), {
+        kind: 'cancellations',
+        count: changeCount(run),
+        seed: quoteSeeder(run, 'cancellationConfirm'),
+        ...(run.progress ? { progress: run.progress } : {}),
+      }),
   },
   {
     name: 'policySummary',

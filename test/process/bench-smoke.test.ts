@@ -57,4 +57,43 @@ describe('benchmark script', () => {
       rmSync(out, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('measures the policy changes beside the purchase, each confirm on its own preview', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    try {
+      await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'bench/run.ts',
+          '--duration',
+          '1',
+          '--connections',
+          '2',
+          '--change-supply',
+          '300',
+          '--only',
+          'purchase,amendmentPreview,amendmentConfirm,cancellationConfirm',
+          '--out',
+          out,
+        ],
+        { env: { ...process.env }, timeout: 150_000 },
+      );
+      const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport;
+      const names = ['purchase', 'amendmentPreview', 'amendmentConfirm', 'cancellationConfirm'];
+      expect(report.scenarios.map((s) => s.name)).toEqual(names);
+      for (const scenario of report.scenarios) {
+        // Every confirm confirmed its own preview: none refused, the supply did not run out.
+        expect(scenario.endpoint.total, scenario.name).toBeGreaterThan(0);
+        expect(scenario.endpoint, scenario.name).toMatchObject({ non2xx: 0, errors: 0 });
+        expect(scenario.endpoint.supplyExhausted ?? 0, scenario.name).toBe(0);
+        expect(scenario.nodeCeiling.total, scenario.name).toBeGreaterThan(0);
+      }
+      const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
+      for (const name of names) expect(markdown).toMatch(new RegExp(`\\| ${name} \\| \\d+`));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
