@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { InsuredPerson, PolicyIssueRequest } from './issue-request.js';
+import type { TransactionAmounts } from './transaction-request.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision, type NumberedIssue } from './model.js';
 import type {
   PolicyDetailTable,
@@ -144,7 +145,13 @@ export function personRow(
   };
 }
 
-function financialRows(request: PolicyIssueRequest, ids: { headerId: number; detailId: number }): MoneyRow[] {
+/** The money rows of one transaction: premium, discount, each tax, donation and (changes only) each fee. */
+export function financialRows(
+  amounts: Pick<TransactionAmounts, 'premium' | 'discount' | 'taxes' | 'donation'> & {
+    readonly fees?: TransactionAmounts['fees'];
+  },
+  ids: { headerId: number; detailId: number },
+): MoneyRow[] {
   const row = (transactionTypeId: number, amountMinor: number, name: string | null = null): MoneyRow => ({
     policy_header_id: ids.headerId,
     policy_detail_id: ids.detailId,
@@ -152,12 +159,12 @@ function financialRows(request: PolicyIssueRequest, ids: { headerId: number; det
     name,
     amount_minor: amountMinor,
   });
-  const { amounts } = request;
   return [
     row(TRANSACTION_TYPE.Premium, amounts.premium),
     row(TRANSACTION_TYPE.Discount, amounts.discount),
     ...amounts.taxes.map((tax) => row(TRANSACTION_TYPE.Tax, tax.amount, tax.name)),
     row(TRANSACTION_TYPE.Donation, amounts.donation),
+    ...(amounts.fees ?? []).map((fee) => row(TRANSACTION_TYPE.Fee, fee.amount, fee.name)),
   ];
 }
 
@@ -234,7 +241,7 @@ export function childRows(request: PolicyIssueRequest, ids: PolicyIds) {
     description: option.description ?? null,
     display_order: option.displayOrder ?? i + 1,
   }));
-  const money = financialRows(request, ids);
+  const money = financialRows(request.amounts, ids);
   return { people, options, money };
 }
 

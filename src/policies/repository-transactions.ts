@@ -1,7 +1,7 @@
 import type { Tx } from '../db/database.js';
-import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE } from './model.js';
+import { ACTION_TYPE_IDS, POLICY_STATUS } from './model.js';
 import { policyDetailNumber } from './policy-number.js';
-import { personRow, type MoneyRow, type OptionRow } from './policy-rows.js';
+import { financialRows, personRow, type OptionRow } from './policy-rows.js';
 import type { PolicyTransactionRequest } from './transaction-request.js';
 
 /**
@@ -18,24 +18,6 @@ function statusOf(request: PolicyTransactionRequest) {
   return request.actionType === 'Cancellation'
     ? { id: POLICY_STATUS.Cancelled, name: 'Cancelled' }
     : { id: POLICY_STATUS.Active, name: 'Active' };
-}
-
-function moneyRows(request: PolicyTransactionRequest, ids: { headerId: number; detailId: number }): MoneyRow[] {
-  const row = (type: number, amount: number, name: string | null = null): MoneyRow => ({
-    policy_header_id: ids.headerId,
-    policy_detail_id: ids.detailId,
-    transaction_type_id: type,
-    name,
-    amount_minor: amount,
-  });
-  const { amounts } = request;
-  return [
-    row(TRANSACTION_TYPE.Premium, amounts.premium),
-    row(TRANSACTION_TYPE.Discount, amounts.discount),
-    ...amounts.taxes.map((tax) => row(TRANSACTION_TYPE.Tax, tax.amount, tax.name)),
-    row(TRANSACTION_TYPE.Donation, amounts.donation),
-    ...amounts.fees.map((fee) => row(TRANSACTION_TYPE.Fee, fee.amount, fee.name)),
-  ];
 }
 
 /**
@@ -109,6 +91,6 @@ export async function writePolicyTransaction(tx: Tx, request: PolicyTransactionR
     display_order: option.displayOrder ?? i + 1,
   }));
   if (options.length > 0) await tx.insertInto('policy_option').values(options).execute();
-  await tx.insertInto('policy_financial_value').values(moneyRows(request, ids)).execute();
+  await tx.insertInto('policy_financial_value').values(financialRows(request.amounts, ids)).execute();
   return sequenceNumber;
 }

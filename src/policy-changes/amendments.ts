@@ -14,7 +14,7 @@ import type { QuoteInput } from '../quotes/schemas.js';
 import type { ChangeDeps } from './deps.js';
 import type { AmendmentPricing, PreviewResult } from './model.js';
 import { difference, partsOf, withFee } from './parts.js';
-import { activePolicy, latestDetail, paidSoFar } from './policy-facts.js';
+import { changeStart, paidSoFar } from './policy-facts.js';
 import { insertChange, latestAmendedInput } from './repository.js';
 import { amendmentProblems } from './rules.js';
 
@@ -61,16 +61,8 @@ function holderProblems(input: QuoteInput): Notification[] {
 
 export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): Promise<PreviewResult> {
   const { actor, brandCode } = call;
-  const policy = await activePolicy(deps.db, {
-    policyNumber: call.policyNumber,
-    brandCode,
-    partnerId: actor.partnerId,
-  });
-  const latest = latestDetail(policy);
-  const sequenceNumber = policy.sequenceNumber + 1;
-  const now = deps.clock();
-  const zone = policy.presentationTimeZoneCode;
-  const today = dateIn(now, zone);
+  const lookup = { policyNumber: call.policyNumber, brandCode, partnerId: actor.partnerId };
+  const { policy, latest, sequenceNumber, now, zone, today } = await changeStart(deps.db, lookup, deps.clock());
   const departed = today >= latest.departureDate;
   const quote = await findQuote(deps.db, policy.quoteId, brandCode, actor.partnerId);
   if (!quote) throw new Error(`policy ${policy.policyNumber}: its quote ${policy.quoteId} is missing`);

@@ -4,12 +4,11 @@ import type { BrandCode } from '../catalogue/brands.js';
 import { brandOf } from '../catalogue/service.js';
 import { servicingRulesOf } from '../catalogue/servicing.js';
 import { isIsoDate, isoDate, parseDate, plusDays } from '../calendar/dates.js';
-import { dateIn } from '../calendar/zones.js';
 import type { Notification } from '../notifications/notification.js';
 import { problem } from '../notifications/problems.js';
 import type { ChangeDeps } from './deps.js';
 import type { CancellationPricing, CancellationReason, PreviewResult } from './model.js';
-import { activePolicy, latestDetail, paidSoFar, versionOf } from './policy-facts.js';
+import { changeStart, paidSoFar, versionOf } from './policy-facts.js';
 import { insertChange } from './repository.js';
 import { cancellationTerms } from './rules.js';
 
@@ -57,16 +56,8 @@ function lastDayOfCover(effectiveDate: string, departureDate: string, coverEndDa
 
 export async function previewCancellation(deps: ChangeDeps, call: CancellationCall): Promise<PreviewResult> {
   const { actor, brandCode } = call;
-  const policy = await activePolicy(deps.db, {
-    policyNumber: call.policyNumber,
-    brandCode,
-    partnerId: actor.partnerId,
-  });
-  const latest = latestDetail(policy);
-  const sequenceNumber = policy.sequenceNumber + 1;
-  const now = deps.clock();
-  const zone = policy.presentationTimeZoneCode;
-  const today = dateIn(now, zone);
+  const lookup = { policyNumber: call.policyNumber, brandCode, partnerId: actor.partnerId };
+  const { policy, latest, sequenceNumber, now, zone, today } = await changeStart(deps.db, lookup, deps.clock());
   const effectiveDate = call.effectiveDate ?? today;
   const notifications = dateProblems(effectiveDate, today, latest.coverEndDate);
   if (notifications.length > 0) return { sequenceNumber, currency: policy.currency.code, notifications };

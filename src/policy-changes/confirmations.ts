@@ -2,6 +2,7 @@ import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../catalogue/brands.js';
 import type { Notification } from '../notifications/notification.js';
 import { problem } from '../notifications/problems.js';
+import { continuationProblems } from '../payments/three-ds.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import { findPolicy } from '../policies/repository.js';
 import { findPurchaseOfQuote } from '../purchases/repository.js';
@@ -153,28 +154,7 @@ async function continueChallenge(deps: ChangeDeps, change: PolicyChange, call: C
       problem('THREEDS_NO_PENDING_CHALLENGE', 'No 3-D Secure challenge of this change is waiting.', property),
     ]);
   }
-  const challengeId = change.challenge.threeDSResponse.split('/').at(-1) ?? '';
-  const sentId = (info.threeDSRequest ?? '').split(/[/?#]/).filter(Boolean).at(-1);
-  const problems: Notification[] = [];
-  if (sentId !== challengeId)
-    problems.push(
-      problem(
-        'THREEDS_REQUEST_MISMATCH',
-        'threeDSRequest does not name the challenge of this change.',
-        'threeDSRequestInfo.threeDSRequest',
-      ),
-    );
-  const statuses = ['CHALLENGE_COMPLETED', 'CHALLENGE_FAILED'];
-  if (!statuses.includes(info.threeDSStatus ?? ''))
-    problems.push(
-      problem(
-        'INVALID_VALUE',
-        'threeDSStatus must be CHALLENGE_COMPLETED or CHALLENGE_FAILED.',
-        'threeDSRequestInfo.threeDSStatus',
-        info.threeDSStatus,
-        { allowed: statuses.join(',') },
-      ),
-    );
+  const problems = continuationProblems(change.challenge.threeDSResponse, info, 'change');
   if (problems.length > 0) return answer(change, problems);
   const outcome = await deps.gateway.continueThreeDs({
     idempotencyKey: changeGatewayKey(change, '3ds'),

@@ -1,4 +1,5 @@
 import type { Executor } from '../db/database.js';
+import { dateIn } from '../calendar/zones.js';
 import {
   POLICY_STATUS,
   TRANSACTION_TYPE,
@@ -74,5 +75,28 @@ export function versionOf(policy: PolicyRecord, detail: DetailRecord): PolicyVer
       : {}),
     excessMinor: policy.excessMinor,
     client: detail.client,
+  };
+}
+
+/** Where a change starts: the active policy, its latest transaction, the one a change would write, today in its zone. */
+export interface ChangeStart {
+  readonly policy: PolicyRecord;
+  readonly latest: DetailRecord;
+  readonly sequenceNumber: number;
+  readonly now: Date;
+  readonly zone: string;
+  readonly today: string;
+}
+
+export async function changeStart(db: Executor, lookup: PolicyLookup, now: Date): Promise<ChangeStart> {
+  const policy = await activePolicy(db, lookup);
+  const zone = policy.presentationTimeZoneCode;
+  return {
+    policy,
+    latest: latestDetail(policy),
+    sequenceNumber: policy.sequenceNumber + 1,
+    now,
+    zone,
+    today: dateIn(now, zone),
   };
 }

@@ -12,6 +12,7 @@ import { boughtQuote, claimedQuote } from '../quotes/repository-purchase.js';
 import { findQuote } from '../quotes/repository.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import { problem } from '../notifications/problems.js';
+import { continuationProblems } from '../payments/three-ds.js';
 import { advance, applyAuthorisation, type FlowDeps } from './flow.js';
 import { startPurchase } from './commits.js';
 import { gatewayKey, isRetryableEnd, OPEN_STATES, type NewPurchase, type Purchase } from './model.js';
@@ -44,8 +45,6 @@ export interface PurchaseResult {
   readonly purchase?: Purchase;
   readonly notifications: Notification[];
 }
-
-const CONTINUATION_STATUSES = ['CHALLENGE_COMPLETED', 'CHALLENGE_FAILED'];
 
 async function ownQuote(deps: PurchaseDeps, call: PurchaseCall, id: string): Promise<StoredQuote> {
   const quote = await findQuote(deps.db, id, call.brandCode, call.buyer.partnerId);
@@ -172,28 +171,7 @@ async function continueChallenge(deps: PurchaseDeps, call: PurchaseCall, quote: 
       ],
     };
   }
-  const challengeId = pending.challenge.threeDSResponse.split('/').at(-1) ?? '';
-  const sentId = (info.threeDSRequest ?? '').split(/[/?#]/).filter(Boolean).at(-1);
-  const problems: Notification[] = [];
-  if (sentId !== challengeId)
-    problems.push(
-      problem(
-        'THREEDS_REQUEST_MISMATCH',
-        'threeDSRequest does not name the challenge of this purchase.',
-        'threeDSRequestInfo.threeDSRequest',
-      ),
-    );
-  if (!CONTINUATION_STATUSES.includes(info.threeDSStatus ?? '')) {
-    problems.push(
-      problem(
-        'INVALID_VALUE',
-        'threeDSStatus must be CHALLENGE_COMPLETED or CHALLENGE_FAILED.',
-        'threeDSRequestInfo.threeDSStatus',
-        info.threeDSStatus,
-        { allowed: CONTINUATION_STATUSES.join(',') },
-      ),
-    );
-  }
+  const problems = continuationProblems(pending.challenge.threeDSResponse, info, 'purchase');
   if (problems.length > 0) return { quote, purchase: pending, notifications: problems };
   const outcome = await deps.gateway.continueThreeDs({
     idempotencyKey: gatewayKey(pending, '3ds'),

@@ -1,0 +1,39 @@
+import type { Notification } from '../notifications/notification.js';
+import { problem } from '../notifications/problems.js';
+
+/** The answers a cardholder gives a challenge, echoed by the partner in `threeDSRequestInfo.threeDSStatus`. */
+export const CONTINUATION_STATUSES = ['CHALLENGE_COMPLETED', 'CHALLENGE_FAILED'];
+
+/**
+ * What is wrong with a 3-D Secure continuation (pure): `threeDSRequest` must name the waiting
+ * challenge (its URL or last segment) and `threeDSStatus` must be a cardholder's answer.
+ * `what` names the thing the challenge belongs to ("purchase", "change").
+ */
+export function continuationProblems(
+  challengeUrl: string,
+  info: { readonly threeDSStatus?: string; readonly threeDSRequest?: string },
+  what: string,
+): Notification[] {
+  const challengeId = challengeUrl.split('/').at(-1) ?? '';
+  const sentId = (info.threeDSRequest ?? '').split(/[/?#]/).filter(Boolean).at(-1);
+  const problems: Notification[] = [];
+  if (sentId !== challengeId)
+    problems.push(
+      problem(
+        'THREEDS_REQUEST_MISMATCH',
+        `threeDSRequest does not name the challenge of this ${what}.`,
+        'threeDSRequestInfo.threeDSRequest',
+      ),
+    );
+  if (!CONTINUATION_STATUSES.includes(info.threeDSStatus ?? ''))
+    problems.push(
+      problem(
+        'INVALID_VALUE',
+        'threeDSStatus must be CHALLENGE_COMPLETED or CHALLENGE_FAILED.',
+        'threeDSRequestInfo.threeDSStatus',
+        info.threeDSStatus,
+        { allowed: CONTINUATION_STATUSES.join(',') },
+      ),
+    );
+  return problems;
+}
