@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCatalogue } from '../catalogue/model.js';
 import { partnerGroupsOf } from '../catalogue/responses.js';
 import type { CatalogueReader } from '../catalogue/reader.js';
 import { dateIn } from '../calendar/zones.js';
@@ -11,7 +12,7 @@ import { catalogueQuotePort } from '../quotes/catalogue-port.js';
 import { boughtQuote, claimedQuote } from '../quotes/repository-purchase.js';
 import { findQuote } from '../quotes/repository.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
-import { problem } from '../notifications/problems.js';
+import { problem, warning } from '../notifications/problems.js';
 import { continuationProblems } from '../payments/three-ds.js';
 import { advance, applyAuthorisation, type FlowDeps } from './flow.js';
 import { startPurchase } from './commits.js';
@@ -136,7 +137,11 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
   const answered = bought
     ? await withConfigFlag(deps, call, boughtQuote(claimedQuote(claim), bought))
     : await ownQuote(deps, call, id);
-  return { quote: answered, purchase, notifications: outcomeNotifications(purchase) };
+  return {
+    quote: answered,
+    purchase,
+    notifications: [...outcomeNotifications(purchase), ...documentNotices(purchase, brand)],
+  };
 }
 
 /**
@@ -181,6 +186,25 @@ async function continueChallenge(deps: PurchaseDeps, call: PurchaseCall, quote: 
   });
   const { purchase } = await applyAuthorisation(deps, pending, outcome);
   return { quote: await ownQuote(deps, call, quote.id), purchase, notifications: outcomeNotifications(purchase) };
+}
+
+/**
+ * A policy is issued without an e-mail address of its primary traveller, but its documents cannot
+ * be sent: a warning in the brand's own words (content `NOEMAILADDRESS`), `isValid` stays true.
+ */
+function documentNotices(purchase: Purchase, brand: BrandCatalogue): Notification[] {
+  if (purchase.state !== 'ISSUED' && purchase.state !== 'CAPTURED') return [];
+  const primary = purchase.issueRequest.travellers.find((t) => t.isPrimary) ?? purchase.issueRequest.travellers[0];
+  if (primary?.emailAddress) return [];
+  const items = brand.brand.contentItems[brand.brand.defaultLanguage] ?? [];
+  const text = items.find((i) => i.type === 'NOEMAILADDRESS')?.content;
+  return [
+    warning(
+      'NO_EMAIL_ADDRESS',
+      text ?? 'The primary traveller has no e-mail address: the policy documents cannot be e-mailed.',
+      'quote.input.policyHolders[0].emailAddress',
+    ),
+  ];
 }
 
 /** A payment that did not go through is explained by one Notification (the reason in `tokens.reason`). */
