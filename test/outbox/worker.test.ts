@@ -36,6 +36,7 @@ describe(`outbox worker (${DIALECT})`, () => {
       expect(deliveries.size).toBe(N);
       expect([...deliveries.values()].every((count) => count === 1)).toBe(true);
       expect(byWorker[0]! + byWorker[1]!).toBe(N);
+      expect(byWorker.every((count) => count > 0)).toBe(true); // both took part
       const sent = await db.selectFrom('outbox_message').select('state').where('kind', '=', 'two').execute();
       expect(sent.every((row) => row.state === 'SENT')).toBe(true);
     } finally {
