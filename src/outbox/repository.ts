@@ -52,12 +52,13 @@ export function outboxValues(message: NewOutboxMessage): OutboxValues {
  * unreferenced data-modifying CTE runs all the same). Every value is a bound parameter in `values`,
  * so it also compiles once under `reusableQuery` with `enqueueStatementOf(qc, v)` and OUTBOX_NAMES.
  */
-export function enqueueStatement(qc: QueryCreator<Database>, message: NewOutboxMessage) {
+export function enqueueStatement<DB extends Database>(qc: QueryCreator<DB>, message: NewOutboxMessage) {
   return enqueueStatementOf(qc, outboxValues(message));
 }
 
-export function enqueueStatementOf(qc: QueryCreator<Database>, v: OutboxValues) {
-  return qc
+/** Typed against the outbox table only: any CTEs before it (Kysely adds them to `qc`'s type) are not its concern. */
+export function enqueueStatementOf<DB extends Database>(qc: QueryCreator<DB>, v: OutboxValues) {
+  return (qc as unknown as QueryCreator<Database>)
     .insertInto('outbox_message')
     .values({
       message_key: v.outboxKey,

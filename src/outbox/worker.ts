@@ -79,7 +79,10 @@ export function startOutboxWorker(
       else deps.log?.warn({ ...fields, retryAt }, 'outbox message not delivered; retrying later');
       return false;
     }
-    return markSent(deps.db, message.id, owner, deps.clock().toISOString());
+    if (await markSent(deps.db, message.id, owner, deps.clock().toISOString())) return true;
+    // Delivered after its lease ran out: another worker took it over and delivers it again.
+    deps.log?.warn({ outboxKey: message.key, kind: message.kind }, 'outbox message delivered after its lease expired');
+    return false;
   };
 
   const pass = async (): Promise<number> => {

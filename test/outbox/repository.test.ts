@@ -56,6 +56,7 @@ describe(`outbox enqueue (${DIALECT})`, () => {
   it.runIf(DIALECT === 'postgres')('composes as a CTE of one statement, also compiled once', async () => {
     const { db } = database;
     const [row] = await db
+      .with('earlier', (qc) => qc.selectFrom('brand').select('id'))
       .with('outbox', (qc) => enqueueStatement(qc, { key: 'k:cte', kind: 'test', payload: [1], at: AT }))
       .selectNoFrom(sql<number>`1`.as('one'))
       .execute();

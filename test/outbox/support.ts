@@ -1,5 +1,10 @@
 import type { Db } from '../../src/db/database.js';
-import { startOutboxWorker, type OutboxHandler, type OutboxWorker } from '../../src/outbox/worker.js';
+import {
+  startOutboxWorker,
+  type OutboxHandler,
+  type OutboxWorker,
+  type OutboxWorkerOptions,
+} from '../../src/outbox/worker.js';
 
 /** A clock the test moves by hand. */
 export function manualClock(start = '2026-11-27T10:00:00.000Z') {
@@ -26,7 +31,7 @@ export function testWorker(
   db: Db,
   clock: () => Date,
   handlers: Record<string, OutboxHandler>,
-  options: Partial<typeof OPTIONS> = {},
+  options: Partial<OutboxWorkerOptions> = {},
 ): OutboxWorker {
   return startOutboxWorker({ db, clock, random: () => 0 }, handlers, { ...OPTIONS, ...options });
 }
