@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
 import { registerIdempotencyCommands } from './idempotency/cli.js';
+import { registerOutboxCommands } from './outbox/cli.js';
 import { registerPurchasesCommands } from './purchases/cli.js';
 import { startServer } from './server.js';
 import { registerAuthCommands } from './auth/cli.js';
@@ -107,6 +108,7 @@ registerCatalogueCommands(program);
 registerAuthCommands(program, { config: configOrExit });
 registerIdempotencyCommands(program, configOrExit);
 registerPurchasesCommands(program, configOrExit);
+registerOutboxCommands(program.command('documents').description('Policy documents and their e-mails.'), configOrExit);
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

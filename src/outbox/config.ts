@@ -1,0 +1,47 @@
+import { Type, type Static } from 'typebox';
+
+/** The environment variables of the outbox's delivery worker (parsed with the rest in config.ts). */
+export const OutboxEnvSchema = Type.Object({
+  OUTBOX_INTERVAL_MS: Type.Integer({
+    default: 1000,
+    minimum: 10,
+    maximum: 3_600_000,
+    description: 'Pause between delivery passes of the outbox worker (e-mails) in each server process.',
+  }),
+  OUTBOX_LEASE_SECONDS: Type.Integer({
+    default: 60,
+    minimum: 1,
+    maximum: 3600,
+    description: 'How long a process owns a message it is sending; after a crash another takes it over then.',
+  }),
+  OUTBOX_MAX_ATTEMPTS: Type.Integer({
+    default: 10,
+    minimum: 1,
+    maximum: 100,
+    description: 'Delivery attempts before a message is FAILED (`npm run cli -- documents failed`, `… retry <key>`).',
+  }),
+});
+
+/** The first retry's delay (doubled per attempt up to an hour): 10 attempts span about 40 minutes. */
+const BASE_BACKOFF_MS = 5000;
+
+/** What the worker needs of the configuration (worker.ts `OutboxWorkerOptions` adds test-only knobs). */
+export interface OutboxConfig {
+  /** Pause between passes. */
+  readonly intervalMs: number;
+  /** How long a worker owns a message it is delivering; after that another worker may take it. */
+  readonly leaseSeconds: number;
+  /** Attempts before a message is FAILED (an operator may retry it). */
+  readonly maxAttempts: number;
+  /** The first retry's delay; doubled per attempt, capped at an hour, with jitter. */
+  readonly baseBackoffMs: number;
+}
+
+export function outboxConfigFrom(env: Static<typeof OutboxEnvSchema>): OutboxConfig {
+  return {
+    intervalMs: env.OUTBOX_INTERVAL_MS,
+    leaseSeconds: env.OUTBOX_LEASE_SECONDS,
+    maxAttempts: env.OUTBOX_MAX_ATTEMPTS,
+    baseBackoffMs: BASE_BACKOFF_MS,
+  };
+}

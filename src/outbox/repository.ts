@@ -1,0 +1,213 @@
+import type { QueryCreator } from 'kysely';
+import type { Database, Executor } from '../db/database.js';
+import { dialectOf } from '../db/dialect.js';
+import type { OutboxMessageRow } from './tables.js';
+
+export type OutboxState = 'PENDING' | 'SENT' | 'FAILED';
+
+export interface OutboxMessage {
+  id: number;
+  key: string;
+  kind: string;
+  payload: unknown;
+  /** Deliveries started, this one included when a handler receives it. */
+  attempts: number;
+  state: OutboxState;
+  lastError?: string;
+  createdAt: string;
+  sentAt?: string;
+}
+
+export interface NewOutboxMessage {
+  /** Stable and unique: enqueueing the same key again records nothing (and a resend keeps it). */
+  key: string;
+  kind: string;
+  /** JSON-serialisable. */
+  payload: unknown;
+  /** The instant of the change that causes it: created, and due, then. */
+  at: string;
+}
+
+/** An outbox insert's values as bound parameters (names for `reusableQuery`, see OUTBOX_NAMES). */
+export interface OutboxValues {
+  outboxKey: string;
+  outboxKind: string;
+  outboxPayloadJson: string;
+  outboxAt: string;
+}
+export const OUTBOX_NAMES = ['outboxKey', 'outboxKind', 'outboxPayloadJson', 'outboxAt'] as const;
+
+export function outboxValues(message: NewOutboxMessage): OutboxValues {
+  return {
+    outboxKey: message.key,
+    outboxKind: message.kind,
+    outboxPayloadJson: JSON.stringify(message.payload),
+    outboxAt: message.at,
+  };
+}
+
+/**
+ * The insert of one message, ignored when its key exists, as a statement to compose: a CTE of a
+ * PostgreSQL one-statement commit (`.with('outbox', (qc) => enqueueStatement(qc, message))`; an
+ * unreferenced data-modifying CTE runs all the same). Every value is a bound parameter in `values`,
+ * so it also compiles once under `reusableQuery` with `enqueueStatementOf(qc, v)` and OUTBOX_NAMES.
+ */
+export function enqueueStatement<DB extends Database>(qc: QueryCreator<DB>, message: NewOutboxMessage) {
+  return enqueueStatementOf(qc, outboxValues(message));
+}
+
+/** Typed against the outbox table only: any CTEs before it (Kysely adds them to `qc`'s type) are not its concern. */
+export function enqueueStatementOf<DB extends Database>(qc: QueryCreator<DB>, v: OutboxValues) {
+  return (qc as unknown as QueryCreator<Database>)
+    .insertInto('outbox_message')
+    .values({
+      message_key: v.outboxKey,
+      kind: v.outboxKind,
+      payload_json: v.outboxPayloadJson,
+      state: 'PENDING',
+      attempts: 0,
+      next_attempt_at: v.outboxAt,
+      created_at: v.outboxAt,
+      updated_at: v.outboxAt,
+    })
+    .onConflict((oc) => oc.column('message_key').doNothing());
+}
+
+/** Records a message in the caller's transaction (both engines); a key already recorded is left as it is. */
+export async function enqueue(tx: Executor, message: NewOutboxMessage): Promise<void> {
+  await enqueueStatement(tx, message).execute();
+}
+
+/**
+ * Leases the next message due (one of `kinds`, fewer than `maxAttempts` attempts, no live lease)
+ * by compare and set: of racing workers one gets it, the others the next one or none. On
+ * PostgreSQL the candidate is read `for update skip locked`, so racers do not queue on one row.
+ */
+export async function leaseNext(
+  db: Executor,
+  lease: { owner: string; now: string; until: string; kinds: readonly string[]; maxAttempts: number },
+): Promise<OutboxMessage | undefined> {
+  if (lease.kinds.length === 0) return undefined;
+  const postgres = dialectOf(db) === 'postgres';
+  const row = await db
+    .updateTable('outbox_message')
+    .set((eb) => ({
+      lease_owner: lease.owner,
+      lease_until: lease.until,
+      attempts: eb('attempts', '+', 1),
+      updated_at: lease.now,
+    }))
+    .where('id', '=', (eb) => {
+      const candidate = eb
+        .selectFrom('outbox_message')
+        .select('id')
+        .where('state', '=', 'PENDING')
+        .where('next_attempt_at', '<=', lease.now)
+        .where('kind', 'in', [...lease.kinds])
+        .where('attempts', '<', lease.maxAttempts)
+        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', lease.now)]))
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(1);
+      return postgres ? candidate.forUpdate().skipLocked() : candidate;
+    })
+    // Compare and set: the row is still free (a racer read the same candidate without a lock).
+    .where('state', '=', 'PENDING')
+    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', lease.now)]))
+    .returningAll()
+    .executeTakeFirst();
+  return row ? messageOf(row) : undefined;
+}
+
+/** Marks a leased message sent; false when the lease was lost meanwhile (another worker owns it). */
+export async function markSent(db: Executor, id: number, owner: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('outbox_message')
+    .set({ state: 'SENT', sent_at: at, updated_at: at, lease_owner: null, lease_until: null, last_error: null })
+    .where('id', '=', id)
+    .where('state', '=', 'PENDING')
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Records a failed delivery: due again at `retryAt`, or FAILED when `retryAt` is undefined. */
+export async function markFailed(
+  db: Executor,
+  failure: { id: number; owner: string; at: string; error: string; retryAt?: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('outbox_message')
+    .set({
+      state: failure.retryAt === undefined ? 'FAILED' : 'PENDING',
+      next_attempt_at: failure.retryAt ?? failure.at,
+      last_error: failure.error,
+      updated_at: failure.at,
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where('id', '=', failure.id)
+    .where('state', '=', 'PENDING')
+    .where('lease_owner', '=', failure.owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Messages whose last attempt died with its worker (lease expired, no attempt left): FAILED. */
+export async function failAbandoned(db: Executor, now: string, maxAttempts: number): Promise<number> {
+  const result = await db
+    .updateTable('outbox_message')
+    .set({ state: 'FAILED', last_error: 'LeaseExpired', updated_at: now, lease_owner: null, lease_until: null })
+    .where('state', '=', 'PENDING')
+    .where('attempts', '>=', maxAttempts)
+    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** FAILED messages, oldest first (operators: `documents failed`). */
+export async function failedMessages(db: Executor, limit: number): Promise<OutboxMessage[]> {
+  const rows = await db
+    .selectFrom('outbox_message')
+    .selectAll()
+    .where('state', '=', 'FAILED')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(messageOf);
+}
+
+/**
+ * Makes a message not yet sent due now with every attempt again (operators: `documents retry`).
+ * False when no such key, or it was sent already. A live lease is kept (its worker is sending it).
+ */
+export async function retryMessage(db: Executor, key: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('outbox_message')
+    .set({ state: 'PENDING', attempts: 0, next_attempt_at: at, updated_at: at })
+    .where('message_key', '=', key)
+    .where('state', 'in', ['PENDING', 'FAILED'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** One message by key (tests and operators). */
+export async function findMessage(db: Executor, key: string): Promise<OutboxMessage | undefined> {
+  const row = await db.selectFrom('outbox_message').selectAll().where('message_key', '=', key).executeTakeFirst();
+  return row ? messageOf(row) : undefined;
+}
+
+function messageOf(row: OutboxMessageRow): OutboxMessage {
+  return {
+    id: row.id,
+    key: row.message_key,
+    kind: row.kind,
+    payload: JSON.parse(row.payload_json) as unknown,
+    attempts: row.attempts,
+    state: row.state as OutboxState,
+    ...(row.last_error === null ? {} : { lastError: row.last_error }),
+    createdAt: row.created_at,
+    ...(row.sent_at === null ? {} : { sentAt: row.sent_at }),
+  };
+}
