@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { composePolicyEmail } from '../../src/mail/compose.js';
-import { smtpTransport } from '../../src/mail/transport.js';
+import { MailSendFailed, smtpTransport } from '../../src/mail/transport.js';
 import { emailInput, PDF_BYTES } from './fixtures.js';
 
 describe('smtpTransport', () => {
@@ -65,8 +65,33 @@ describe('smtpTransport', () => {
     expect(received.map((r) => r.mail.messageId)).toEqual(['<k=3A2@nomad.example>', '<k=3A2@nomad.example>']);
   });
 
-  it('fails when the server refuses the message (the outbox retries)', async () => {
+  it('fails without a server, as a value-free MailSendFailed (the outbox retries)', async () => {
     const closed = smtpTransport('smtp://127.0.0.1:1?connectionTimeout=2000');
-    await expect(closed.send(composePolicyEmail(emailInput()))).rejects.toThrow();
+    const error = await closed.send(composePolicyEmail(emailInput())).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MailSendFailed);
+    expect(error).toMatchObject({ code: 'ESOCKET', permanent: false });
+  });
+
+  it('tells a refused recipient (5xx) as permanent, naming no address', async () => {
+    const refusing = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onRcptTo(address, _session, callback) {
+        const refused = Object.assign(new Error(`No mailbox ${address.address}`), { responseCode: 550 });
+        callback(refused);
+      },
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const refusingPort = (refusing.server.address() as AddressInfo).port;
+      const transport = smtpTransport(`smtp://127.0.0.1:${String(refusingPort)}`);
+      const error = await transport.send(composePolicyEmail(emailInput())).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MailSendFailed);
+      expect(error).toMatchObject({ permanent: true, responseCode: 550 });
+      expect((error as Error).message).not.toContain('ana@example.com');
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
   });
 });
