@@ -26,6 +26,7 @@ import { authRoutes } from './auth/routes.js';
 import { metadataRoutes } from './auth/metadata.js';
 import { createAuthServices } from './auth/service.js';
 import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js';
+import { sandboxMailRoutes } from './mail/sandbox/routes.js';
 import { idempotencyServiceFor } from './idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
 import { purchaseRoutes } from './purchases/routes.js';
@@ -87,6 +88,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   // Pages a payment gateway serves itself (the sandbox issuer's 3-D Secure challenge): public, for the cardholder's browser.
   const gatewayRoutes = paymentGatewayRoutes(config);
   if (gatewayRoutes) await app.register(gatewayRoutes, { context });
+  // The staging sandbox mailbox (/sandbox/mail): e-mails kept instead of sent; never in production.
+  if (config.env !== 'production') await app.register(sandboxMailRoutes, { context });
   // RFC 8414 metadata lives under /.well-known, ahead of BASE_PATH.
   await app.register(metadataRoutes, { context });
   await app.register(

@@ -4,6 +4,7 @@ import { AuthEnvSchema, authConfigFrom, authConfigProblems, type AuthConfig } fr
 import { RateLimitEnvSchema, rateLimitConfigFrom, type RateLimitConfig } from './http/rate-limit-config.js';
 import { PolicyChangeEnvSchema, policyChangeConfigFrom, type PolicyChangeConfig } from './policy-changes/config.js';
 import { OutboxEnvSchema, outboxConfigFrom, type OutboxConfig } from './outbox/config.js';
+import { MailEnvSchema, mailConfigFrom, mailConfigProblems, type MailConfig } from './mail/config.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.
@@ -117,6 +118,7 @@ const EnvSchema = Type.Object({
   ...RateLimitEnvSchema.properties,
   ...PolicyChangeEnvSchema.properties,
   ...OutboxEnvSchema.properties,
+  ...MailEnvSchema.properties,
   IDEMPOTENCY_RETENTION_HOURS: Type.Integer({
     default: 24,
     minimum: 1,
@@ -211,6 +213,8 @@ export interface AppConfig {
   readonly policyChanges: PolicyChangeConfig;
   /** The outbox's delivery worker: pass interval, lease, attempts, back-off (src/outbox/config.ts). */
   readonly outbox: OutboxConfig;
+  /** SMTP, or the staging sandbox mailbox (src/mail/config.ts). */
+  readonly mail: MailConfig;
   /** Purchases changed more recently than this are left to the process working on them. */
   readonly purchaseRecoveryGraceSeconds: number;
   readonly purchaseRecoveryIntervalSeconds: number;
@@ -245,17 +249,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const demoData = env.DEMO_DATA ? env.DEMO_DATA === 'true' : !production;
   const paymentGateway = env.PAYMENT_GATEWAY ?? 'sandbox';
   if (production && demoData) problems.push('DEMO_DATA: demo data is refused when APP_ENV=production');
-  if (production && SANDBOX_GATEWAYS.includes(paymentGateway)) {
+  if (production && SANDBOX_GATEWAYS.includes(paymentGateway))
     problems.push('PAYMENT_GATEWAY: the sandbox gateway is refused when APP_ENV=production');
-  }
-  if (production && env.PURCHASE_CRASH_AFTER)
-    problems.push('PURCHASE_CRASH_AFTER: the crash-test hook is refused when APP_ENV=production');
-  if (production && env.POLICY_CHANGE_CRASH_AFTER)
-    problems.push('POLICY_CHANGE_CRASH_AFTER: the crash-test hook is refused when APP_ENV=production');
+  for (const hook of ['PURCHASE_CRASH_AFTER', 'POLICY_CHANGE_CRASH_AFTER'] as const)
+    if (production && env[hook]) problems.push(`${hook}: the crash-test hook is refused when APP_ENV=production`);
   if (production && !env.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: required when APP_ENV=production');
   if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
     problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (headers are part of the request)');
-  problems.push(...authConfigProblems(env, production));
+  problems.push(...authConfigProblems(env, production), ...mailConfigProblems(env, production));
   if (problems.length > 0) throw new ConfigError(problems);
 
   const limits: DatabaseLimits = Object.freeze({
@@ -291,6 +292,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimits: rateLimitConfigFrom(env),
     policyChanges: policyChangeConfigFrom(env),
     outbox: outboxConfigFrom(env),
+    mail: mailConfigFrom(env),
     purchaseRecoveryGraceSeconds: env.PURCHASE_RECOVERY_GRACE_SECONDS,
     purchaseRecoveryIntervalSeconds: env.PURCHASE_RECOVERY_INTERVAL_SECONDS,
     ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),

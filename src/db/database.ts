@@ -8,6 +8,7 @@ import type { PoliciesTables } from '../policies/tables.js';
 import type { PurchasesTables } from '../purchases/tables.js';
 import type { PolicyChangesTables } from '../policy-changes/tables.js';
 import type { OutboxTables } from '../outbox/tables.js';
+import type { MailTables } from '../mail/tables.js';
 
 /**
  * The one description of every table. Portable column rules (SQLite and PostgreSQL alike):
@@ -24,7 +25,8 @@ export interface Database
     PoliciesTables,
     PurchasesTables,
     PolicyChangesTables,
-    OutboxTables {
+    OutboxTables,
+    MailTables {
   brand: BrandTable;
 }
 

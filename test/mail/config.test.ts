@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('mail configuration', () => {
+  it('keeps e-mails in the sandbox mailbox in staging without SMTP_URL', () => {
+    expect(loadConfig({}).mail).toEqual({ transport: 'sandbox' });
+  });
+
+  it('sends through SMTP when SMTP_URL is set', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example:465' }).mail).toEqual({
+      transport: 'smtp',
+      smtpUrl: 'smtps://u:p@mail.example:465',
+    });
+  });
+
+  it('refuses production without SMTP_URL, and a URL that is not SMTP, without printing it', () => {
+    expect(problemsOf({ APP_ENV: 'production', PUBLIC_BASE_URL: 'https://api.example' })).toContain(
+      'SMTP_URL: required when APP_ENV=production',
+    );
+    const problems = problemsOf({ SMTP_URL: 'http://secret-password@mail.example' });
+    expect(problems.some((p) => p.startsWith('SMTP_URL'))).toBe(true);
+    expect(problems.join('\n')).not.toContain('secret-password');
+  });
+});
