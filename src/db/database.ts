@@ -7,6 +7,7 @@ import type { PaymentsTables } from '../payments/tables.js';
 import type { PoliciesTables } from '../policies/tables.js';
 import type { PurchasesTables } from '../purchases/tables.js';
 import type { PolicyChangesTables } from '../policy-changes/tables.js';
+import type { DocumentsTables } from '../documents/tables.js';
 
 /**
  * The one description of every table. Portable column rules (SQLite and PostgreSQL alike):
@@ -22,7 +23,8 @@ export interface Database
     IdempotencyTables,
     PoliciesTables,
     PurchasesTables,
-    PolicyChangesTables {
+    PolicyChangesTables,
+    DocumentsTables {
   brand: BrandTable;
 }
 

@@ -9,6 +9,7 @@ import * as m20261122_0600 from './20261122_0600_purchases.js';
 import * as m20261123_0700 from './20261123_0700_index_choice.js';
 import * as m20261126_0800 from './20261126_0800_purchase_idempotency_key.js';
 import * as m20261127_0900 from './20261127_0900_policy_changes.js';
+import * as m20261127_1010 from './20261127_1010_policy_documents.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '20261123_0700_index_choice': m20261123_0700,
   '20261126_0800_purchase_idempotency_key': m20261126_0800,
   '20261127_0900_policy_changes': m20261127_0900,
+  '20261127_1010_policy_documents': m20261127_1010,
 };
