@@ -3,6 +3,7 @@ import Value from 'typebox/value';
 import { AuthEnvSchema, authConfigFrom, authConfigProblems, type AuthConfig } from './auth/config.js';
 import { RateLimitEnvSchema, rateLimitConfigFrom, type RateLimitConfig } from './http/rate-limit-config.js';
 import { PolicyChangeEnvSchema, policyChangeConfigFrom, type PolicyChangeConfig } from './policy-changes/config.js';
+import { DocumentEnvSchema, documentConfigFrom, type DocumentConfig } from './documents/config.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.
@@ -115,6 +116,7 @@ const EnvSchema = Type.Object({
   // Request limits per partner and on the token endpoint (issue 18 item 7; http/rate-limit-config.ts).
   ...RateLimitEnvSchema.properties,
   ...PolicyChangeEnvSchema.properties,
+  ...DocumentEnvSchema.properties,
   IDEMPOTENCY_RETENTION_HOURS: Type.Integer({
     default: 24,
     minimum: 1,
@@ -207,6 +209,7 @@ export interface AppConfig {
   readonly rateLimits: RateLimitConfig;
   /** Amendment and cancellation previews and their crash-test hook. */
   readonly policyChanges: PolicyChangeConfig;
+  readonly documents: DocumentConfig;
   /** Purchases changed more recently than this are left to the process working on them. */
   readonly purchaseRecoveryGraceSeconds: number;
   readonly purchaseRecoveryIntervalSeconds: number;
@@ -286,6 +289,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     idempotencyRetentionHours: env.IDEMPOTENCY_RETENTION_HOURS,
     rateLimits: rateLimitConfigFrom(env),
     policyChanges: policyChangeConfigFrom(env),
+    documents: documentConfigFrom(env),
     purchaseRecoveryGraceSeconds: env.PURCHASE_RECOVERY_GRACE_SECONDS,
     purchaseRecoveryIntervalSeconds: env.PURCHASE_RECOVERY_INTERVAL_SECONDS,
     ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
