@@ -31,6 +31,8 @@ import { idempotencyServiceFor } from './idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
 import { purchaseRoutes } from './purchases/routes.js';
 import { policyChangeRoutes } from './policy-changes/routes.js';
+import { documentsRoutes } from './documents/routes.js';
+import { documentLinkRoutes } from './documents/link-routes.js';
 import { limitPartnerRequests, registerRateLimits, tokenEndpointLimits } from './http/rate-limits.js';
 
 export interface BuildAppOptions {
@@ -100,6 +102,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         services: auth,
         ...(rateLimits ? { limits: tokenEndpointLimits(rateLimits) } : {}),
       });
+      // The customer's document link: public (the link value is the key), limited per client address.
+      await api.register(documentLinkRoutes, { context, ...(rateLimits ? { limits: rateLimits } : {}) });
       await api.register(async (protectedApi) => {
         // Every route in this scope requires a bearer token for its brand.
         protectWithBearer(protectedApi);
@@ -108,6 +112,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         await protectedApi.register(productRoutes, { context, frontCache });
         await protectedApi.register(quotesRoutes, { context, ports: options.quotePorts ?? quotePortsFor(context) });
         await protectedApi.register(policiesRoutes, { context });
+        await protectedApi.register(documentsRoutes, { context });
         await protectedApi.register(purchaseRoutes, { context });
         await protectedApi.register(policyChangeRoutes, { context });
       });

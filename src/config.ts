@@ -1,10 +1,8 @@
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { AuthEnvSchema, authConfigFrom, authConfigProblems, type AuthConfig } from './auth/config.js';
+import { AreaEnvSchema, areaConfigProblems, areaConfigsFrom, type AreaConfigs } from './config-areas.js';
 import { RateLimitEnvSchema, rateLimitConfigFrom, type RateLimitConfig } from './http/rate-limit-config.js';
-import { PolicyChangeEnvSchema, policyChangeConfigFrom, type PolicyChangeConfig } from './policy-changes/config.js';
-import { OutboxEnvSchema, outboxConfigFrom, type OutboxConfig } from './outbox/config.js';
-import { MailEnvSchema, mailConfigFrom, mailConfigProblems, type MailConfig } from './mail/config.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.
@@ -116,9 +114,7 @@ const EnvSchema = Type.Object({
   ...AuthEnvSchema.properties,
   // Request limits per partner and on the token endpoint (issue 18 item 7; http/rate-limit-config.ts).
   ...RateLimitEnvSchema.properties,
-  ...PolicyChangeEnvSchema.properties,
-  ...OutboxEnvSchema.properties,
-  ...MailEnvSchema.properties,
+  ...AreaEnvSchema.properties,
   IDEMPOTENCY_RETENTION_HOURS: Type.Integer({
     default: 24,
     minimum: 1,
@@ -177,7 +173,7 @@ export const DEFAULT_DATABASE_LIMITS: DatabaseLimits = Object.freeze({
   applicationName: 'partner-api',
 });
 
-export interface AppConfig {
+export interface AppConfig extends AreaConfigs {
   readonly env: 'staging' | 'production';
   readonly host: string;
   readonly port: number;
@@ -209,12 +205,6 @@ export interface AppConfig {
   readonly idempotencyRetentionHours: number;
   /** Request limits per partner and route class, and on the token endpoint (http/rate-limits.ts). */
   readonly rateLimits: RateLimitConfig;
-  /** Amendment and cancellation previews and their crash-test hook. */
-  readonly policyChanges: PolicyChangeConfig;
-  /** The outbox's delivery worker: pass interval, lease, attempts, back-off (src/outbox/config.ts). */
-  readonly outbox: OutboxConfig;
-  /** SMTP, or the staging sandbox mailbox (src/mail/config.ts). */
-  readonly mail: MailConfig;
   /** Purchases changed more recently than this are left to the process working on them. */
   readonly purchaseRecoveryGraceSeconds: number;
   readonly purchaseRecoveryIntervalSeconds: number;
@@ -256,7 +246,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (production && !env.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: required when APP_ENV=production');
   if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
     problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (headers are part of the request)');
-  problems.push(...authConfigProblems(env, production), ...mailConfigProblems(env, production));
+  problems.push(...authConfigProblems(env, production), ...areaConfigProblems(env, production));
   if (problems.length > 0) throw new ConfigError(problems);
 
   const limits: DatabaseLimits = Object.freeze({
@@ -290,9 +280,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     auth: authConfigFrom(env, production),
     idempotencyRetentionHours: env.IDEMPOTENCY_RETENTION_HOURS,
     rateLimits: rateLimitConfigFrom(env),
-    policyChanges: policyChangeConfigFrom(env),
-    outbox: outboxConfigFrom(env),
-    mail: mailConfigFrom(env),
+    ...areaConfigsFrom(env),
     purchaseRecoveryGraceSeconds: env.PURCHASE_RECOVERY_GRACE_SECONDS,
     purchaseRecoveryIntervalSeconds: env.PURCHASE_RECOVERY_INTERVAL_SECONDS,
     ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),

@@ -9,6 +9,7 @@ import type { PurchasesTables } from '../purchases/tables.js';
 import type { PolicyChangesTables } from '../policy-changes/tables.js';
 import type { OutboxTables } from '../outbox/tables.js';
 import type { MailTables } from '../mail/tables.js';
+import type { DocumentsTables } from '../documents/tables.js';
 
 /**
  * The one description of every table. Portable column rules (SQLite and PostgreSQL alike):
@@ -26,7 +27,8 @@ export interface Database
     PurchasesTables,
     PolicyChangesTables,
     OutboxTables,
-    MailTables {
+    MailTables,
+    DocumentsTables {
   brand: BrandTable;
 }
 

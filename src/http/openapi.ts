@@ -16,6 +16,11 @@ export const API_TAGS = [
     description:
       'Amendments and cancellations: a priced preview, then a confirmation that moves the money (docs/api-contract.md).',
   },
+  {
+    name: 'documents',
+    description:
+      "The customer's document link: a public HTML page and PDF downloads opened by the policy's access value.",
+  },
   { name: 'operations', description: 'Health, readiness and metrics for operators.' },
 ];
 

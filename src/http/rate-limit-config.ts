@@ -32,6 +32,11 @@ export const RateLimitEnvSchema = Type.Object({
     minimum: 1,
     description: 'Password sign-ins per username per window.',
   }),
+  RATE_LIMIT_DOCUMENT_LINK_PER_ADDRESS: Type.Integer({
+    default: 30,
+    minimum: 1,
+    description: 'Customer document-link requests (page and downloads, any link value) per client address per window.',
+  }),
   REDIS_URL: Type.Optional(
     Type.String({
       pattern: '^rediss?://',
@@ -49,12 +54,13 @@ interface RateLimitEnv {
   RATE_LIMIT_PURCHASES: number;
   RATE_LIMIT_TOKEN_PER_ADDRESS: number;
   RATE_LIMIT_TOKEN_PER_USERNAME: number;
+  RATE_LIMIT_DOCUMENT_LINK_PER_ADDRESS: number;
   REDIS_URL?: string;
   RATE_LIMIT_REDIS_PREFIX: string;
 }
 
 /** The budgets by name; the names appear in the `RateLimit-Policy` and `RateLimit` headers. */
-export type LimitClass = 'reads' | 'quote-writes' | 'purchases' | 'token-address' | 'token-username';
+export type LimitClass = 'reads' | 'quote-writes' | 'purchases' | 'token-address' | 'token-username' | 'document-link';
 
 export interface RateLimitConfig {
   readonly enabled: boolean;
@@ -75,6 +81,7 @@ export function rateLimitConfigFrom(env: RateLimitEnv): RateLimitConfig {
       purchases: env.RATE_LIMIT_PURCHASES,
       'token-address': env.RATE_LIMIT_TOKEN_PER_ADDRESS,
       'token-username': env.RATE_LIMIT_TOKEN_PER_USERNAME,
+      'document-link': env.RATE_LIMIT_DOCUMENT_LINK_PER_ADDRESS,
     }),
     redisUrl: env.REDIS_URL,
     redisPrefix: env.RATE_LIMIT_REDIS_PREFIX,

@@ -176,3 +176,19 @@ export function tokenEndpointLimits(limits: RateLimits): TokenRequestLimits {
     },
   };
 }
+
+/**
+ * Per client address budget of the customer's document link (class `document-link`): guessing link
+ * values is slowed by the address, whatever value is tried. `refuse` answers the 429 in the page's own form.
+ */
+export function documentLinkLimit(
+  limits: RateLimits | undefined,
+  refuse: (reply: FastifyReply, headers: Record<string, string>) => FastifyReply,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
+  return async (request, reply) => {
+    if (!limits) return undefined;
+    const verdict = await limits.take('document-link', `address:${request.ip}`);
+    // Returning the reply ends the request here (an async hook that answered).
+    return verdict.allowed ? undefined : refuse(reply, verdict.headers);
+  };
+}

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Compile } from 'typebox/compile';
 import Value from 'typebox/value';
 import type { Executor } from '../db/database.js';
@@ -88,7 +88,9 @@ export function prepareIssue(request: PolicyIssueRequest, now: Date): NumberedIs
     counter: counterKeyOf(format, parts),
     number: numberTemplateOf(format, parts),
     detailSuffix: policyDetailNumber('', 1),
-    policyDocumentAccessGuid: randomUUID(),
+    // The customer's document link key (documents/link-service.ts): 256 random bits, base64url.
+    // The column keeps its name; UUIDs of policies issued before keep working.
+    policyDocumentAccessGuid: randomBytes(32).toString('base64url'),
     issuedAt: now.toISOString(),
   };
 }

@@ -128,7 +128,14 @@ describe('request limits are configurable', () => {
     expect(loadConfig({}).rateLimits).toEqual({
       enabled: true,
       windowSeconds: 60,
-      quotas: { reads: 3000, 'quote-writes': 600, purchases: 120, 'token-address': 120, 'token-username': 60 },
+      quotas: {
+        reads: 3000,
+        'quote-writes': 600,
+        purchases: 120,
+        'token-address': 120,
+        'token-username': 60,
+        'document-link': 30,
+      },
       redisUrl: undefined,
       redisPrefix: 'partner-api:rate-limit:',
     });

@@ -14,7 +14,7 @@ describe(`policy issuance (${DIALECT})`, () => {
     const issued = await issue(db(), request);
     expect(issued.policyNumber).toMatch(/^TIAU26\d{7}$/);
     expect(issued.policyDetailNumber).toBe(`${issued.policyNumber}-1`);
-    expect(issued.policyDocumentAccessGuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(issued.policyDocumentAccessGuid).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const header = await db()
       .selectFrom('policy_header')

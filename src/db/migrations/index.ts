@@ -10,6 +10,7 @@ import * as m20261123_0700 from './20261123_0700_index_choice.js';
 import * as m20261126_0800 from './20261126_0800_purchase_idempotency_key.js';
 import * as m20261127_0900 from './20261127_0900_policy_changes.js';
 import * as m20261127_1000 from './20261127_1000_outbox.js';
+import * as m20261127_1010 from './20261127_1010_policy_documents.js';
 import * as m20261127_1020 from './20261127_1020_sandbox_mail.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
@@ -25,5 +26,6 @@ export const migrations: Record<string, Migration> = {
   '20261126_0800_purchase_idempotency_key': m20261126_0800,
   '20261127_0900_policy_changes': m20261127_0900,
   '20261127_1000_outbox': m20261127_1000,
+  '20261127_1010_policy_documents': m20261127_1010,
   '20261127_1020_sandbox_mail': m20261127_1020,
 };

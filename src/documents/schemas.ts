@@ -1,0 +1,69 @@
+import { Type, type Static } from 'typebox';
+import { PolicyParams } from '../policies/schemas.js';
+
+/** TypeBox shapes of the documents routes; descriptions become the OpenAPI text partners read. */
+
+export const DocumentKindSchema = Type.Enum(['CERTIFICATE', 'CANCELLATION_NOTICE'], {
+  type: 'string',
+  description:
+    '`CERTIFICATE`: certificate of insurance of a purchase or an amendment (the cover as it stands after it); `CANCELLATION_NOTICE`: the notice of a cancellation, with its refund.',
+});
+
+export const PolicyDocumentSummary = Type.Object(
+  {
+    documentId: Type.String({ format: 'uuid', description: 'Id of the document; fetch its PDF with it.' }),
+    kind: DocumentKindSchema,
+    sequenceNumber: Type.Integer({
+      minimum: 1,
+      description: 'The policy transaction (1 = purchase) the document is for; each keeps its own documents.',
+    }),
+    language: Type.String({
+      description: "Language of the document's text (`en`, `es`): one document per language the brand offers.",
+    }),
+    fileName: Type.String({ description: 'Suggested file name, e.g. `certificate-TIAU260000042-1-en.pdf`.' }),
+    createdAt: Type.String({ description: 'Instant of the transaction the document is for, UTC ISO 8601.' }),
+    sizeBytes: Type.Integer({ minimum: 1, description: 'Size of the PDF in bytes.' }),
+  },
+  {
+    title: 'PolicyDocumentSummary',
+    description: 'One kept policy document (a PDF rendered once, answered byte for byte ever after).',
+  },
+);
+
+export const PolicyDocumentList = Type.Object(
+  {
+    documents: Type.Array(PolicyDocumentSummary, {
+      description: 'Documents of every transaction of the policy, oldest transaction first.',
+    }),
+  },
+  { title: 'PolicyDocumentList' },
+);
+export type PolicyDocumentList = Static<typeof PolicyDocumentList>;
+
+export const PolicyDocumentParams = Type.Object({
+  ...PolicyParams.properties,
+  documentId: Type.String({ maxLength: 64, description: "A `documentId` from the policy's document list." }),
+});
+
+/** The PDF answer, documented as binary. */
+export const PdfAnswer = {
+  description: 'The PDF document (`Content-Disposition: attachment`).',
+  content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+};
+
+export const DocumentLinkParams = Type.Object({
+  policyDocumentAccessGuid: Type.String({
+    description:
+      "The policy's `policyDocumentAccessGuid` (policy summary): a secret of at least 128 bits that works as the customer's key to the documents.",
+  }),
+});
+
+export const DocumentLinkFileParams = Type.Object({
+  ...DocumentLinkParams.properties,
+  documentId: Type.String({ description: 'A document id from the link page.' }),
+});
+
+export const HtmlAnswer = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } } },
+});

@@ -1,0 +1,30 @@
+import type { Generated, Selectable } from 'kysely';
+
+/**
+ * One rendered policy document, kept forever: the certificate (or cancellation notice) of one
+ * transaction in one language. Fetching it again answers these bytes, never a re-render.
+ */
+export interface PolicyDocumentTable {
+  id: Generated<number>;
+  /** Random UUID: the `documentId` partners and customers see. */
+  public_id: string;
+  policy_header_id: number;
+  /** The policy transaction (policy_detail.sequence_number) the document is for. */
+  sequence_number: number;
+  /** CERTIFICATE or CANCELLATION_NOTICE. */
+  kind: string;
+  /** en, es: one of the brand's languages. */
+  language: string;
+  file_name: string;
+  /** The PDF (SQLite BLOB, PostgreSQL bytea; both drivers read it back as a Buffer). */
+  content: Buffer;
+  /** Hex SHA-256 of `content`. */
+  sha256: string;
+  created_at: string;
+}
+
+export type PolicyDocumentRow = Selectable<PolicyDocumentTable>;
+
+export interface DocumentsTables {
+  policy_document: PolicyDocumentTable;
+}
