@@ -9,6 +9,7 @@ import { migrateDown, migrateToLatest } from './db/migrate.js';
 import { registerIdempotencyCommands } from './idempotency/cli.js';
 import { registerOutboxCommands } from './outbox/cli.js';
 import { registerPurchasesCommands } from './purchases/cli.js';
+import { registerPolicyChangeCommands } from './policy-changes/cli.js';
 import { startServer } from './server.js';
 import { registerAuthCommands } from './auth/cli.js';
 
@@ -108,6 +109,7 @@ registerCatalogueCommands(program);
 registerAuthCommands(program, { config: configOrExit });
 registerIdempotencyCommands(program, configOrExit);
 registerPurchasesCommands(program, configOrExit);
+registerPolicyChangeCommands(program, configOrExit);
 registerOutboxCommands(program.command('documents').description('Policy documents and their e-mails.'), configOrExit);
 
 program.parseAsync().catch((error: unknown) => {

@@ -94,3 +94,16 @@ export async function writePolicyTransaction(tx: Tx, request: PolicyTransactionR
   await tx.insertInto('policy_financial_value').values(financialRows(request.amounts, ids)).execute();
   return sequenceNumber;
 }
+
+/** Where the policy stands: its latest sequence number and whether it is still active (a change checks it once it holds the policy). */
+export async function policyPosition(
+  tx: Tx,
+  policyHeaderId: number,
+): Promise<{ sequenceNumber: number; active: boolean } | undefined> {
+  const row = await tx
+    .selectFrom('policy_header')
+    .select(['sequence_number', 'status_id'])
+    .where('id', '=', policyHeaderId)
+    .executeTakeFirst();
+  return row && { sequenceNumber: row.sequence_number, active: row.status_id === POLICY_STATUS.Active };
+}

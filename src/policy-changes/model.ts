@@ -15,6 +15,7 @@ import type { Parts } from './parts.js';
  *   the refund before anything was refunded: REFUND_DECLINED, nothing changed; after a part of it:
  *   ATTENTION (an operator settles it; the policy stays held).
  * - nothing to pay: PREVIEW → SETTLED in one commit.
+ * RESOLVED: an ATTENTION change an operator settled outside the API (`policy-changes resolve`), releasing the hold.
  * STALE: the policy changed since the preview; VOIDED: an approved charge whose transaction could
  * not be written (the hold was released). STARTED … ATTENTION hold the policy: one at a time.
  */
@@ -29,7 +30,8 @@ export type ChangeState =
   | 'STALE'
   | 'VOIDED'
   | 'REFUND_DECLINED'
-  | 'ATTENTION';
+  | 'ATTENTION'
+  | 'RESOLVED';
 
 /** States recovery moves on (its process may have died mid-way). */
 export const UNFINISHED_STATES: readonly ChangeState[] = ['STARTED', 'CHALLENGE_PENDING', 'APPLIED', 'REFUNDING'];

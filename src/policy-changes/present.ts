@@ -30,6 +30,7 @@ const STATUS_OF: Record<ChangeState, PolicyChangeStatus> = {
   SETTLED: 'APPLIED',
   VOIDED: 'FAILED',
   REFUND_DECLINED: 'FAILED',
+  RESOLVED: 'FAILED',
 };
 
 /** The contract's status of a change; a preview past `expiresAt` is `EXPIRED`. */

@@ -216,3 +216,14 @@ export function isPolicyHeld(error: unknown): boolean {
   if (code === '23505') return true;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.includes('policy_change');
 }
+
+/** Changes an operator must settle (a refund stopped part-way, a capture refused), oldest first. */
+export async function changesNeedingAttention(db: Executor): Promise<PolicyChange[]> {
+  const rows = await db
+    .selectFrom('policy_change')
+    .selectAll()
+    .where('state', '=', 'ATTENTION')
+    .orderBy('id')
+    .execute();
+  return rows.map(toChange);
+}

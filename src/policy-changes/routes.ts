@@ -46,12 +46,11 @@ function clientOf(request: FastifyRequest, info?: { ipAddress?: string; userAgen
 }
 
 /**
- * An answer that is not final is not kept for its Idempotency-Key: a gateway outage before anything
- * was charged (a retry reaches the gateway again), or a refund waiting on one (a retry finishes it).
+ * An outage before anything was charged is not a final answer: it is not kept for its
+ * Idempotency-Key, so a retry with the same key reaches the gateway again (as for a purchase).
  */
 function keepsAnswer(change: PolicyChange): boolean {
-  if (change.state === 'PREVIEW' && change.paymentResult === 'GATEWAY_ERROR') return false;
-  return change.state !== 'REFUNDING';
+  return !(change.state === 'PREVIEW' && change.paymentResult === 'GATEWAY_ERROR');
 }
 
 /** A recorded change as its preview answered it (reads by id). */

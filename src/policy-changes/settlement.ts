@@ -2,8 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
 import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from '../payments/gateway.js';
+import { policyPosition } from '../policies/repository-transactions.js';
 import { applyChange } from './commits.js';
-import { PolicyChangeInProgress } from './errors.js';
+import { ChangePreviewStale, PolicyChangeInProgress } from './errors.js';
 import { changeGatewayKey, refundGatewayKey, type ChangeState, type PolicyChange, type RefundLine } from './model.js';
 import { findChangeById, isPolicyHeld, moveChange, type ChangePatch } from './repository.js';
 
@@ -47,28 +48,44 @@ async function move(
   return (await moveChange(deps.db, change, from, to, patch, now(deps))) ?? current(deps, change);
 }
 
-/** PREVIEW → a state that holds the policy (one change at a time); throws PolicyChangeInProgress. */
+/** Rolls a hold back: the policy moved on since the preview. */
+class PolicyMovedOn extends Error {
+  constructor(readonly sequenceNumber: number) {
+    super('policy moved on');
+  }
+}
+
+/**
+ * PREVIEW → a state that holds the policy (one change at a time), and only while the policy is
+ * still where the preview left it: the hold and that check are one transaction, so a change that
+ * was written meanwhile (e.g. one that moved no money) is seen, before any money moves. Throws
+ * PolicyChangeInProgress (another change holds it) or ChangePreviewStale (it moved on: STALE).
+ */
 export async function holdPolicy(
   deps: ChangeFlowDeps,
   change: PolicyChange,
   to: 'STARTED' | 'REFUNDING',
   patch: ChangePatch,
 ): Promise<PolicyChange | undefined> {
+  const at = now(deps);
+  let held: PolicyChange | undefined;
   try {
-    const held = await moveChange(
-      deps.db,
-      change,
-      ['PREVIEW'],
-      to,
-      { attempt: change.attempt + 1, ...patch },
-      now(deps),
-    );
-    if (held) crashPoint(deps, 'hold');
-    return held;
+    held = await deps.db.transaction().execute(async (tx) => {
+      const moved = await moveChange(tx, change, ['PREVIEW'], to, { attempt: change.attempt + 1, ...patch }, at);
+      if (!moved) return undefined;
+      const policy = await policyPosition(tx, change.policyHeaderId);
+      if (!policy?.active || policy.sequenceNumber !== change.baseSequenceNumber)
+        throw new PolicyMovedOn(policy?.sequenceNumber ?? change.baseSequenceNumber);
+      return moved;
+    });
   } catch (error) {
     if (isPolicyHeld(error)) throw new PolicyChangeInProgress(change.policyNumber);
-    throw error;
+    if (!(error instanceof PolicyMovedOn)) throw error;
+    await moveChange(deps.db, change, ['PREVIEW'], 'STALE', {}, at);
+    throw new ChangePreviewStale(change.kind, error.sequenceNumber);
   }
+  if (held) crashPoint(deps, 'hold');
+  return held;
 }
 
 /** STARTED: asks the gateway for the charge (the same key replays its first answer). */
@@ -106,7 +123,13 @@ export async function applyAuthorisation(
         at: now(deps),
         paymentReference: outcome.paymentId,
       });
-      if (applied === 'overtaken') return advanceChange(deps, await current(deps, change));
+      if (applied === 'overtaken') {
+        const latest = await current(deps, change);
+        // Another step took the change elsewhere (e.g. recovery released an expired challenge): this hold is not ours to keep.
+        if (latest.paymentId !== outcome.paymentId || !['APPLIED', 'SETTLED'].includes(latest.state))
+          await deps.gateway.void({ idempotencyKey: changeGatewayKey(change, 'void'), paymentId: outcome.paymentId });
+        return advanceChange(deps, latest);
+      }
       if (applied === 'stale') return voidCharge(deps, change, outcome.paymentId);
       crashPoint(deps, 'apply');
       return captureCharge(deps, applied);
@@ -154,6 +177,9 @@ export async function captureCharge(deps: ChangeFlowDeps, change: PolicyChange):
     amount: { amountMinor: change.amountMinor, currency: change.currency },
   });
   if (outcome.outcome === 'captured') return move(deps, change, ['APPLIED'], 'SETTLED');
+  // The gateway refuses to capture (the hold is gone): the transaction stands unpaid, an operator settles it.
+  if (outcome.outcome === 'rejected')
+    return move(deps, change, ['APPLIED'], 'ATTENTION', { declineReason: outcome.code });
   deps.log?.error({ changeId: change.id, outcome: outcome.outcome }, 'policy change: capture did not succeed');
   return change;
 }
@@ -171,8 +197,9 @@ export async function refundChange(deps: ChangeFlowDeps, change: PolicyChange): 
       paymentId: line.paymentId,
       amount: { amountMinor: line.amountMinor, currency: change.currency },
     });
-    if (outcome.outcome === 'gateway_error') return change;
-    if (outcome.outcome === 'rejected') {
+    // An outage that may pass leaves the change for recovery; any other refusal is final.
+    if (outcome.outcome === 'gateway_error' && outcome.retryable) return change;
+    if (outcome.outcome === 'gateway_error' || outcome.outcome === 'rejected') {
       const refunds = (change.refunds ?? []).map((l) => (done.includes(l) ? { ...l, refunded: true } : l));
       const to = done.length === 0 ? 'REFUND_DECLINED' : 'ATTENTION';
       deps.log?.error({ changeId: change.id, code: outcome.code, to }, 'policy change: a refund was refused');
@@ -223,13 +250,23 @@ export async function advanceChange(deps: ChangeFlowDeps, change: PolicyChange):
     case 'CHALLENGE_PENDING': {
       const expired = change.challengeExpiresAt !== undefined && change.challengeExpiresAt < now(deps);
       if (!expired || change.paymentId === undefined) return change;
-      // The cardholder never answered: nothing was held; the preview may be confirmed again.
+      // The cardholder never answered: the preview may be confirmed again. The state moves first,
+      // so a late answer finds it gone (and releases its own approval), then the challenge is voided.
+      const released = await moveChange(
+        deps.db,
+        change,
+        ['CHALLENGE_PENDING'],
+        'PREVIEW',
+        {
+          paymentResult: 'DECLINED',
+          declineReason: 'THREEDS_CHALLENGE_EXPIRED',
+          challenge: null,
+        },
+        now(deps),
+      );
+      if (!released) return current(deps, change);
       await deps.gateway.void({ idempotencyKey: changeGatewayKey(change, 'void'), paymentId: change.paymentId });
-      return move(deps, change, ['CHALLENGE_PENDING'], 'PREVIEW', {
-        paymentResult: 'DECLINED',
-        declineReason: 'THREEDS_CHALLENGE_EXPIRED',
-        challenge: null,
-      });
+      return released;
     }
     case 'APPLIED':
       return captureCharge(deps, change);

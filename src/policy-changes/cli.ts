@@ -1,0 +1,69 @@
+import type { Command } from 'commander';
+import { loadConfig, type AppConfig } from '../config.js';
+import { connectDatabase } from '../db/connect.js';
+import type { Db } from '../db/database.js';
+import { failureName } from '../db/refused-values.js';
+import { paymentGatewayFor } from '../payments/gateways.js';
+import { changeDepsFor } from './deps.js';
+import { recoverPolicyChanges } from './recovery.js';
+import { changesNeedingAttention, findChangeById, moveChange } from './repository.js';
+
+/** Operator commands of amendments and cancellations (README, "Operator commands"). */
+export function registerPolicyChangeCommands(program: Command, config: () => AppConfig = loadConfig): void {
+  const changes = program.command('policy-changes').description('Amendment and cancellation operations.');
+  const run = (name: string, action: (db: Db, settings: AppConfig) => Promise<void>) => async () => {
+    const settings = config();
+    const db = connectDatabase(settings.database);
+    try {
+      await action(db, settings);
+    } catch (error) {
+      process.stderr.write(`policy-changes ${name} could not run: ${failureName(error)}\n`);
+      process.exitCode = 2;
+    } finally {
+      await db.destroy();
+    }
+  };
+  changes
+    .command('recover')
+    .description('Finish confirmations left in flight (as every server does at start and in its sweep).')
+    .action(
+      run('recover', async (db, settings) => {
+        const context = { config: settings, db, clock: () => new Date() };
+        const report = await recoverPolicyChanges(changeDepsFor(context, paymentGatewayFor(context)), {
+          graceSeconds: settings.purchaseRecoveryGraceSeconds,
+        });
+        process.stdout.write(`${JSON.stringify(report)}\n`);
+        if (report.problems.length > 0) process.exitCode = 1;
+      }),
+    );
+  changes
+    .command('attention')
+    .description('List changes an operator must settle: a refund refused part-way, a capture refused.')
+    .action(
+      run('attention', async (db) => {
+        process.stdout.write('id\tpolicy\tkind\tamount_minor\treason\tupdated_at\n');
+        for (const c of await changesNeedingAttention(db))
+          process.stdout.write(
+            `${c.id}\t${c.policyNumber}\t${c.kind}\t${c.amountMinor}\t${c.declineReason ?? ''}\t${c.updatedAt}\n`,
+          );
+      }),
+    );
+  changes
+    .command('resolve <id>')
+    .description(
+      'Mark an ATTENTION change as settled outside the API (the money put right by hand): it becomes RESOLVED and the policy may be changed again.',
+    )
+    .action((id: string) =>
+      run('resolve', async (db) => {
+        const change = await findChangeById(db, id);
+        const resolved =
+          change && (await moveChange(db, change, ['ATTENTION'], 'RESOLVED', {}, new Date().toISOString()));
+        if (!resolved) {
+          process.stderr.write(`no change ${id} needs attention\n`);
+          process.exitCode = 1;
+          return;
+        }
+        process.stdout.write(`${id} resolved\n`);
+      })(),
+    );
+}
