@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import type { AppConfig } from './config.js';
 import type { AppContext, Clock } from './context.js';
@@ -13,6 +13,8 @@ import { startRecoverySweep } from './purchases/sweeper.js';
 import { changeDepsFor } from './policy-changes/deps.js';
 import { recoverPolicyChanges } from './policy-changes/recovery.js';
 import { ConnectionTracker } from './http/listener.js';
+import { deliveryDepsOf, documentDeliveryHandlers } from './documents/delivery.js';
+import { startOutboxWorker, type OutboxHandler } from './outbox/worker.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -40,6 +42,11 @@ export async function prepareDatabase(context: AppContext): Promise<void> {
   await prepareIdentity(context);
 }
 
+/** Every kind the outbox carries and its handler (tests run a worker with the same). */
+export function outboxHandlers(context: AppContext, log?: FastifyBaseLogger): Record<string, OutboxHandler> {
+  return { ...documentDeliveryHandlers(deliveryDepsOf(context, log)) };
+}
+
 export async function startServer(config: AppConfig, options: StartOptions = {}): Promise<RunningServer> {
   const db = options.db ?? connectDatabase(config.database);
   const context: AppContext = { config, db, clock: options.clock ?? (() => new Date()) };
@@ -64,6 +71,13 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       alsoRecover: recoverChanges,
     });
     app.addHook('preClose', async () => sweep.stop());
+    // The outbox's delivery worker (e-mails committed with each policy transaction); stopped likewise.
+    const outbox = startOutboxWorker(
+      { db, clock: context.clock, log: app.log },
+      outboxHandlers(context, app.log),
+      config.outbox,
+    );
+    app.addHook('preClose', async () => outbox.stop());
     if (!options.db) app.addHook('onClose', async () => db.destroy());
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {

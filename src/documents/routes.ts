@@ -5,7 +5,15 @@ import { catalogueReaderFor } from '../catalogue/reader.js';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../http/schemas.js';
 import { PolicyParams } from '../policies/schemas.js';
-import { PdfAnswer, PolicyDocumentList, PolicyDocumentParams } from './schemas.js';
+import { emptyBodyAsObject } from '../policy-changes/empty-body.js';
+import { requestDocumentsResend } from './delivery.js';
+import {
+  PdfAnswer,
+  PolicyDocumentList,
+  PolicyDocumentParams,
+  SendDocumentsAnswer,
+  SendDocumentsBody,
+} from './schemas.js';
 import type { StoredDocumentFile } from './repository.js';
 import { getPolicyDocument, listPolicyDocuments, type DocumentDeps } from './service.js';
 
@@ -78,6 +86,33 @@ export const documentsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }>
       const { documentId, ...lookup } = request.params;
       const file = await getPolicyDocument(deps, { ...lookup, partnerId }, documentId);
       return sendPdf(reply, file, 'private, no-store');
+    },
+  );
+
+  app.post(
+    '/policies/v1/:brandCode/policies/:policyNumber/documents/send',
+    {
+      preValidation: [emptyBodyAsObject],
+      schema: {
+        tags: ['policies'],
+        operationId: 'sendPolicyDocuments',
+        summary: 'Send the policy documents again',
+        description: `Queues an e-mail with the documents of the policy's latest transaction (certificate or cancellation notice, and the PDS) and the customer's document link, to the primary traveller or to \`emailAddress\`. Answers 202 once recorded; the delivery worker sends it (at least once, retried with back-off). Each request queues a new e-mail. ${NOT_FOUND}`,
+        params: PolicyParams,
+        body: SendDocumentsBody,
+        response: { 202: SendDocumentsAnswer, ...errorResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (request, reply): Promise<SendDocumentsAnswer> => {
+      const { partnerId } = principalOf(request);
+      const { emailAddress } = request.body;
+      const messageKey = await requestDocumentsResend(
+        { db: context.db },
+        { ...request.params, partnerId },
+        { ...(emailAddress === undefined ? {} : { emailAddress }), at: context.clock().toISOString() },
+      );
+      reply.code(202);
+      return { messageKey, status: 'QUEUED' };
     },
   );
   return Promise.resolve();

@@ -67,3 +67,35 @@ export const HtmlAnswer = (description: string) => ({
   description,
   content: { 'text/html': { schema: { type: 'string' } } },
 });
+
+export const SendDocumentsBody = Type.Object(
+  {
+    emailAddress: Type.Optional(
+      Type.String({
+        maxLength: 254,
+        pattern: '^[^\\s@<>()",;:\\\\]+@[^\\s@<>()",;:\\\\]+\\.[^\\s@<>()",;:\\\\]+$',
+        description:
+          "Send to this address instead of the primary traveller's (the policy is not changed). Omitted: the primary traveller's e-mail address.",
+      }),
+    ),
+  },
+  { title: 'SendDocumentsRequest', description: 'Optional; an empty or missing body sends to the policy holder.' },
+);
+export type SendDocumentsBody = Static<typeof SendDocumentsBody>;
+
+export const SendDocumentsAnswer = Type.Object(
+  {
+    messageKey: Type.Optional(
+      Type.String({
+        description:
+          'Key of the queued e-mail (`policy-documents:<policyNumber>:<sequenceNumber>:resend:<uuid>`): a new one per request, and the source of its Message-ID.',
+      }),
+    ),
+    status: Type.Literal('QUEUED', {
+      description:
+        'Recorded for delivery: the delivery worker sends it within seconds, retrying with back-off (at least once, stable Message-ID). A policy without an e-mail address and no `emailAddress` given sends nothing.',
+    }),
+  },
+  { title: 'SendDocumentsAnswer' },
+);
+export type SendDocumentsAnswer = Static<typeof SendDocumentsAnswer>;

@@ -1,4 +1,4 @@
-import type { QueryCreator } from 'kysely';
+import { sql, type QueryCreator } from 'kysely';
 import type { Database, Executor } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
 import type { OutboxMessageRow } from './tables.js';
@@ -70,6 +70,29 @@ export function enqueueStatementOf<DB extends Database>(qc: QueryCreator<DB>, v:
       created_at: v.outboxAt,
       updated_at: v.outboxAt,
     })
+    .onConflict((oc) => oc.column('message_key').doNothing());
+}
+
+/**
+ * The insert of one message only when the earlier CTE `source` answered a row (e.g. `header`, the
+ * policy a one-statement commit wrote): no row, no message. Values bound as in `enqueueStatementOf`.
+ */
+export function enqueueIfStatementOf<DB extends Database>(qc: QueryCreator<DB>, source: string, v: OutboxValues) {
+  return (qc as unknown as QueryCreator<Database>)
+    .insertInto('outbox_message')
+    .columns([
+      'message_key',
+      'kind',
+      'payload_json',
+      'state',
+      'attempts',
+      'next_attempt_at',
+      'created_at',
+      'updated_at',
+    ])
+    .expression(
+      sql`select ${v.outboxKey}, ${v.outboxKind}, ${v.outboxPayloadJson}, 'PENDING', 0, ${v.outboxAt}, ${v.outboxAt}, ${v.outboxAt} from ${sql.table(source)}`,
+    )
     .onConflict((oc) => oc.column('message_key').doNothing());
 }
 

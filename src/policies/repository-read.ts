@@ -261,3 +261,13 @@ function toPolicy(row: HeaderRow, details: DetailRecord[]): PolicyRecord {
     details,
   };
 }
+
+/** The number of the policy bought with `quoteId` (one per quote), if any; no owner check (the outbox worker). */
+export async function policyNumberOfQuote(db: Executor, quoteId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('policy_header')
+    .select('policy_number')
+    .where('quote_id', '=', quoteId)
+    .executeTakeFirst();
+  return row?.policy_number;
+}

@@ -1,4 +1,6 @@
 import type { Db } from '../db/database.js';
+import { changeDocumentsMessage } from '../documents/messages.js';
+import { enqueue } from '../outbox/repository.js';
 import { writePolicyTransaction } from '../policies/repository-transactions.js';
 import type { PolicyTransactionRequest } from '../policies/transaction-request.js';
 import type { ChangeState, PolicyChange } from './model.js';
@@ -56,6 +58,8 @@ export async function applyChange(
       if (!moved) return 'overtaken' as const;
       const written = await writePolicyTransaction(tx, transactionOf(change, step.at, step.paymentReference));
       if (written === undefined) throw new PolicyMoved();
+      // The new transaction's documents e-mail, committed with it (outbox: sent by the worker).
+      await enqueue(tx, changeDocumentsMessage(change.policyNumber, sequenceNumber, step.at));
       return moved;
     });
   } catch (error) {

@@ -1,6 +1,8 @@
 import { sql, type QueryCreator } from 'kysely';
 import type { Database, Db } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
+import { purchaseDocumentsMessage } from '../documents/messages.js';
+import { enqueue, enqueueIfStatementOf, OUTBOX_NAMES, outboxValues, type OutboxValues } from '../outbox/repository.js';
 import { reusableQuery, type ReusableQuery } from '../db/reusable-query.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 import type { NumberedIssue } from '../policies/model.js';
@@ -151,6 +153,8 @@ async function issueInTransaction(
       const quoteRevision = await markQuoteBought(tx, { quoteId: purchase.quoteId, policyNumber, at });
       if (quoteRevision === undefined) throw new Refused('quote-bought');
       await numberPurchase(tx, purchase.id, policyNumber);
+      // The documents' e-mail, committed with the policy (outbox: sent by the worker, at least once).
+      await enqueue(tx, purchaseDocumentsMessage(purchase.quoteId, at));
       return { issued: { ...moved, policyNumber }, quoteRevision };
     });
   } catch (error) {
@@ -165,6 +169,7 @@ async function issueInOneStatement(db: Db, unit: PurchaseIssue): Promise<IssueOu
   const values: Record<string, unknown> = {
     ...policyWriteValues(unit.request, unit.issue),
     ...set,
+    ...outboxValues(purchaseDocumentsMessage(purchase.quoteId, unit.at)),
     id: purchase.id,
     quoteId: purchase.quoteId,
     at: unit.at,
@@ -188,7 +193,7 @@ function issueStatementFor(setNames: readonly string[], fromCount: number) {
   if (statement) return statement;
   const fromNames = Array.from({ length: fromCount }, (_, i) => `from_${i}`);
   statement = reusableQuery(
-    [...POLICY_WRITE_NAMES, ...setNames, 'id', 'quoteId', 'at', ...fromNames],
+    [...POLICY_WRITE_NAMES, ...OUTBOX_NAMES, ...setNames, 'id', 'quoteId', 'at', ...fromNames],
     (db, v: Record<string, unknown>) => {
       const id = v.id as string;
       const quoteId = v.quoteId as string;
@@ -211,18 +216,22 @@ function issueStatementFor(setNames: readonly string[], fromCount: number) {
             .select(sql<number>`1`.as('open'))
             .where(sql<boolean>`not exists (select 1 from existing_policy)`),
         );
-      return withPolicyWrites(over<GatedTables>(gated), v as unknown as PolicyWriteValues)
-        .with('bought', (qc) => markBoughtStatement(over<WithHeader>(qc), { quoteId, at }))
-        .with('issued', (qc) =>
-          issuedStatement(over<WithHeader>(qc), {
-            id,
-            at,
-            set: Object.fromEntries(setNames.map((name) => [name, v[name]])),
-          }),
-        )
-        .selectFrom(['issued', 'bought'])
-        .selectAll('issued')
-        .select('bought.revision as quote_revision');
+      return (
+        withPolicyWrites(over<GatedTables>(gated), v as unknown as PolicyWriteValues)
+          .with('bought', (qc) => markBoughtStatement(over<WithHeader>(qc), { quoteId, at }))
+          // The documents' e-mail, only when the header was written (the same gate as every write).
+          .with('outbox', (qc) => enqueueIfStatementOf(over<WithHeader>(qc), 'header', v as unknown as OutboxValues))
+          .with('issued', (qc) =>
+            issuedStatement(over<WithHeader>(qc), {
+              id,
+              at,
+              set: Object.fromEntries(setNames.map((name) => [name, v[name]])),
+            }),
+          )
+          .selectFrom(['issued', 'bought'])
+          .selectAll('issued')
+          .select('bought.revision as quote_revision')
+      );
     },
   );
   issueStatements.set(key, statement);

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BrandCatalogue } from '../catalogue/model.js';
+import { selectPds } from '../catalogue/responses.js';
+import { catalogueReaderFor, type CatalogueSnapshot } from '../catalogue/reader.js';
+import type { AppContext } from '../context.js';
+import type { Executor } from '../db/database.js';
+import { composePolicyEmail } from '../mail/compose.js';
+import type { MailAttachment } from '../mail/model.js';
+import { mailTransportFor, type MailTransport } from '../mail/transport.js';
+import { enqueue, type OutboxMessage } from '../outbox/repository.js';
+import type { OutboxHandler } from '../outbox/worker.js';
+import { PolicyNotFound } from '../policies/errors.js';
+import type { DetailRecord, PolicyRecord } from '../policies/model.js';
+import { findPolicy } from '../policies/repository.js';
+import { policyNumberOfQuote, type PolicyLookup } from '../policies/repository-read.js';
+import { brandFactsOf, documentLanguagesOf } from './brand-facts.js';
+import { POLICY_DOCUMENTS, resendDocumentsMessage, type PolicyDocumentsPayload } from './messages.js';
+import { documentFileOf, policyOwnerOf } from './repository.js';
+import { ensureTransactionDocuments, type DocumentDeps } from './service.js';
+
+/** What sending a transaction's documents needs: documents, the mail transport and the link's base. */
+export interface DeliveryDeps extends DocumentDeps {
+  readonly transport: MailTransport;
+  /** PUBLIC_BASE_URL + BASE_PATH: the customer's link is `<base>/documents/v1/<policyDocumentAccessGuid>`. */
+  readonly linkBaseUrl: string;
+  readonly log?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+}
+
+export function deliveryDepsOf(context: AppContext, log?: DeliveryDeps['log']): DeliveryDeps {
+  return {
+    db: context.db,
+    catalogue: catalogueReaderFor(context.db),
+    transport: mailTransportFor(context),
+    linkBaseUrl: `${context.config.publicBaseUrl}${context.config.basePath}`,
+    ...(log ? { log } : {}),
+  };
+}
+
+/** The outbox handlers of this area, for `startOutboxWorker` (server.ts; tests run the same). */
+export function documentDeliveryHandlers(deps: DeliveryDeps): Record<string, OutboxHandler> {
+  return { [POLICY_DOCUMENTS]: (message) => deliverPolicyDocuments(deps, message) };
+}
+
+/**
+ * Sends one transaction's documents to the primary traveller (or the resend's address): the
+ * certificate (or cancellation notice) in the brand's default language, and the PDS of the plan.
+ * The Message-ID derives from the outbox key: a redelivery after a crash carries the same one.
+ * A policy whose traveller gave no e-mail address has nothing to send: the message completes.
+ */
+export async function deliverPolicyDocuments(deps: DeliveryDeps, message: OutboxMessage): Promise<void> {
+  const payload = message.payload as PolicyDocumentsPayload;
+  const policy = await policyOf(deps.db, payload);
+  const { sequenceNumber } = payload;
+  const detail = policy.details.find((d) => d.sequenceNumber === sequenceNumber);
+  if (!detail) throw new PolicyNotFound(policy.policyNumber);
+  const holder = detail.travellers.find((t) => t.isPrimary) ?? detail.travellers[0];
+  const email = payload.emailAddress ?? holder?.emailAddress?.trim();
+  const fields = { outboxKey: message.key, policyNumber: policy.policyNumber, sequenceNumber };
+  if (!holder || !email) {
+    deps.log?.info(fields, 'policy documents not sent: the primary traveller has no e-mail address');
+    return;
+  }
+  const snapshot = await deps.catalogue.snapshot();
+  const brand = snapshot.brands.get(policy.brandCode);
+  if (!brand) throw new Error(`brand ${policy.brandCode} is not in the catalogue`);
+  // A policy records no language: the brand's default one is the policy's.
+  const language = documentLanguagesOf(brand)[0] ?? 'en';
+  const documents = await ensureTransactionDocuments(deps, policy, sequenceNumber);
+  const certificate = documents.find((d) => d.language === language) ?? documents[0];
+  const file = certificate && (await documentFileOf(deps.db, policy.id, certificate.documentId));
+  if (!file) throw new Error('the transaction has no document');
+  const attachments: MailAttachment[] = [
+    { filename: file.fileName, contentType: 'application/pdf', content: file.content },
+    ...pdsAttachment(snapshot, brand, policy, detail, language),
+  ];
+  const mail = composePolicyEmail({
+    messageKey: message.key,
+    kind: detail.actionType,
+    language,
+    brand: brandFactsOf(brand, language),
+    policyNumber: policy.policyNumber,
+    holder: { firstName: holder.firstName, lastName: holder.surname, email },
+    documentLinkUrl: `${deps.linkBaseUrl}/documents/v1/${encodeURIComponent(policy.policyDocumentAccessGuid)}`,
+    attachments,
+  });
+  await deps.transport.send(mail);
+  deps.log?.info({ ...fields, resend: payload.emailAddress !== undefined }, 'policy documents sent');
+}
+
+async function policyOf(db: Executor, payload: PolicyDocumentsPayload): Promise<PolicyRecord> {
+  const policyNumber = 'quoteId' in payload ? await policyNumberOfQuote(db, payload.quoteId) : payload.policyNumber;
+  const owner = policyNumber === undefined ? undefined : await policyOwnerOf(db, policyNumber);
+  const policy = owner && policyNumber !== undefined && (await findPolicy(db, { policyNumber, ...owner }));
+  // Enqueued in the commit that wrote the policy: missing means a defect, retried then FAILED.
+  if (!policy) throw new PolicyNotFound(policyNumber ?? 'unknown');
+  return policy;
+}
+
+/** The plan's PDS for the holder's home country, as imported with the catalogue; none when not kept. */
+function pdsAttachment(
+  snapshot: CatalogueSnapshot,
+  brand: BrandCatalogue,
+  policy: PolicyRecord,
+  detail: DetailRecord,
+  language: string,
+): MailAttachment[] {
+  const planId = policy.plan.planId;
+  const contractId = brand.plans.find((p) => p.planId === planId)?.insuranceContractId;
+  if (contractId === undefined) return [];
+  const doc = selectPds(brand, contractId, {
+    lang: language,
+    countryCode: detail.address.countryCode.toUpperCase(),
+    ...(detail.address.provinceCode ? { provinceCode: detail.address.provinceCode } : {}),
+    planId,
+  });
+  const pds = snapshot.pds.get(`${String(contractId)}/${doc.key}`);
+  return pds ? [{ filename: pds.filename, contentType: 'application/pdf', content: new Uint8Array(pds.content) }] : [];
+}
+
+/**
+ * A partner's resend (POST …/documents/send): the latest transaction's documents again, under a
+ * new key (a new e-mail), optionally to another address. 404 isolation as policy reads.
+ */
+export async function requestDocumentsResend(
+  deps: { db: Executor },
+  lookup: PolicyLookup,
+  resend: { emailAddress?: string; at: string },
+): Promise<string> {
+  const policy = await findPolicy(deps.db, lookup);
+  if (!policy) throw new PolicyNotFound(lookup.policyNumber);
+  const message = resendDocumentsMessage(
+    {
+      policyNumber: policy.policyNumber,
+      sequenceNumber: policy.sequenceNumber,
+      ...(resend.emailAddress === undefined ? {} : { emailAddress: resend.emailAddress }),
+      id: randomUUID(),
+    },
+    resend.at,
+  );
+  await enqueue(deps.db, message);
+  return message.key;
+}
