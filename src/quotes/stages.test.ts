@@ -75,15 +75,18 @@ describe('resolveStage', () => {
     expect(stageOf({ ...baliTrip(), planId: 101 }, 'OPTIONS', 'BASEQUOTE').stage).toBe('OPTIONS');
   });
 
-  it("DETAILS needs names, birth dates, the primary holder's contact and the home address", () => {
+  it("DETAILS needs names, birth dates, the primary holder's phone and the home address (not an e-mail)", () => {
     expect(stageOf(details(), 'DETAILS', 'OPTIONS')).toEqual({ stage: 'DETAILS', missing: [], codes: [] });
+    const noEmail = details();
+    noEmail.policyHolders![0] = { ...noEmail.policyHolders![0], emailAddress: undefined };
+    expect(stageOf(noEmail, 'DETAILS', 'OPTIONS').stage).toBe('DETAILS');
     const input = details();
-    input.policyHolders![0] = { ...input.policyHolders![0], emailAddress: undefined };
+    input.policyHolders![0] = { ...input.policyHolders![0], emailAddress: undefined, phoneNumber: undefined };
     input.homeAddress = { countryCode: 'AUS', provinceCode: 'NSW' };
     expect(stageOf(input, 'DETAILS', 'OPTIONS')).toMatchObject({
       stage: 'OPTIONS',
       missing: [
-        'input.policyHolders[0].emailAddress',
+        'input.policyHolders[0].phoneNumber',
         'input.homeAddress.addressLine1',
         'input.homeAddress.postalCode',
       ],

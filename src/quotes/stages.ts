@@ -37,7 +37,8 @@ const INPUT_REQUIREMENTS: Record<
     const primary = holders(input).find(({ holder }) => holder.isPrimary === true);
     if (!primary) missing.push('input.policyHolders.isPrimary');
     else {
-      if (blank(primary.holder.emailAddress)) missing.push(`${primary.path}.emailAddress`);
+      // No e-mail address is needed: the policy is issued and the partner told the documents
+      // cannot be e-mailed (NO_EMAIL_ADDRESS, purchases/service.ts).
       if (blank(primary.holder.phoneNumber)) missing.push(`${primary.path}.phoneNumber`);
     }
     if (blank(input.homeAddress?.addressLine1)) missing.push('input.homeAddress.addressLine1');
