@@ -112,6 +112,23 @@ describe('cancellationTerms', () => {
     expect(terms.basis).toBe('PRO_RATA');
   });
 
+  it('judges the basis on effectiveDate: no cover used (effective on departure day) keeps the before-departure rules', () => {
+    const rules: ServicingRules = { ...RULES, cancellation: { ...RULES.cancellation, afterDeparture: 'NONE' } };
+    const onDeparture = {
+      ...FACTS,
+      departureDate: '2026-03-10',
+      coverEndDate: '2026-03-19',
+      today: '2026-03-10',
+      effectiveDate: '2026-03-10',
+    };
+    expect(cancellationTerms(rules, onDeparture)).toMatchObject({ basis: 'COOLING_OFF', unusedDays: 10 });
+    const coolingOver = { ...FACTS, today: '2026-04-10', effectiveDate: '2026-04-10' };
+    expect(cancellationTerms(rules, coolingOver)).toMatchObject({ basis: 'PRO_RATA', unusedDays: 10 });
+    // Cover used (effective after departure): the after-departure rule, even inside the cooling-off days.
+    const used = { ...onDeparture, effectiveDate: '2026-03-11' };
+    expect(cancellationTerms(rules, used)).toMatchObject({ basis: 'NONE', unusedDays: 9 });
+  });
+
   it('caps the fee at the refund and refunds nothing after the cover ended', () => {
     const small = partsOf({ premium: 1_000, discount: 0, taxes: [], donation: 0, fees: [] });
     const capped = cancellationTerms(RULES, {

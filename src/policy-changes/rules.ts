@@ -28,7 +28,10 @@ export interface CancellationFacts {
   readonly zone: string;
   /** YYYY-MM-DD in `zone`. */
   readonly today: string;
-  /** YYYY-MM-DD, not before `today`: the first day without cover. */
+  /**
+   * YYYY-MM-DD, today ≤ effectiveDate ≤ max(today, departureDate): the first day without cover. On or
+   * before departure no cover is used (the before-departure rules, cooling-off included); after, it is.
+   */
   readonly effectiveDate: string;
   readonly departureDate: string;
   /** Last day of cover of the current detail. */
@@ -71,7 +74,8 @@ export function cancellationTerms(rules: ServicingRules, facts: CancellationFact
   if (cover < 1) throw new RangeError('cancellationTerms: cover ends before departure');
   const from = effective.epochDay > departure.epochDay ? effective : departure;
   const unusedDays = Math.max(0, inclusiveDays(from, coverEnd));
-  const beforeDeparture = today.epochDay < departure.epochDay;
+  // Judged on the effective date: no day of cover used (it takes effect by departure) is a cancellation before departure.
+  const beforeDeparture = effective.epochDay <= departure.epochDay;
   const terms = { coolingOffEndsAt, coverDays: cover, unusedDays };
   if (beforeDeparture && today.epochDay <= lastCoolingOffDay.epochDay) {
     return { basis: 'COOLING_OFF', ...terms, refund: negate(facts.paid) };

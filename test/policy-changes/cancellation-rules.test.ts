@@ -143,11 +143,40 @@ describe(`policy changes: cancellation rules (${DIALECT})`, () => {
     for (const [effectiveDate, code] of [
       ['2026-11-21', 'EFFECTIVE_DATE_IN_PAST'],
       ['2026-12-24', 'EFFECTIVE_DATE_AFTER_COVER_END'],
+      ['2026-12-11', 'EFFECTIVE_DATE_AFTER_DEPARTURE'],
     ] as const) {
       const preview = await cancellation(t, policyNumber, { reasonCode: 'CHANGE_OF_PLANS', effectiveDate });
       expect(preview.validation.isValid).toBe(false);
       expect(preview.validation.errors).toEqual([expect.objectContaining({ code, property: 'effectiveDate' })]);
       expect(preview.id).toBeUndefined();
     }
+  });
+
+  it('effectiveDate no later than departure, today once the trip has started; the basis follows it', async () => {
+    let t = getApp();
+    const { policyNumber } = await boughtPolicy(t);
+    // On departure day no cover is used: inside cooling-off, everything comes back.
+    const onDeparture = await cancellation(t, policyNumber, {
+      reasonCode: 'CHANGE_OF_PLANS',
+      effectiveDate: '2026-12-10',
+    });
+    expect(onDeparture).toMatchObject({
+      validation: { isValid: true },
+      refundBasis: 'COOLING_OFF',
+      unusedCoverDays: 14,
+    });
+    t = later();
+    const tomorrow = await cancellation(t, policyNumber, {
+      reasonCode: 'CHANGE_OF_PLANS',
+      effectiveDate: '2026-12-16',
+    });
+    expect(tomorrow.validation.errors).toEqual([
+      expect.objectContaining({
+        code: 'EFFECTIVE_DATE_AFTER_DEPARTURE',
+        property: 'effectiveDate',
+        tokens: { latestEffectiveDate: '2026-12-15' },
+      }),
+    ]);
+    expect(tomorrow.id).toBeUndefined();
   });
 });
