@@ -34,10 +34,11 @@ const FACTS: CancellationFacts = {
 
 describe('cancellationTerms', () => {
   it('refunds everything, fees included, until the end of the last cooling-off day before departure', () => {
-    const terms = cancellationTerms(RULES, FACTS);
+    // 21 days after the issue day (2 March): the last cooling-off day is 23 March.
+    const terms = cancellationTerms(RULES, { ...FACTS, today: '2026-03-23', effectiveDate: '2026-03-23' });
     expect(terms).toMatchObject({
       basis: 'COOLING_OFF',
-      coolingOffEndsAt: '2026-03-22T12:59:59.000Z',
+      coolingOffEndsAt: '2026-03-23T12:59:59.000Z',
       coverDays: 10,
       unusedDays: 10,
     });
@@ -53,7 +54,7 @@ describe('cancellationTerms', () => {
   });
 
   it('after cooling-off refunds the unused days pro rata, keeps paid fees and takes the cancellation fee', () => {
-    const terms = cancellationTerms(RULES, { ...FACTS, today: '2026-03-23', effectiveDate: '2026-03-23' });
+    const terms = cancellationTerms(RULES, { ...FACTS, today: '2026-03-24', effectiveDate: '2026-03-24' });
     expect(terms.basis).toBe('PRO_RATA');
     expect(terms.refund).toEqual(
       partsOf({

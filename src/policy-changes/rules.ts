@@ -42,7 +42,7 @@ export interface CancellationFacts {
 
 export interface CancellationTerms {
   readonly basis: 'COOLING_OFF' | 'PRO_RATA' | 'NONE';
-  /** End of the last cooling-off day in the zone; the issue instant when there is none. */
+  /** End of the last cooling-off day (issue date + coolingOffDays) in the zone; the issue instant when there is none. */
   readonly coolingOffEndsAt: string;
   readonly coverDays: number;
   /** Days of cover from max(effectiveDate, departureDate) to coverEndDate, both included. */
@@ -64,8 +64,8 @@ export function cancellationTerms(rules: ServicingRules, facts: CancellationFact
   const coverEnd = dateOrThrow(facts.coverEndDate, 'coverEndDate');
   const effective = dateOrThrow(facts.effectiveDate, 'effectiveDate');
   const issueDate = dateOrThrow(dateIn(new Date(facts.issuedAt), facts.zone), 'issuedAt');
-  // Cooling-off days count the issue day as day 1.
-  const lastCoolingOffDay = plusDays(issueDate, rules.coolingOffDays - 1);
+  // Cooling-off runs `coolingOffDays` full days after the issue day (the customer-favourable reading).
+  const lastCoolingOffDay = plusDays(issueDate, rules.coolingOffDays);
   const coolingOffEndsAt =
     rules.coolingOffDays > 0
       ? endOfDayIn(isoDate(lastCoolingOffDay), facts.zone).at
@@ -77,7 +77,7 @@ export function cancellationTerms(rules: ServicingRules, facts: CancellationFact
   // Judged on the effective date: no day of cover used (it takes effect by departure) is a cancellation before departure.
   const beforeDeparture = effective.epochDay <= departure.epochDay;
   const terms = { coolingOffEndsAt, coverDays: cover, unusedDays };
-  if (beforeDeparture && today.epochDay <= lastCoolingOffDay.epochDay) {
+  if (rules.coolingOffDays > 0 && beforeDeparture && today.epochDay <= lastCoolingOffDay.epochDay) {
     return { basis: 'COOLING_OFF', ...terms, refund: negate(facts.paid) };
   }
   const basis = beforeDeparture ? rules.cancellation.beforeDeparture : rules.cancellation.afterDeparture;

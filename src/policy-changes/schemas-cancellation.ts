@@ -91,7 +91,7 @@ export const Cancellation = Type.Object(
         reasonCode: 'TRIP_CANCELLED',
         effectiveDate: '2026-11-22',
         refundBasis: 'COOLING_OFF',
-        coolingOffEndsAt: '2026-12-12T12:59:59.000Z',
+        coolingOffEndsAt: '2026-12-13T12:59:59.000Z',
         coverDays: 15,
         unusedCoverDays: 15,
         paidToDate: {

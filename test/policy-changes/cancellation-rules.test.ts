@@ -20,7 +20,7 @@ import {
 /** The suite's clock: policies are bought at NOW, then the clock moves on. */
 let now = NOW;
 const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => now });
-/** 11:00 on 15 December in Sydney: cooling-off (21 days from 22 November) is over; the demo trip left on the 10th. */
+/** 11:00 on 15 December in Sydney: cooling-off (to 13 December, 21 days after 22 November) is over; the demo trip left on the 10th. */
 const AFTER_COOLING_OFF = new Date('2026-12-15T00:00:00Z');
 const FEE = 25;
 // Tokens are cached per app and expire: calls after the clock moved go through a second app
@@ -164,6 +164,8 @@ describe(`policy changes: cancellation rules (${DIALECT})`, () => {
       validation: { isValid: true },
       refundBasis: 'COOLING_OFF',
       unusedCoverDays: 14,
+      // Issued 22 November in Sydney: cooling-off lasts 21 days after it, to the end of 13 December.
+      coolingOffEndsAt: '2026-12-13T12:59:59.000Z',
     });
     t = later();
     const tomorrow = await cancellation(t, policyNumber, {
