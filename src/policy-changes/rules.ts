@@ -11,7 +11,7 @@ import { dateIn, endOfDayIn, instantIn } from '../calendar/zones.js';
 import type { Notification } from '../notifications/notification.js';
 import { problem } from '../notifications/problems.js';
 import type { QuoteInput } from '../quotes/schemas.js';
-import { changesOf, type Change } from './input-changes.js';
+import { changesOf, repeatedGuids, type Change } from './input-changes.js';
 import { negate, NO_PARTS, scaled, withFee, type Parts } from './parts.js';
 
 /**
@@ -107,7 +107,16 @@ function extendableField(current: QuoteInput): 'returnDate' | 'coverEndDate' {
 /** Why `next` may not replace `current` under the rules; empty when the amendment is allowed. */
 export function amendmentProblems(rules: ServicingRules, { departed, current, next }: AmendmentFacts): Notification[] {
   const extendable = extendableField(current);
-  return changesOf(current, next).flatMap((change) => judge(rules, departed, extendable, change, current, next));
+  // A guid names one traveller: repeated, it could add one (or hide a new birth date) unnoticed.
+  const duplicates = repeatedGuids(next).map(({ guid, index }) =>
+    problem('DUPLICATE_GUID', 'Each traveller needs a guid of their own.', `input.policyHolders[${index}].guid`, guid, {
+      guid,
+    }),
+  );
+  return [
+    ...duplicates,
+    ...changesOf(current, next).flatMap((change) => judge(rules, departed, extendable, change, current, next)),
+  ];
 }
 
 function judge(
