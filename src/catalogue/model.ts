@@ -56,7 +56,7 @@ export type RefundBasisRule = 'PRO_RATA' | 'NONE';
 
 /** How a policy of a plan may be cancelled and amended after purchase (catalogue/<brand>/servicing.yaml). */
 export interface ServicingRules {
-  /** Days from the issue date (only before departure); 0 = none. */
+  /** Days after the issue date: the last cooling-off day is issue date + coolingOffDays (only before departure); 0 = none. */
   readonly coolingOffDays: number;
   readonly cancellation: {
     readonly beforeDeparture: RefundBasisRule;

@@ -67,6 +67,19 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
   const quote = await findQuote(deps.db, policy.quoteId, brandCode, actor.partnerId);
   if (!quote) throw new Error(`policy ${policy.policyNumber}: its quote ${policy.quoteId} is missing`);
   const current = (await latestAmendedInput(deps.db, policy.id)) ?? quote.input;
+  // Cover that has ended is not extended back over the gap: after departure only a running cover changes.
+  if (today > latest.coverEndDate) {
+    const field = current.quoteType === 'MULTITRIP' ? 'coverEndDate' : 'returnDate';
+    const { coverEndDate } = latest;
+    const ended = problem(
+      'COVER_ENDED',
+      'The cover has ended: the policy can no longer be amended.',
+      `input.${field}`,
+      call.input[field],
+      { coverEndDate },
+    );
+    return { sequenceNumber, currency: policy.currency.code, notifications: [ended] };
+  }
 
   const snapshot = await deps.catalogue.snapshot();
   const brand = brandOf(snapshot, brandCode);

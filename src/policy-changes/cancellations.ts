@@ -26,7 +26,12 @@ export interface CancellationCall {
   readonly client: { ipAddress?: string; userAgent?: string };
 }
 
-function dateProblems(effectiveDate: string, today: string, coverEndDate: string): Notification[] {
+function dateProblems(
+  effectiveDate: string,
+  today: string,
+  departureDate: string,
+  coverEndDate: string,
+): Notification[] {
   const property = 'effectiveDate';
   if (!isIsoDate(effectiveDate))
     return [
@@ -44,6 +49,18 @@ function dateProblems(effectiveDate: string, today: string, coverEndDate: string
         coverEndDate,
       }),
     ];
+  // Before the trip a cancellation takes effect by departure at the latest; once under way, today.
+  const latest = departureDate > today ? departureDate : today;
+  if (effectiveDate > latest)
+    return [
+      problem(
+        'EFFECTIVE_DATE_AFTER_DEPARTURE',
+        'A cancellation takes effect no later than departure, or today once the trip has started.',
+        property,
+        effectiveDate,
+        { latestEffectiveDate: latest },
+      ),
+    ];
   return [];
 }
 
@@ -59,7 +76,7 @@ export async function previewCancellation(deps: ChangeDeps, call: CancellationCa
   const lookup = { policyNumber: call.policyNumber, brandCode, partnerId: actor.partnerId };
   const { policy, latest, sequenceNumber, now, zone, today } = await changeStart(deps.db, lookup, deps.clock());
   const effectiveDate = call.effectiveDate ?? today;
-  const notifications = dateProblems(effectiveDate, today, latest.coverEndDate);
+  const notifications = dateProblems(effectiveDate, today, latest.departureDate, latest.coverEndDate);
   if (notifications.length > 0) return { sequenceNumber, currency: policy.currency.code, notifications };
 
   const brand = brandOf(await deps.catalogue.snapshot(), brandCode);

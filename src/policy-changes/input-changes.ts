@@ -54,9 +54,31 @@ const items = (input: QuoteInput) =>
   sortedCanonical((input.specifiedItemOption?.specifiedItems ?? []).map(({ guid: _guid, ...item }) => item));
 const destinations = (input: QuoteInput) => canonical([...new Set(input.destinationCountryCodes ?? [])].sort());
 
-/** Holders by guid (a holder without one by its place in the list). */
+/**
+ * Holders by guid and occurrence (a holder without one by its place in the list): a guid repeated
+ * is one more traveller, never a second look at the same one.
+ */
 function holdersOf(input: QuoteInput): Map<string, { holder: PolicyHolderInput; index: number }> {
-  return new Map((input.policyHolders ?? []).map((holder, index) => [holder.guid ?? `#${index}`, { holder, index }]));
+  const seen = new Map<string, number>();
+  return new Map(
+    (input.policyHolders ?? []).map((holder, index) => {
+      const guid = holder.guid ?? `#${index}`;
+      const occurrence = (seen.get(guid) ?? 0) + 1;
+      seen.set(guid, occurrence);
+      return [`${guid}\u0000${occurrence}`, { holder, index }];
+    }),
+  );
+}
+
+/** Each holder whose guid an earlier holder of the list already has, with its index. */
+export function repeatedGuids(input: QuoteInput): { guid: string; index: number }[] {
+  const seen = new Set<string>();
+  return (input.policyHolders ?? []).flatMap(({ guid }, index) => {
+    if (guid === undefined) return [];
+    if (seen.has(guid)) return [{ guid, index }];
+    seen.add(guid);
+    return [];
+  });
 }
 
 function holderChanges(current: QuoteInput, next: QuoteInput): Change[] {

@@ -116,6 +116,26 @@ describe('amendmentProblems', () => {
     ]);
   });
 
+  it('refuses a repeated guid and counts travellers: a repeated guid adds a traveller, never hides a birth date change', () => {
+    const second = CURRENT.policyHolders?.[1] ?? {};
+    const added = judge({ policyHolders: [HOLDER, { ...HOLDER, firstName: 'Bob' }, second] }, true);
+    expect(codes(added)).toEqual([
+      'DUPLICATE_GUID input.policyHolders[1].guid',
+      'AMENDMENT_NOT_ALLOWED input.policyHolders',
+    ]);
+    expect(added[0]).toMatchObject({ value: 'a', tokens: { guid: 'a' } });
+    const reborn = judge({ policyHolders: [{ ...HOLDER, dateOfBirth: '1990-01-01' }, HOLDER, second] }, true);
+    expect(codes(reborn)).toEqual([
+      'DUPLICATE_GUID input.policyHolders[1].guid',
+      'AMENDMENT_NOT_ALLOWED input.policyHolders',
+      'FIELD_NOT_CHANGEABLE input.policyHolders[0].dateOfBirth',
+    ]);
+    // Before departure too: the guid names one traveller.
+    expect(codes(judge({ policyHolders: [HOLDER, second, { ...second, guid: 'a' }] }))).toContain(
+      'DUPLICATE_GUID input.policyHolders[2].guid',
+    );
+  });
+
   it('extends a multi-trip policy by its cover end date', () => {
     const current: QuoteInput = {
       ...CURRENT,

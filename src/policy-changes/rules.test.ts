@@ -34,10 +34,11 @@ const FACTS: CancellationFacts = {
 
 describe('cancellationTerms', () => {
   it('refunds everything, fees included, until the end of the last cooling-off day before departure', () => {
-    const terms = cancellationTerms(RULES, FACTS);
+    // 21 days after the issue day (2 March): the last cooling-off day is 23 March.
+    const terms = cancellationTerms(RULES, { ...FACTS, today: '2026-03-23', effectiveDate: '2026-03-23' });
     expect(terms).toMatchObject({
       basis: 'COOLING_OFF',
-      coolingOffEndsAt: '2026-03-22T12:59:59.000Z',
+      coolingOffEndsAt: '2026-03-23T12:59:59.000Z',
       coverDays: 10,
       unusedDays: 10,
     });
@@ -53,7 +54,7 @@ describe('cancellationTerms', () => {
   });
 
   it('after cooling-off refunds the unused days pro rata, keeps paid fees and takes the cancellation fee', () => {
-    const terms = cancellationTerms(RULES, { ...FACTS, today: '2026-03-23', effectiveDate: '2026-03-23' });
+    const terms = cancellationTerms(RULES, { ...FACTS, today: '2026-03-24', effectiveDate: '2026-03-24' });
     expect(terms.basis).toBe('PRO_RATA');
     expect(terms.refund).toEqual(
       partsOf({
@@ -110,6 +111,23 @@ describe('cancellationTerms', () => {
       effectiveDate: '2026-03-12',
     });
     expect(terms.basis).toBe('PRO_RATA');
+  });
+
+  it('judges the basis on effectiveDate: no cover used (effective on departure day) keeps the before-departure rules', () => {
+    const rules: ServicingRules = { ...RULES, cancellation: { ...RULES.cancellation, afterDeparture: 'NONE' } };
+    const onDeparture = {
+      ...FACTS,
+      departureDate: '2026-03-10',
+      coverEndDate: '2026-03-19',
+      today: '2026-03-10',
+      effectiveDate: '2026-03-10',
+    };
+    expect(cancellationTerms(rules, onDeparture)).toMatchObject({ basis: 'COOLING_OFF', unusedDays: 10 });
+    const coolingOver = { ...FACTS, today: '2026-04-10', effectiveDate: '2026-04-10' };
+    expect(cancellationTerms(rules, coolingOver)).toMatchObject({ basis: 'PRO_RATA', unusedDays: 10 });
+    // Cover used (effective after departure): the after-departure rule, even inside the cooling-off days.
+    const used = { ...onDeparture, effectiveDate: '2026-03-11' };
+    expect(cancellationTerms(rules, used)).toMatchObject({ basis: 'NONE', unusedDays: 9 });
   });
 
   it('caps the fee at the refund and refunds nothing after the cover ended', () => {

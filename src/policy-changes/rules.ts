@@ -11,7 +11,7 @@ import { dateIn, endOfDayIn, instantIn } from '../calendar/zones.js';
 import type { Notification } from '../notifications/notification.js';
 import { problem } from '../notifications/problems.js';
 import type { QuoteInput } from '../quotes/schemas.js';
-import { changesOf, type Change } from './input-changes.js';
+import { changesOf, repeatedGuids, type Change } from './input-changes.js';
 import { negate, NO_PARTS, scaled, withFee, type Parts } from './parts.js';
 
 /**
@@ -28,7 +28,10 @@ export interface CancellationFacts {
   readonly zone: string;
   /** YYYY-MM-DD in `zone`. */
   readonly today: string;
-  /** YYYY-MM-DD, not before `today`: the first day without cover. */
+  /**
+   * YYYY-MM-DD, today ≤ effectiveDate ≤ max(today, departureDate): the first day without cover. On or
+   * before departure no cover is used (the before-departure rules, cooling-off included); after, it is.
+   */
   readonly effectiveDate: string;
   readonly departureDate: string;
   /** Last day of cover of the current detail. */
@@ -39,7 +42,7 @@ export interface CancellationFacts {
 
 export interface CancellationTerms {
   readonly basis: 'COOLING_OFF' | 'PRO_RATA' | 'NONE';
-  /** End of the last cooling-off day in the zone; the issue instant when there is none. */
+  /** End of the last cooling-off day (issue date + coolingOffDays) in the zone; the issue instant when there is none. */
   readonly coolingOffEndsAt: string;
   readonly coverDays: number;
   /** Days of cover from max(effectiveDate, departureDate) to coverEndDate, both included. */
@@ -61,8 +64,8 @@ export function cancellationTerms(rules: ServicingRules, facts: CancellationFact
   const coverEnd = dateOrThrow(facts.coverEndDate, 'coverEndDate');
   const effective = dateOrThrow(facts.effectiveDate, 'effectiveDate');
   const issueDate = dateOrThrow(dateIn(new Date(facts.issuedAt), facts.zone), 'issuedAt');
-  // Cooling-off days count the issue day as day 1.
-  const lastCoolingOffDay = plusDays(issueDate, rules.coolingOffDays - 1);
+  // Cooling-off runs `coolingOffDays` full days after the issue day (the customer-favourable reading).
+  const lastCoolingOffDay = plusDays(issueDate, rules.coolingOffDays);
   const coolingOffEndsAt =
     rules.coolingOffDays > 0
       ? endOfDayIn(isoDate(lastCoolingOffDay), facts.zone).at
@@ -71,9 +74,10 @@ export function cancellationTerms(rules: ServicingRules, facts: CancellationFact
   if (cover < 1) throw new RangeError('cancellationTerms: cover ends before departure');
   const from = effective.epochDay > departure.epochDay ? effective : departure;
   const unusedDays = Math.max(0, inclusiveDays(from, coverEnd));
-  const beforeDeparture = today.epochDay < departure.epochDay;
+  // Judged on the effective date: no day of cover used (it takes effect by departure) is a cancellation before departure.
+  const beforeDeparture = effective.epochDay <= departure.epochDay;
   const terms = { coolingOffEndsAt, coverDays: cover, unusedDays };
-  if (beforeDeparture && today.epochDay <= lastCoolingOffDay.epochDay) {
+  if (rules.coolingOffDays > 0 && beforeDeparture && today.epochDay <= lastCoolingOffDay.epochDay) {
     return { basis: 'COOLING_OFF', ...terms, refund: negate(facts.paid) };
   }
   const basis = beforeDeparture ? rules.cancellation.beforeDeparture : rules.cancellation.afterDeparture;
@@ -103,7 +107,16 @@ function extendableField(current: QuoteInput): 'returnDate' | 'coverEndDate' {
 /** Why `next` may not replace `current` under the rules; empty when the amendment is allowed. */
 export function amendmentProblems(rules: ServicingRules, { departed, current, next }: AmendmentFacts): Notification[] {
   const extendable = extendableField(current);
-  return changesOf(current, next).flatMap((change) => judge(rules, departed, extendable, change, current, next));
+  // A guid names one traveller: repeated, it could add one (or hide a new birth date) unnoticed.
+  const duplicates = repeatedGuids(next).map(({ guid, index }) =>
+    problem('DUPLICATE_GUID', 'Each traveller needs a guid of their own.', `input.policyHolders[${index}].guid`, guid, {
+      guid,
+    }),
+  );
+  return [
+    ...duplicates,
+    ...changesOf(current, next).flatMap((change) => judge(rules, departed, extendable, change, current, next)),
+  ];
 }
 
 function judge(

@@ -19,7 +19,7 @@ export const RefundBasis = Type.Enum(['COOLING_OFF', 'PRO_RATA', 'NONE'], {
   type: 'string',
   description: [
     'How the refund is worked out:',
-    '- `COOLING_OFF`: within the cooling-off period and before departure: everything paid is refunded, no fee.',
+    '- `COOLING_OFF`: asked within the cooling-off period, taking effect by departure (no cover used): everything paid is refunded, no fee.',
     '- `PRO_RATA`: the share of what was paid for the unused cover days (fees paid are kept), less the cancellation fee; a fee never makes the customer pay.',
     '- `NONE`: the plan gives no refund at this point (e.g. an annual multi-trip plan after departure).',
   ].join('\n'),
@@ -30,7 +30,7 @@ export const CancellationRequest = Type.Object(
     reasonCode: CancellationReasonCode,
     effectiveDate: Maybe(
       DateText(
-        'The first day without cover, YYYY-MM-DD in the policy’s time zone (`presentationTimeZoneCode`); from today to the cover end date. Default: today there.',
+        'The first day without cover, YYYY-MM-DD in the policy’s time zone (`presentationTimeZoneCode`); from today to the departure date (today once the trip has started), within the cover. Default: today there.',
       ),
     ),
     clientInfo: Maybe(ClientInfo),
@@ -91,7 +91,7 @@ export const Cancellation = Type.Object(
         reasonCode: 'TRIP_CANCELLED',
         effectiveDate: '2026-11-22',
         refundBasis: 'COOLING_OFF',
-        coolingOffEndsAt: '2026-12-12T12:59:59.000Z',
+        coolingOffEndsAt: '2026-12-13T12:59:59.000Z',
         coverDays: 15,
         unusedCoverDays: 15,
         paidToDate: {

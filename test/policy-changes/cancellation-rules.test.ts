@@ -20,7 +20,7 @@ import {
 /** The suite's clock: policies are bought at NOW, then the clock moves on. */
 let now = NOW;
 const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => now });
-/** 11:00 on 15 December in Sydney: cooling-off (21 days from 22 November) is over; the demo trip left on the 10th. */
+/** 11:00 on 15 December in Sydney: cooling-off (to 13 December, 21 days after 22 November) is over; the demo trip left on the 10th. */
 const AFTER_COOLING_OFF = new Date('2026-12-15T00:00:00Z');
 const FEE = 25;
 // Tokens are cached per app and expire: calls after the clock moved go through a second app
@@ -143,11 +143,42 @@ describe(`policy changes: cancellation rules (${DIALECT})`, () => {
     for (const [effectiveDate, code] of [
       ['2026-11-21', 'EFFECTIVE_DATE_IN_PAST'],
       ['2026-12-24', 'EFFECTIVE_DATE_AFTER_COVER_END'],
+      ['2026-12-11', 'EFFECTIVE_DATE_AFTER_DEPARTURE'],
     ] as const) {
       const preview = await cancellation(t, policyNumber, { reasonCode: 'CHANGE_OF_PLANS', effectiveDate });
       expect(preview.validation.isValid).toBe(false);
       expect(preview.validation.errors).toEqual([expect.objectContaining({ code, property: 'effectiveDate' })]);
       expect(preview.id).toBeUndefined();
     }
+  });
+
+  it('effectiveDate no later than departure, today once the trip has started; the basis follows it', async () => {
+    let t = getApp();
+    const { policyNumber } = await boughtPolicy(t);
+    // On departure day no cover is used: inside cooling-off, everything comes back.
+    const onDeparture = await cancellation(t, policyNumber, {
+      reasonCode: 'CHANGE_OF_PLANS',
+      effectiveDate: '2026-12-10',
+    });
+    expect(onDeparture).toMatchObject({
+      validation: { isValid: true },
+      refundBasis: 'COOLING_OFF',
+      unusedCoverDays: 14,
+      // Issued 22 November in Sydney: cooling-off lasts 21 days after it, to the end of 13 December.
+      coolingOffEndsAt: '2026-12-13T12:59:59.000Z',
+    });
+    t = later();
+    const tomorrow = await cancellation(t, policyNumber, {
+      reasonCode: 'CHANGE_OF_PLANS',
+      effectiveDate: '2026-12-16',
+    });
+    expect(tomorrow.validation.errors).toEqual([
+      expect.objectContaining({
+        code: 'EFFECTIVE_DATE_AFTER_DEPARTURE',
+        property: 'effectiveDate',
+        tokens: { latestEffectiveDate: '2026-12-15' },
+      }),
+    ]);
+    expect(tomorrow.id).toBeUndefined();
   });
 });
