@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DocumentEnvSchema, documentConfigFrom, type DocumentConfig } from './documents/config.js';
 import { MailEnvSchema, mailConfigFrom, mailConfigProblems, type MailConfig } from './mail/config.js';
-import { OutboxEnvSchema, outboxConfigFrom, type OutboxConfig } from './outbox/config.js';
+import { OutboxEnvSchema, outboxConfigFrom, outboxConfigProblems, type OutboxConfig } from './outbox/config.js';
 import { PolicyChangeEnvSchema, policyChangeConfigFrom, type PolicyChangeConfig } from './policy-changes/config.js';
 
 /** The settings of the areas that keep their own (each in its `config.ts`), parsed with the rest in config.ts. */
@@ -15,7 +15,7 @@ export const AreaEnvSchema = Type.Object({
 export interface AreaConfigs {
   /** Amendment and cancellation previews and their crash-test hook. */
   readonly policyChanges: PolicyChangeConfig;
-  /** The outbox's delivery worker: pass interval, lease, attempts, back-off. */
+  /** The outbox's delivery worker: pass interval, lease, attempts, back-off, its crash-test hook. */
   readonly outbox: OutboxConfig;
   /** SMTP, or the staging sandbox mailbox. */
   readonly mail: MailConfig;
@@ -24,7 +24,7 @@ export interface AreaConfigs {
 }
 
 export function areaConfigProblems(env: Static<typeof AreaEnvSchema>, production: boolean): string[] {
-  return mailConfigProblems(env, production);
+  return [...mailConfigProblems(env, production), ...outboxConfigProblems(env, production)];
 }
 
 export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>): AreaConfigs {

@@ -72,11 +72,12 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     });
     app.addHook('preClose', async () => sweep.stop());
     // The outbox's delivery worker (e-mails committed with each policy transaction); stopped likewise.
-    const outbox = startOutboxWorker(
-      { db, clock: context.clock, log: app.log },
-      outboxHandlers(context, app.log),
-      config.outbox,
-    );
+    // The config refuses the crash-test hook in production.
+    const { crashAfter, ...outboxOptions } = config.outbox;
+    const outbox = startOutboxWorker({ db, clock: context.clock, log: app.log }, outboxHandlers(context, app.log), {
+      ...outboxOptions,
+      ...(config.env !== 'production' && crashAfter ? { crashAfter } : {}),
+    });
     app.addHook('preClose', async () => outbox.stop());
     if (!options.db) app.addHook('onClose', async () => db.destroy());
     await app.listen({ host: config.host, port: config.port });

@@ -71,6 +71,14 @@ describe('configuration', () => {
     expect(problems.some((p) => p.startsWith('PUBLIC_BASE_URL'))).toBe(true);
   });
 
+  it('refuses every crash-test hook in production, and reads them in staging', () => {
+    const hooks = { PURCHASE_CRASH_AFTER: 'issue', POLICY_CHANGE_CRASH_AFTER: 'apply', OUTBOX_CRASH_AFTER: 'send' };
+    const problems = problemsOf({ APP_ENV: 'production', ...hooks });
+    for (const hook of Object.keys(hooks)) expect(problems.some((p) => p.startsWith(`${hook}:`))).toBe(true);
+    expect(loadConfig({ OUTBOX_CRASH_AFTER: 'send' }).outbox.crashAfter).toBe('send');
+    expect(loadConfig({}).outbox.crashAfter).toBeUndefined();
+  });
+
   it('turns demo data off by default in production', () => {
     const problems = problemsOf({ APP_ENV: 'production', PUBLIC_BASE_URL: 'https://api.example.com' });
     expect(problems.some((p) => p.startsWith('DEMO_DATA'))).toBe(false);

@@ -20,6 +20,12 @@ export const OutboxEnvSchema = Type.Object({
     maximum: 100,
     description: 'Delivery attempts before a message is FAILED (`npm run cli -- documents failed`, `… retry <key>`).',
   }),
+  OUTBOX_CRASH_AFTER: Type.Optional(
+    Type.Enum(['send'], {
+      description:
+        'Test hook: SIGKILL the process right after a handler delivered a message, before it is marked SENT. Refused in production.',
+    }),
+  ),
 });
 
 /** The first retry's delay (doubled per attempt up to an hour): 10 attempts span about 40 minutes. */
@@ -35,6 +41,15 @@ export interface OutboxConfig {
   readonly maxAttempts: number;
   /** The first retry's delay; doubled per attempt, capped at an hour, with jitter. */
   readonly baseBackoffMs: number;
+  /** Crash-test hook (never in production): kill the process after a delivery, before SENT is recorded. */
+  readonly crashAfter?: 'send';
+}
+
+/** Settings refused together (production: no crash-test hook). */
+export function outboxConfigProblems(env: Static<typeof OutboxEnvSchema>, production: boolean): string[] {
+  return production && env.OUTBOX_CRASH_AFTER
+    ? ['OUTBOX_CRASH_AFTER: the crash-test hook is refused when APP_ENV=production']
+    : [];
 }
 
 export function outboxConfigFrom(env: Static<typeof OutboxEnvSchema>): OutboxConfig {
@@ -43,5 +58,6 @@ export function outboxConfigFrom(env: Static<typeof OutboxEnvSchema>): OutboxCon
     leaseSeconds: env.OUTBOX_LEASE_SECONDS,
     maxAttempts: env.OUTBOX_MAX_ATTEMPTS,
     baseBackoffMs: BASE_BACKOFF_MS,
+    ...(env.OUTBOX_CRASH_AFTER ? { crashAfter: env.OUTBOX_CRASH_AFTER } : {}),
   };
 }

@@ -79,6 +79,8 @@ export function startOutboxWorker(
       else deps.log?.warn({ ...fields, retryAt }, 'outbox message not delivered; retrying later');
       return false;
     }
+    // SIGKILL, as a machine dying between the SMTP server's acceptance and SENT (test hook, see config).
+    if (options.crashAfter === 'send') process.kill(process.pid, 'SIGKILL');
     if (await markSent(deps.db, message.id, owner, deps.clock().toISOString())) return true;
     // Delivered after its lease ran out: another worker took it over and delivers it again.
     deps.log?.warn({ outboxKey: message.key, kind: message.kind }, 'outbox message delivered after its lease expired');
