@@ -30,6 +30,9 @@ async function serve(): Promise<void> {
   const config = configOrExit();
   const server = await startServer(config);
   server.app.log.info({ url: server.url, env: config.env, database: config.database.kind }, 'serving');
+  // Staging without SMTP_URL keeps the policy e-mails: say where to read them.
+  if (config.env !== 'production' && config.mail.transport === 'sandbox')
+    server.app.log.info({ mailbox: `${server.url}/sandbox/mail` }, 'policy e-mails are kept in the sandbox mailbox');
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

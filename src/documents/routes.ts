@@ -4,6 +4,7 @@ import { principalOf } from '../auth/principal.js';
 import { catalogueReaderFor } from '../catalogue/reader.js';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../http/schemas.js';
+import { idempotentRoute } from '../idempotency/hooks.js';
 import { PolicyParams } from '../policies/schemas.js';
 import { emptyBodyAsObject } from '../policy-changes/empty-body.js';
 import { requestDocumentsResend } from './delivery.js';
@@ -93,11 +94,13 @@ export const documentsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }>
     '/policies/v1/:brandCode/policies/:policyNumber/documents/send',
     {
       preValidation: [emptyBodyAsObject],
+      // Optional: a retry with the same key replays the 202 instead of queuing a second e-mail.
+      ...idempotentRoute({ scopeOf: (request) => `partner:${principalOf(request).partnerId}` }),
       schema: {
         tags: ['policies'],
         operationId: 'sendPolicyDocuments',
         summary: 'Send the policy documents again',
-        description: `Queues an e-mail with the documents of the policy's latest transaction (certificate or cancellation notice, and the PDS) and the customer's document link, to the primary traveller or to \`emailAddress\`. Answers 202 once recorded; the delivery worker sends it (at least once, retried with back-off). Each request queues a new e-mail. ${NOT_FOUND}`,
+        description: `Queues an e-mail with the documents of the policy's latest transaction (certificate or cancellation notice, and the PDS) and the customer's document link, to the primary traveller or to \`emailAddress\`. Answers 202 once recorded; the delivery worker sends it (at least once, retried with back-off). Each request queues a new e-mail, unless it repeats an \`Idempotency-Key\` (then the first answer is replayed). ${NOT_FOUND}`,
         params: PolicyParams,
         body: SendDocumentsBody,
         response: { 202: SendDocumentsAnswer, ...errorResponses(400, 401, 403, 404, 429, 500) },

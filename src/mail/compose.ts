@@ -4,7 +4,7 @@ import { WORDING, type MailLanguage } from './wording.js';
 
 /** What a policy e-mail is made of: the transaction, its brand content and the documents to attach. */
 export interface PolicyEmailInput {
-  /** Stable per e-mail (e.g. the outbox key `policy-documents:<headerId>:<seq>`): the Message-ID derives from it. */
+  /** Stable per e-mail (e.g. the outbox key `policy-documents:<quoteId>:1 or policy-documents:<policyNumber>:<seq>`): the Message-ID derives from it. */
   readonly messageKey: string;
   readonly kind: PolicyActionType;
   /** The policy's language; the brand content must be in it (nomad: en and es). */

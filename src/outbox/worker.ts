@@ -69,7 +69,9 @@ export function startOutboxWorker(
     } catch (error) {
       const at = deps.clock();
       const error_ = failureName(error).slice(0, 200);
-      const exhausted = message.attempts >= options.maxAttempts;
+      // A refusal that will never pass (e.g. an SMTP 5xx: MailSendFailed.permanent) fails at once.
+      const permanent = (error as { permanent?: unknown }).permanent === true;
+      const exhausted = permanent || message.attempts >= options.maxAttempts;
       const retryAt = exhausted
         ? undefined
         : new Date(at.getTime() + backoffMs(message.attempts, options.baseBackoffMs, random())).toISOString();

@@ -140,7 +140,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
   return {
     quote: answered,
     purchase,
-    notifications: [...outcomeNotifications(purchase), ...documentNotices(purchase, brand)],
+    notifications: [...outcomeNotifications(purchase), ...documentNotices(purchase, answered, brand)],
   };
 }
 
@@ -156,7 +156,7 @@ async function answerOfKey(deps: PurchaseDeps, call: PurchaseCall, keyId: number
   // Compare-and-set steps with the purchase's gateway keys: safe beside recovery or a late original.
   const { purchase } = await advance(deps, started);
   const quote = await ownQuote(deps, call, purchase.quoteId);
-  return { quote, purchase, notifications: outcomeNotifications(purchase) };
+  return { quote, purchase, notifications: await answerNotifications(deps, call, purchase, quote) };
 }
 
 /** The follow-up call after a 3-D Secure challenge: continues the waiting purchase (only now is the card authorised). */
@@ -185,26 +185,42 @@ async function continueChallenge(deps: PurchaseDeps, call: PurchaseCall, quote: 
     threeDSRequest: pending.challenge.threeDSResponse,
   });
   const { purchase } = await applyAuthorisation(deps, pending, outcome);
-  return { quote: await ownQuote(deps, call, quote.id), purchase, notifications: outcomeNotifications(purchase) };
+  const answered = await ownQuote(deps, call, quote.id);
+  return { quote: answered, purchase, notifications: await answerNotifications(deps, call, purchase, answered) };
 }
 
 /**
  * A policy is issued without an e-mail address of its primary traveller, but its documents cannot
  * be sent: a warning in the brand's own words (content `NOEMAILADDRESS`), `isValid` stays true.
  */
-function documentNotices(purchase: Purchase, brand: BrandCatalogue): Notification[] {
+function documentNotices(purchase: Purchase, quote: StoredQuote, brand: BrandCatalogue): Notification[] {
   if (purchase.state !== 'ISSUED' && purchase.state !== 'CAPTURED') return [];
   const primary = purchase.issueRequest.travellers.find((t) => t.isPrimary) ?? purchase.issueRequest.travellers[0];
   if (primary?.emailAddress) return [];
+  const index = Math.max(
+    0,
+    (quote.input.policyHolders ?? []).findIndex((h) => h.isPrimary === true),
+  );
   const items = brand.brand.contentItems[brand.brand.defaultLanguage] ?? [];
   const text = items.find((i) => i.type === 'NOEMAILADDRESS')?.content;
   return [
     warning(
       'NO_EMAIL_ADDRESS',
       text ?? 'The primary traveller has no e-mail address: the policy documents cannot be e-mailed.',
-      'quote.input.policyHolders[0].emailAddress',
+      `quote.input.policyHolders[${index}].emailAddress`,
     ),
   ];
+}
+
+/** The answer's Notifications once a purchase has moved: its payment's outcome, and whether its documents can be e-mailed. */
+async function answerNotifications(
+  deps: PurchaseDeps,
+  call: PurchaseCall,
+  purchase: Purchase,
+  quote: StoredQuote,
+): Promise<Notification[]> {
+  const brand = brandOf(await deps.catalogue.snapshot(), call.brandCode);
+  return [...outcomeNotifications(purchase), ...documentNotices(purchase, quote, brand)];
 }
 
 /** A payment that did not go through is explained by one Notification (the reason in `tokens.reason`). */

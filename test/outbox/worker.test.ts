@@ -79,6 +79,18 @@ describe(`outbox worker (${DIALECT})`, () => {
     expect(attempts).toHaveLength(3);
   });
 
+  it('a refusal marked permanent (an SMTP 5xx) fails at once, without retries', async () => {
+    const { db } = database;
+    const time = manualClock();
+    await enqueue(db, { key: 'refused:1', kind: 'refused', payload: {}, at: time.iso() });
+    const worker = testWorker(db, time.clock, {
+      refused: () =>
+        Promise.reject(Object.assign(new Error('550 no such user'), { code: 'EENVELOPE', permanent: true })),
+    });
+    expect(await worker.runOnce()).toBe(0);
+    expect(await findMessage(db, 'refused:1')).toMatchObject({ state: 'FAILED', attempts: 1 });
+  });
+
   it('back-off doubles, is capped, and jitters within its upper half', () => {
     expect([1, 2, 3, 4].map((n) => backoffMs(n, 1000, 1))).toEqual([1000, 2000, 4000, 8000]);
     expect(backoffMs(40, 1000, 1)).toBe(3_600_000);
