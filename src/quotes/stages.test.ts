@@ -85,11 +85,7 @@ describe('resolveStage', () => {
     input.homeAddress = { countryCode: 'AUS', provinceCode: 'NSW' };
     expect(stageOf(input, 'DETAILS', 'OPTIONS')).toMatchObject({
       stage: 'OPTIONS',
-      missing: [
-        'input.policyHolders[0].phoneNumber',
-        'input.homeAddress.addressLine1',
-        'input.homeAddress.postalCode',
-      ],
+      missing: ['input.policyHolders[0].phoneNumber', 'input.homeAddress.addressLine1', 'input.homeAddress.postalCode'],
     });
   });
 
