@@ -1,50 +1,7 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PdfWriter, printable } from '../pdf/writer.js';
 import type { PdsDocumentFile } from './file-schemas.js';
 import type { BrandCatalogue } from './model.js';
-
-const PAGE: [number, number] = [595.28, 841.89]; // A4 in points
-const MARGIN = 56;
-
-// The standard fonts encode WinAnsi only; anything else becomes '?' rather than failing the import.
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-function printable(text: string): string {
-  return Array.from(text, (c) => (c.charCodeAt(0) < 256 || WIN_ANSI_EXTRA.has(c) ? c : '?')).join('');
-}
-
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of printable(text).split(/\s+/)) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(candidate, size) > width && line) {
-      lines.push(line);
-      line = word;
-    } else line = candidate;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
-/** Writes lines top-down, adding pages as they fill. */
-class Writer {
-  private page: PDFPage;
-  private y: number;
-  constructor(private readonly pdf: PDFDocument) {
-    this.page = pdf.addPage(PAGE);
-    this.y = PAGE[1] - MARGIN;
-  }
-  text(text: string, font: PDFFont, size: number, gapAfter = 4): void {
-    for (const line of wrap(text, font, size, PAGE[0] - 2 * MARGIN)) {
-      if (this.y - size < MARGIN) {
-        this.page = this.pdf.addPage(PAGE);
-        this.y = PAGE[1] - MARGIN;
-      }
-      this.page.drawText(line, { x: MARGIN, y: this.y - size, size, font, color: rgb(0.1, 0.1, 0.15) });
-      this.y -= size * 1.35;
-    }
-    this.y -= gapAfter;
-  }
-}
 
 /**
  * Renders one PDS document of a contract from catalogue content: title, issuer, the plans the
@@ -64,7 +21,7 @@ export async function renderPds(brand: BrandCatalogue, contractId: number, doc: 
   pdf.setModificationDate(issuedAt);
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const out = new Writer(pdf);
+  const out = new PdfWriter(pdf, { regular, bold });
   out.text(doc.title, bold, 18, 10);
   out.text(`${brand.brand.name} - ${contract?.name ?? ''} (contract ${contractId}, underwriter ${contract?.underwriterCode ?? ''})`, regular, 10, 12);
   const plans = brand.plans.filter((p) => p.insuranceContractId === contractId && (!doc.planIds || doc.planIds.includes(p.planId)));

@@ -23,7 +23,10 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
   return lines;
 }
 
-/** Writes wrapped lines top-down, adding A4 pages as they fill (as catalogue/pds-pdf.ts does). */
+/**
+ * The one PDF page writer (pdf-lib, standard fonts): wrapped lines top-down, A4 pages added as they
+ * fill. The PDS (catalogue/pds-pdf.ts) and the policy documents (documents/certificate.ts) use it.
+ */
 export class PdfWriter {
   private page: PDFPage;
   private y: number;
@@ -37,11 +40,11 @@ export class PdfWriter {
 
   heading(text: string, size = 13): void {
     this.y -= 6;
-    this.write(text, this.fonts.bold, size, 4);
+    this.text(text, this.fonts.bold, size, 4);
   }
 
   line(text: string, size = 10): void {
-    this.write(text, this.fonts.regular, size, 2);
+    this.text(text, this.fonts.regular, size, 2);
   }
 
   /** `label: value` on one line, the label in bold. */
@@ -53,11 +56,12 @@ export class PdfWriter {
     const [first = '', ...rest] = wrap(value, this.fonts.regular, size, PAGE[0] - 2 * MARGIN - indent);
     this.page.drawText(first, { x: MARGIN + indent, y: this.y - size, size, font: this.fonts.regular, color: INK });
     this.y -= size * 1.35;
-    for (const more of rest) this.write(more, this.fonts.regular, size, 0);
+    for (const more of rest) this.text(more, this.fonts.regular, size, 0);
     this.y -= 2;
   }
 
-  private write(text: string, font: PDFFont, size: number, gapAfter: number): void {
+  /** Any text in `font`, wrapped to the page, then `gapAfter` points of space. */
+  text(text: string, font: PDFFont, size: number, gapAfter = 4): void {
     for (const line of wrap(text, font, size, PAGE[0] - 2 * MARGIN)) {
       this.ensureRoom(size);
       this.page.drawText(line, { x: MARGIN, y: this.y - size, size, font, color: INK });
