@@ -105,8 +105,15 @@ async function main(): Promise<void> {
     const env = { ...database.env, LOG_LEVEL: 'info', DEMO_DATA: 'true' };
     const fixtures = await prepareBenchDatabase(env);
     const server = await startApiServer(env, nodeArgs);
-    // Rows with documents run on a second server of the same database whose worker delivers them.
+    // A row with documents runs on a second server of the same database whose worker delivers
+    // them, stopped after the row so that its worker competes with no other row.
     let withDocuments: { server: ServerProcess; api: BenchApi; outbox: OutboxWatch } | undefined;
+    const stopDocumentsServer = async () => {
+      const running = withDocuments;
+      withDocuments = undefined;
+      await running?.server.stop();
+      await running?.outbox.close();
+    };
     try {
       const api = apiFor(server.url);
       const run: BenchRun = {
@@ -118,7 +125,7 @@ async function main(): Promise<void> {
         progress: (line) => process.stderr.write(`${line}\n`),
       };
       for (const scenario of scenarios) {
-        if (scenario.documents && !withDocuments) {
+        if (scenario.documents) {
           const documentsServer = await startApiServer(env, nodeArgs, { documents: true });
           withDocuments = { server: documentsServer, api: apiFor(documentsServer.url), outbox: watchOutbox(env) };
         }
@@ -148,11 +155,11 @@ async function main(): Promise<void> {
           ...(rounds > 1 ? { rounds: measuredRounds.map(summaryOf) } : {}),
         });
         if (flags.length > 0) process.stderr.write(`  ⚠ ${flags.join('; ')}\n`);
+        await stopDocumentsServer();
       }
     } finally {
       await server.stop();
-      await withDocuments?.server.stop();
-      await withDocuments?.outbox.close();
+      await stopDocumentsServer();
     }
   } finally {
     await database.drop();
