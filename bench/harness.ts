@@ -88,13 +88,28 @@ export interface MeasuredLoad extends LoadResult {
    * moves when neighbours take CPU, so it is the number to compare across noisy runs.
    */
   readonly cpuMicrosPerRequest?: number;
+  /**
+   * Seconds after the load until the work it left behind was done (`settle`: the outbox worker
+   * delivering the documents of every purchase); its CPU is counted in `cpuMicrosPerRequest`.
+   */
+  readonly settleSeconds?: number;
 }
 
-/** Runs `load` against `server` and adds the server's CPU time per request it answered. */
-export async function measured(server: ServerProcess, load: () => Promise<LoadResult>): Promise<MeasuredLoad> {
+/**
+ * Runs `load` against `server` and adds the server's CPU time per request it answered; with
+ * `settle`, the CPU until it resolves too (work the requests left to a background worker).
+ */
+export async function measured(
+  server: ServerProcess,
+  load: () => Promise<LoadResult>,
+  settle?: () => Promise<void>,
+): Promise<MeasuredLoad> {
   const before = server.cpuSeconds();
   const result = await load();
+  const loaded = performance.now();
+  await settle?.();
+  const settled = settle ? { settleSeconds: (performance.now() - loaded) / 1000 } : {};
   const after = server.cpuSeconds();
-  if (before === undefined || after === undefined || result.total === 0) return result;
-  return { ...result, cpuMicrosPerRequest: ((after - before) * 1e6) / result.total };
+  if (before === undefined || after === undefined || result.total === 0) return { ...result, ...settled };
+  return { ...result, ...settled, cpuMicrosPerRequest: ((after - before) * 1e6) / result.total };
 }

@@ -162,6 +162,13 @@ export function toMarkdown(report: BenchReport): string {
       'it moves less than req/s when other work shares the machine.',
     '',
   );
+  const settled = report.scenarios.filter((s) => s.endpoint.settleSeconds !== undefined);
+  for (const s of settled)
+    lines.push(
+      `${s.name}: its server's outbox worker delivered the last of the documents ${fixed(s.endpoint.settleSeconds!, 1)} s after the load ended; ` +
+        'CPU µs/req counts its CPU until then (rendering, storing and mailing included).',
+      '',
+    );
   const flagged = report.scenarios.filter((s) => s.flags?.length);
   if (flagged.length > 0) {
     lines.push('**Flagged** (⚠: failed answers are not throughput; the req/s column counts them, 2xx/s does not):', '');

@@ -17,6 +17,7 @@ import {
   type RoundResult,
   type ScenarioReport,
 } from './report.js';
+import { watchOutbox, type OutboxWatch } from './outbox.js';
 import { runScale } from './scale.js';
 import type { BenchApi } from './requests.js';
 import { SCENARIOS, type BenchRun, type Scenario } from './scenarios.js';
@@ -104,6 +105,15 @@ async function main(): Promise<void> {
     const env = { ...database.env, LOG_LEVEL: 'info', DEMO_DATA: 'true' };
     const fixtures = await prepareBenchDatabase(env);
     const server = await startApiServer(env, nodeArgs);
+    // A row with documents runs on a second server of the same database whose worker delivers
+    // them, stopped after the row so that its worker competes with no other row.
+    let withDocuments: { server: ServerProcess; api: BenchApi; outbox: OutboxWatch } | undefined;
+    const stopDocumentsServer = async () => {
+      const running = withDocuments;
+      withDocuments = undefined;
+      await running?.server.stop();
+      await running?.outbox.close();
+    };
     try {
       const api = apiFor(server.url);
       const run: BenchRun = {
@@ -115,10 +125,15 @@ async function main(): Promise<void> {
         progress: (line) => process.stderr.write(`${line}\n`),
       };
       for (const scenario of scenarios) {
+        if (scenario.documents) {
+          const documentsServer = await startApiServer(env, nodeArgs, { documents: true });
+          withDocuments = { server: documentsServer, api: apiFor(documentsServer.url), outbox: watchOutbox(env) };
+        }
+        const target = scenario.documents && withDocuments ? withDocuments : { server, api, outbox: undefined };
         const measuredRounds: RoundResult[] = [];
         for (let round = 1; round <= rounds; round++) {
           process.stderr.write(`${scenario.name}${rounds > 1 ? ` (round ${round} of ${rounds})` : ''}: endpoint…`);
-          measuredRounds.push(await measureRound(scenario, { api, server, fixtures, run, work }));
+          measuredRounds.push(await measureRound(scenario, { ...target, fixtures, run, work }));
           process.stderr.write(` ${measuredRounds.at(-1)!.endpoint.requestsPerSecond.toFixed(0)} req/s\n`);
         }
         const reported = medianRound(measuredRounds, measureOf(scenario.target));
@@ -140,9 +155,11 @@ async function main(): Promise<void> {
           ...(rounds > 1 ? { rounds: measuredRounds.map(summaryOf) } : {}),
         });
         if (flags.length > 0) process.stderr.write(`  ⚠ ${flags.join('; ')}\n`);
+        await stopDocumentsServer();
       }
     } finally {
       await server.stop();
+      await stopDocumentsServer();
     }
   } finally {
     await database.drop();
@@ -176,7 +193,12 @@ interface RoundContext {
   readonly run: BenchRun;
   /** A directory for the sample's bytes, which the ceilings answer with. */
   readonly work: string;
+  /** The outbox of a server that delivers documents (`scenario.documents`). */
+  readonly outbox: OutboxWatch | undefined;
 }
+
+/** How long the documents of one round may take to be delivered after its load. */
+const DOCUMENTS_DRAIN_MS = 300_000;
 
 /**
  * One round: the scenario prepared afresh (a purchase round gets its own quotes), the endpoint
@@ -184,14 +206,22 @@ interface RoundContext {
  */
 async function measureRound(
   scenario: Scenario,
-  { api, server, fixtures, run, work }: RoundContext,
+  { api, server, fixtures, run, work, outbox }: RoundContext,
 ): Promise<RoundResult> {
+  // E-mails earlier rows enqueued (their server delivers none) are not this round's work.
+  if (outbox) await outbox.discardPending();
   const request = await scenario.prepare(api, fixtures, run);
   const sample = await api.call(request);
   if (sample.status >= 300)
     throw new Error(`${scenario.name}: ${request.method} ${request.path} answered ${sample.status}: ${sample.body}`);
   if (warmUp.durationSeconds > 0) await drive(server.url, request, warmUp);
-  const endpoint = await measured(server, () => drive(server.url, request, settings));
+  // The warm-up's documents are delivered before the measured load starts.
+  await outbox?.drained(DOCUMENTS_DRAIN_MS);
+  const endpoint = await measured(
+    server,
+    () => drive(server.url, request, settings),
+    outbox && (() => outbox.drained(DOCUMENTS_DRAIN_MS)),
+  );
   const bytesFile = join(work, `${scenario.name}.body`);
   writeFileSync(bytesFile, sample.body);
   const ceilings: MeasuredLoad[] = [];

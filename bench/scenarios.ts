@@ -34,6 +34,12 @@ export interface Scenario {
   readonly name: string;
   readonly description: string;
   readonly target?: ScenarioTarget;
+  /**
+   * Run on a server whose outbox worker renders and mails the policy documents (bench/server.ts);
+   * the server's CPU is counted until every document of the round's requests was delivered.
+   * Every other row runs on a server whose worker does nothing during the run.
+   */
+  readonly documents?: boolean;
   prepare(api: BenchApi, fixtures: BenchFixtures, run: BenchRun): Promise<BenchRequest>;
 }
 
@@ -126,6 +132,15 @@ const changeCount = (run: BenchRun) =>
       (run.changeSupplyPerSecond ?? CHANGE_SUPPLY_PER_SECOND[run.engine]),
   );
 
+/** Purchases of ready quotes: enough for the run at a rate well above the target; running out is reported, never hidden. */
+async function purchases(api: BenchApi, run: BenchRun, label: string): Promise<BenchRequest> {
+  const count = Math.ceil((run.durationSeconds + (run.warmUpSeconds ?? 0)) * PURCHASE_SUPPLY_PER_SECOND);
+  const started = performance.now();
+  const request = await purchaseSupply(api, await bearer(api), count, quoteSeeder(run, label));
+  run.progress?.(`${label}: ${count + 1} ready quotes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return request;
+}
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'health',
@@ -195,14 +210,14 @@ export const SCENARIOS: Scenario[] = [
     description:
       'POST /quotes/v2/{brand}/purchase: a different ready quote per request (the Bali trip at DETAILS, COMP, terms agreed), card tok_sandbox_approved: authorise, issue, capture.',
     target: { kind: 'rate', perSecond: PURCHASE_TARGET },
-    prepare: async (api, _fixtures, run) => {
-      // Enough quotes for the run at a rate well above the target; running out is reported, never hidden.
-      const count = Math.ceil((run.durationSeconds + (run.warmUpSeconds ?? 0)) * PURCHASE_SUPPLY_PER_SECOND);
-      const started = performance.now();
-      const request = await purchaseSupply(api, await bearer(api), count, quoteSeeder(run, 'purchase'));
-      run.progress?.(`purchase: ${count + 1} ready quotes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-      return request;
-    },
+    prepare: (api, _fixtures, run) => purchases(api, run, 'purchase'),
+  },
+  {
+    name: 'purchaseWithDocuments',
+    description:
+      "The purchase row while the outbox worker renders each policy's certificate and mails it with the PDS (sandbox mailbox): CPU per purchase counted until every e-mail was delivered.",
+    documents: true,
+    prepare: (api, _fixtures, run) => purchases(api, run, 'purchaseWithDocuments'),
   },
   {
     name: 'amendmentPreview',
