@@ -12,7 +12,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { redactPath } from '../payments/card-numbers.js';
+import { loggablePath } from '../logging/loggable-path.js';
 import { envelope } from './error-handler.js';
 import type { HttpMetrics } from './metrics.js';
 import { requestIdFor } from './request-id.js';
@@ -71,7 +71,7 @@ export function clientErrorHandler(options: ClientErrorOptions): ClientErrorHand
     const res = (socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
     const req: IncomingMessage | undefined = res?.req;
     const id = req ? requestIdFor(req) : randomUUID();
-    const path = req?.url === undefined ? undefined : redactPath(req.url);
+    const path = req?.url === undefined ? undefined : loggablePath(req.url);
     const sent = socket.writable && res?.headersSent !== true;
     if (sent) {
       const oauth = path !== undefined && options.oauthPath.test(path);

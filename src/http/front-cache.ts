@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerOptions, ty
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import type { RequestLineWriter } from '../logging/request-log-line.js';
 import { setBounded } from '../cache/bounded-map.js';
-import { redactPath } from '../payments/card-numbers.js';
+import { loggablePath } from '../logging/loggable-path.js';
 import { cachedResponseHeaders, namesEtag, type CachedResponse } from './cache-headers.js';
 import type { HttpMetrics } from './metrics.js';
 import { requestIdFor } from './request-id.js';
@@ -134,7 +134,7 @@ export class FrontCache {
    * connection cut.
    */
   #failed(error: unknown, req: IncomingMessage, res: ServerResponse, deps: FrontCacheDeps): boolean {
-    deps.log.error({ err: error, path: redactPath(req.url ?? '') }, 'front cache failed');
+    deps.log.error({ err: error, path: loggablePath(req.url ?? '') }, 'front cache failed');
     if (!res.headersSent) {
       for (const name of res.getHeaderNames()) res.removeHeader(name);
       return true;

@@ -1,7 +1,8 @@
 import { LogController, type FastifyLoggerOptions, type FastifyReply, type FastifyRequest } from 'fastify';
 import { stdSerializers, type LoggerOptions } from 'pino';
 import type { AppConfig } from '../config.js';
-import { containsCardNumber, redactCardNumbers, redactPath } from '../payments/card-numbers.js';
+import { containsCardNumber, redactCardNumbers } from '../payments/card-numbers.js';
+import { loggablePath } from './loggable-path.js';
 
 /** Keys whose values never reach a log line, at any depth a logged object nests them. */
 export const SECRET_KEYS: ReadonlySet<string> = new Set([
@@ -76,7 +77,7 @@ export const redactSecrets = (object: Record<string, unknown>): Record<string, u
 export const serializeRequest = (req: LoggableRequest) => ({
   id: req.id,
   method: req.method,
-  path: redactPath(req.url),
+  path: loggablePath(req.url),
   remoteAddress: req.ip,
   userAgent: userAgentOf(req.headers['user-agent']),
 });

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { symbols, type Logger } from 'pino';
-import { redactPath } from '../payments/card-numbers.js';
+import { loggablePath } from './loggable-path.js';
 import { redactSecrets, serializeRequest, userAgentOf } from './options.js';
 
 /** What one request-completed line says, as the front cache knows it. */
@@ -65,7 +65,7 @@ export function directRequestLineWriter(log: FastifyBaseLogger): RequestLineWrit
       (request.ip === undefined ? '' : `,"remoteAddress":${q(request.ip)}`) +
       (userAgent === undefined ? '' : `,"userAgent":${q(userAgent)}`);
     stream.write(
-      `${levels[30]}${time.call(pino)}${chindings},"reqId":${id},"req":{"id":${id},"method":"GET","path":${q(redactPath(request.url))}${optional}}` +
+      `${levels[30]}${time.call(pino)}${chindings},"reqId":${id},"req":{"id":${id},"method":"GET","path":${q(loggablePath(request.url))}${optional}}` +
         `,"statusCode":${request.statusCode},"route":${q(request.route)},"responseTimeMs":${Math.round(request.elapsedMs * 100) / 100},"msg":"request completed"${end}`,
     );
   };

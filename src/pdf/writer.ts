@@ -6,7 +6,11 @@ const MARGIN = 56;
 // The standard fonts encode WinAnsi only; anything else becomes '?' rather than failing the render.
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 export function printable(text: string): string {
-  return Array.from(text, (c) => (c.charCodeAt(0) < 256 || WIN_ANSI_EXTRA.has(c) ? c : '?')).join('');
+  return Array.from(text, (c) => {
+    const code = c.charCodeAt(0);
+    // Latin-1 but its C1 controls (0x80–0x9F), which WinAnsi cannot encode (pdf-lib would throw).
+    return code < 0x80 || (code >= 0xa0 && code < 256) || WIN_ANSI_EXTRA.has(c) ? c : '?';
+  }).join('');
 }
 
 function wrap(text: string, font: PDFFont, size: number, width: number): string[] {

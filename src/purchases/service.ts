@@ -196,7 +196,7 @@ async function continueChallenge(deps: PurchaseDeps, call: PurchaseCall, quote: 
 function documentNotices(purchase: Purchase, quote: StoredQuote, brand: BrandCatalogue): Notification[] {
   if (purchase.state !== 'ISSUED' && purchase.state !== 'CAPTURED') return [];
   const primary = purchase.issueRequest.travellers.find((t) => t.isPrimary) ?? purchase.issueRequest.travellers[0];
-  if (primary?.emailAddress) return [];
+  if (primary?.emailAddress?.trim()) return [];
   const index = Math.max(
     0,
     (quote.input.policyHolders ?? []).findIndex((h) => h.isPrimary === true),

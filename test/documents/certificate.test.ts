@@ -44,6 +44,13 @@ describe('certificate of insurance (pure render)', () => {
       expect(text).toContain(expected);
   });
 
+  it('renders a name with a C1 control character (accepted by the API) instead of failing', async () => {
+    const [first, ...others] = policy.details[0]!.travellers;
+    const detail = { ...policy.details[0]!, travellers: [{ ...first!, firstName: 'Ad\u0085a' }, ...others] };
+    const bytes = await renderPolicyDocument({ ...facts, policy: { ...policy, details: [detail] }, detail });
+    expect(squash(await pdfText(bytes))).toContain('Ad?a Lovelace');
+  });
+
   it('renders the same bytes for the same facts', async () => {
     const [a, b] = await Promise.all([renderPolicyDocument(facts), renderPolicyDocument(facts)]);
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);

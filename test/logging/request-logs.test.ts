@@ -49,6 +49,10 @@ describe(`request logs (${DIALECT})`, () => {
         statusCode: 200,
         route: '/echo-log',
       });
+      // The customer's document link is a bearer secret in the path: never logged.
+      await app.inject({ method: 'GET', url: '/documents/v1/LinkSECRETvalue9/some-document' });
+      expect(lines.join('\n')).not.toMatch(/SECRET/);
+      expect(lines.join('\n')).toContain('/documents/v1/[link]/some-document');
       expect(entries.find((e) => e.msg === 'probe')).toMatchObject({
         password: '[REDACTED]',
         refresh_token: '[REDACTED]',
