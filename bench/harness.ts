@@ -53,9 +53,11 @@ export function apiFor(url: string): BenchApi {
         headers: request.headers,
         body: request.body,
       });
+      const bytes = Buffer.from(await res.arrayBuffer());
       return {
         status: res.status,
-        body: await res.text(),
+        body: bytes.toString('utf8'),
+        bytes,
         contentType: res.headers.get('content-type') ?? 'application/json',
       };
     },

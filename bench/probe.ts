@@ -89,7 +89,12 @@ export function injectedApi(app: FastifyInstance): BenchApi {
         ...(request.headers ? { headers: request.headers } : {}),
         ...(request.body !== undefined ? { payload: request.body } : {}),
       });
-      return { status: res.statusCode, body: res.body, contentType: String(res.headers['content-type'] ?? '') };
+      return {
+        status: res.statusCode,
+        body: res.body,
+        bytes: res.rawPayload,
+        contentType: String(res.headers['content-type'] ?? ''),
+      };
     },
   };
 }

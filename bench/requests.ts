@@ -34,5 +34,6 @@ export interface RequestSupply {
 /** The API under test, as a scenario prepares its request through it. */
 export interface BenchApi {
   readonly url: string;
-  call(request: BenchRequest): Promise<{ status: number; body: string; contentType: string }>;
+  /** `body` as text; `bytes` exactly as sent (a PDF is not text), which the ceilings answer with. */
+  call(request: BenchRequest): Promise<{ status: number; body: string; bytes: Buffer; contentType: string }>;
 }

@@ -223,7 +223,7 @@ async function measureRound(
     outbox && (() => outbox.drained(DOCUMENTS_DRAIN_MS)),
   );
   const bytesFile = join(work, `${scenario.name}.body`);
-  writeFileSync(bytesFile, sample.body);
+  writeFileSync(bytesFile, sample.bytes);
   const ceilings: MeasuredLoad[] = [];
   for (const kind of ['fastify', 'node'] as const) {
     process.stderr.write(` ${kind}…`);

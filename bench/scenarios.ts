@@ -1,5 +1,15 @@
 import type { QuoteRequest } from '../src/quotes/schemas.js';
 import { boughtPolicies, confirmSupply, extendedTripBody, previewRequest, type QuoteSeeder } from './change-supply.js';
+import {
+  benchPolicy,
+  cancellationPreviewRequest,
+  changeReadRequest,
+  customerLinkRequest,
+  documentListRequest,
+  documentPdfRequest,
+  documentResendRequest,
+  type BenchPolicy,
+} from './policy-fixture.js';
 import { purchaseSupply } from './quote-supply.js';
 import type { BenchApi, BenchRequest } from './requests.js';
 import type { BenchFixtures } from './seed/database.js';
@@ -132,6 +142,10 @@ const changeCount = (run: BenchRun) =>
       (run.changeSupplyPerSecond ?? CHANGE_SUPPLY_PER_SECOND[run.engine]),
   );
 
+/** One policy bought through the API for a row that reads or replays (bench/policy-fixture.ts). */
+const onePolicy = async (api: BenchApi, run: BenchRun, label: string): Promise<BenchPolicy> =>
+  benchPolicy(api, await bearer(api), quoteSeeder(run, label));
+
 /** Purchases of ready quotes: enough for the run at a rate well above the target; running out is reported, never hidden. */
 async function purchases(api: BenchApi, run: BenchRun, label: string): Promise<BenchRequest> {
   const count = Math.ceil((run.durationSeconds + (run.warmUpSeconds ?? 0)) * PURCHASE_SUPPLY_PER_SECOND);
@@ -252,6 +266,49 @@ export const SCENARIOS: Scenario[] = [
         seed: quoteSeeder(run, 'cancellationConfirm'),
         ...(run.progress ? { progress: run.progress } : {}),
       }),
+  },
+  {
+    name: 'cancellationPreview',
+    description:
+      'POST /policies/v1/{brand}/policies/{policyNumber}/cancellations: the refund of a bought policy cancelled in cooling-off, recorded as a preview (the same policy each time).',
+    prepare: async (api, _fixtures, run) =>
+      cancellationPreviewRequest(await onePolicy(api, run, 'cancellationPreview')),
+  },
+  {
+    name: 'amendmentRead',
+    description:
+      '…/amendments/{id}: an amendment preview (return a week later) of a bought policy, with its status now.',
+    prepare: async (api, _fixtures, run) => changeReadRequest(await onePolicy(api, run, 'amendmentRead'), 'amendments'),
+  },
+  {
+    name: 'cancellationRead',
+    description: '…/cancellations/{id}: a cancellation preview of a bought policy, with its status now.',
+    prepare: async (api, _fixtures, run) =>
+      changeReadRequest(await onePolicy(api, run, 'cancellationRead'), 'cancellations'),
+  },
+  {
+    name: 'documentList',
+    description:
+      '…/policies/{policyNumber}/documents: the kept documents of a bought policy (certificate per language), rendered by a first list before the clock.',
+    prepare: async (api, _fixtures, run) => documentListRequest(await onePolicy(api, run, 'documentList')),
+  },
+  {
+    name: 'documentPdf',
+    description:
+      '…/documents/{documentId}: the kept certificate PDF of a bought policy, byte for byte as first rendered.',
+    prepare: async (api, _fixtures, run) => documentPdfRequest(await onePolicy(api, run, 'documentPdf')),
+  },
+  {
+    name: 'customerLink',
+    description:
+      "GET /documents/v1/{policyDocumentAccessGuid}: the customer's public page of a bought policy's documents (no token; its per-address limit is off in the bench).",
+    prepare: async (api, _fixtures, run) => customerLinkRequest(await onePolicy(api, run, 'customerLink')),
+  },
+  {
+    name: 'documentResend',
+    description:
+      '…/documents/send: 202, a new e-mail of the documents queued in the outbox per request (the worker makes no pass during the run).',
+    prepare: async (api, _fixtures, run) => documentResendRequest(await onePolicy(api, run, 'documentResend')),
   },
   {
     name: 'policySummary',
