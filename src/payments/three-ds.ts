@@ -1,3 +1,4 @@
+import type { ThreeDsStatus } from './gateway.js';
 import type { Notification } from '../notifications/notification.js';
 import { problem } from '../notifications/problems.js';
 
@@ -36,4 +37,36 @@ export function continuationProblems(
       ),
     );
   return problems;
+}
+
+/** A payment's 3-D Secure state as an answer shows it (spec §2.3 ThreeDsResponseInfo). */
+export interface ThreeDsAnswer {
+  threeDSStatus?: ThreeDsStatus;
+  threeDSRequestPattern?: 'REDIRECT';
+  threeDSResponse?: string;
+}
+
+/**
+ * What a purchase's or a change's answer says of 3-D Secure: the whole waiting challenge (the URL to
+ * open), else the status the payment ended with, else nothing. Stored as text, but only ever written
+ * from the gateway's closed sets (gateway.ts).
+ */
+export function threeDsAnswerOf(payment: {
+  readonly state: string;
+  readonly challenge?: {
+    readonly threeDSStatus: string;
+    readonly threeDSRequestPattern: string;
+    readonly threeDSResponse: string;
+  };
+  readonly threeDSStatus?: string;
+}): ThreeDsAnswer | undefined {
+  if (payment.state === 'CHALLENGE_PENDING' && payment.challenge) {
+    const { threeDSStatus, threeDSRequestPattern, threeDSResponse } = payment.challenge;
+    return {
+      threeDSStatus: threeDSStatus as ThreeDsStatus,
+      threeDSRequestPattern: threeDSRequestPattern as 'REDIRECT',
+      threeDSResponse,
+    };
+  }
+  return payment.threeDSStatus === undefined ? undefined : { threeDSStatus: payment.threeDSStatus as ThreeDsStatus };
 }

@@ -1,7 +1,8 @@
+import { threeDsAnswerOf } from '../payments/three-ds.js';
 import { minorDigits, pricesToMajor, toMajor } from '../money/units.js';
 import type { Notification, Validation } from '../notifications/notification.js';
 import { isBlocking } from '../notifications/problems.js';
-import { PAYMENT_METHOD_CARD, type ThreeDsStatus } from '../payments/gateway.js';
+import { PAYMENT_METHOD_CARD } from '../payments/gateway.js';
 import type { PolicySummary } from '../policies/schemas.js';
 import type { AmendmentPricing, CancellationPricing, ChangeState, PolicyChange } from './model.js';
 import type { NamedAmount, Parts } from './parts.js';
@@ -159,15 +160,8 @@ export function confirmationView(args: {
     answer.paymentMethod = PAYMENT_METHOD_CARD;
   if (change.paymentId !== undefined) answer.paymentIds = change.paymentId;
   else if (refunds.length > 0) answer.paymentIds = refunds.map((r) => r.paymentId).join(',');
-  if (change.state === 'CHALLENGE_PENDING' && change.challenge) {
-    const { threeDSStatus, threeDSRequestPattern, threeDSResponse } = change.challenge;
-    answer.threeDSResponseInfo = {
-      threeDSStatus: threeDSStatus as ThreeDsStatus,
-      threeDSRequestPattern: threeDSRequestPattern as 'REDIRECT',
-      threeDSResponse,
-    };
-  } else if (change.threeDSStatus !== undefined)
-    answer.threeDSResponseInfo = { threeDSStatus: change.threeDSStatus as ThreeDsStatus };
+  const threeDs = threeDsAnswerOf(change);
+  if (threeDs) answer.threeDSResponseInfo = threeDs;
   if (refunds.length > 0) {
     const digits = minorDigits(change.currency);
     answer.refunds = refunds.map((r) => ({ paymentId: r.paymentId, amount: toMajor(r.amountMinor, digits) }));

@@ -16,7 +16,7 @@ import { previewAmendment } from './amendments.js';
 import { previewCancellation } from './cancellations.js';
 import { confirmChange, readChange, type ChangeLookup } from './confirmations.js';
 import { changeDepsFor } from './deps.js';
-import { emptyBodyAsObject } from './empty-body.js';
+import { emptyBodyAsObject } from '../http/empty-body.js';
 import { judgeHeldChangeKey } from './retries.js';
 import { IdempotencyKeyRequired } from './errors.js';
 import type { ChangeKind, PolicyChange, PreviewResult } from './model.js';

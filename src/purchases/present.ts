@@ -1,4 +1,5 @@
-import { PAYMENT_METHOD_CARD, type PaymentResult, type ThreeDsStatus } from '../payments/gateway.js';
+import { threeDsAnswerOf } from '../payments/three-ds.js';
+import { PAYMENT_METHOD_CARD, type PaymentResult } from '../payments/gateway.js';
 import { toContractQuote } from '../quotes/contract.js';
 import { isBlocking } from '../notifications/problems.js';
 import type { PurchaseRequest, PurchaseResponse } from './schemas.js';
@@ -27,14 +28,7 @@ export function toPurchaseResponse(result: PurchaseResult, body: PurchaseRequest
   if (purchase.paymentId !== undefined) answer.paymentIds = purchase.paymentId;
   // Stored as text, but only ever written from the gateway's closed sets (payments/gateway.ts).
   if (purchase.paymentResult !== undefined) answer.paymentResult = purchase.paymentResult as PaymentResult;
-  if (purchase.state === 'CHALLENGE_PENDING' && purchase.challenge) {
-    const { threeDSStatus, threeDSRequestPattern, threeDSResponse } = purchase.challenge;
-    answer.threeDSResponseInfo = {
-      threeDSStatus: threeDSStatus as ThreeDsStatus,
-      threeDSRequestPattern: threeDSRequestPattern as 'REDIRECT',
-      threeDSResponse,
-    };
-  } else if (purchase.threeDSStatus !== undefined)
-    answer.threeDSResponseInfo = { threeDSStatus: purchase.threeDSStatus as ThreeDsStatus };
+  const threeDs = threeDsAnswerOf(purchase);
+  if (threeDs) answer.threeDSResponseInfo = threeDs;
   return answer;
 }

@@ -1,44 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { composePolicyEmail } from '../../src/mail/compose.js';
 import { MailSendFailed, smtpTransport } from '../../src/mail/transport.js';
 import { emailInput, PDF_BYTES } from './fixtures.js';
+import { startSmtpServer } from '../helpers/smtp-server.js';
 
 describe('smtpTransport', () => {
-  const received: { envelopeTo: string[]; mail: ParsedMail }[] = [];
-  let server: SMTPServer;
-  let port = 0;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 
   beforeAll(async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        simpleParser(stream)
-          .then((mail) => {
-            received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), mail });
-            callback();
-          })
-          .catch((error: unknown) => callback(error as Error));
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.server.address() as AddressInfo).port;
+    smtp = await startSmtpServer();
   });
 
   afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await smtp.close();
   });
 
   it('delivers text, HTML and PDF attachments intact, keeping our Message-ID, From and Reply-To', async () => {
     const message = composePolicyEmail(emailInput());
-    await smtpTransport(`smtp://127.0.0.1:${String(port)}`).send(message);
+    await smtpTransport(smtp.url).send(message);
 
-    expect(received).toHaveLength(1);
-    const [{ envelopeTo, mail }] = received as [(typeof received)[number]];
+    expect(smtp.received).toHaveLength(1);
+    const [{ envelopeTo, mail }] = smtp.received as [(typeof smtp.received)[number]];
     expect(envelopeTo).toEqual(['ana@example.com']);
     expect(mail.messageId).toBe('<policy-documents=3A12=3A1@nomad.example>');
     expect(mail.from?.value).toEqual([{ name: 'Nomad Global', address: 'hello@nomad.example' }]);
@@ -57,12 +41,12 @@ describe('smtpTransport', () => {
   });
 
   it('sends a resend with the same Message-ID', async () => {
-    received.length = 0;
-    const transport = smtpTransport(`smtp://127.0.0.1:${String(port)}`);
+    smtp.received.length = 0;
+    const transport = smtpTransport(smtp.url);
     const message = composePolicyEmail(emailInput({ language: 'en', kind: 'Amendment', messageKey: 'k:2' }));
     await transport.send(message);
     await transport.send(message);
-    expect(received.map((r) => r.mail.messageId)).toEqual(['<k=3A2@nomad.example>', '<k=3A2@nomad.example>']);
+    expect(smtp.received.map((r) => r.mail.messageId)).toEqual(['<k=3A2@nomad.example>', '<k=3A2@nomad.example>']);
   });
 
   it('fails without a server, as a value-free MailSendFailed (the outbox retries)', async () => {
