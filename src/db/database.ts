@@ -10,6 +10,8 @@ import type { PolicyChangesTables } from '../policy-changes/tables.js';
 import type { OutboxTables } from '../outbox/tables.js';
 import type { MailTables } from '../mail/tables.js';
 import type { DocumentsTables } from '../documents/tables.js';
+import type { EventsTables } from '../events/tables.js';
+import type { WebhooksTables } from '../webhooks/tables.js';
 
 /**
  * The one description of every table. Portable column rules (SQLite and PostgreSQL alike):
@@ -28,7 +30,9 @@ export interface Database
     PolicyChangesTables,
     OutboxTables,
     MailTables,
-    DocumentsTables {
+    DocumentsTables,
+    EventsTables,
+    WebhooksTables {
   brand: BrandTable;
 }
 
