@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { Executor, Tx } from '../db/database.js';
+import { enqueue } from '../outbox/repository.js';
+import type { EventType, NewPartnerEvent, PartnerEvent } from './model.js';
+import type { PartnerEventRow } from './tables.js';
+
+/** The outbox kind that publishes a recorded event (publish.ts): feed position, then one delivery per subscriber. */
+export const PUBLISH_EVENT = 'partner-event';
+
+/** A new public event id: `evt_` + 128 random bits. */
+export function newEventId(): string {
+  return `evt_${randomBytes(16).toString('base64url')}`;
+}
+
+/**
+ * Bumps a gapless counter and answers its new value. An upsert: on PostgreSQL it takes the row's
+ * lock to the commit, so two transactions numbering the same policy (or feed) queue instead of
+ * colliding; SQLite has one writer anyway.
+ */
+export async function nextCounterValue(tx: Tx, name: string): Promise<number> {
+  const row = await tx
+    .insertInto('event_counter')
+    .values({ name, last_value: 1 })
+    .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ last_value: eb('event_counter.last_value', '+', 1) })))
+    .returning('last_value')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_value);
+}
+
+/**
+ * Records an event in the caller's transaction (the change it reports): its policy sequence, the
+ * row, and the outbox message that publishes it. Undefined when its cause was recorded already.
+ */
+export async function recordEvent(tx: Tx, event: NewPartnerEvent): Promise<string | undefined> {
+  const known = await tx
+    .selectFrom('partner_event')
+    .select('event_id')
+    .where('source_key', '=', event.sourceKey)
+    .executeTakeFirst();
+  if (known) return undefined;
+  const policySequence =
+    event.policyNumber === undefined ? undefined : await nextCounterValue(tx, `policy:${event.policyNumber}`);
+  const eventId = newEventId();
+  await tx
+    .insertInto('partner_event')
+    .values({
+      event_id: eventId,
+      source_key: event.sourceKey,
+      partner_id: event.partnerId,
+      brand_code: event.brandCode,
+      type: event.type,
+      policy_number: event.policyNumber ?? null,
+      policy_sequence: policySequence ?? null,
+      occurred_at: event.at,
+      data_json: JSON.stringify(
+        policySequence === undefined ? event.data : { ...event.data, policyEventSequence: policySequence },
+      ),
+      endpoint_public_id: event.endpointId ?? null,
+      feed_position: null,
+      published_at: null,
+    })
+    .execute();
+  await enqueue(tx, { key: `${PUBLISH_EVENT}:${eventId}`, kind: PUBLISH_EVENT, payload: { eventId }, at: event.at });
+  return eventId;
+}
+
+/** One event by its public id (any partner: callers check ownership). */
+export async function findEvent(db: Executor, eventId: string): Promise<PartnerEvent | undefined> {
+  const row = await db.selectFrom('partner_event').selectAll().where('event_id', '=', eventId).executeTakeFirst();
+  return row ? eventOf(row) : undefined;
+}
+
+export function eventOf(row: PartnerEventRow): PartnerEvent {
+  return {
+    id: row.event_id,
+    type: row.type as EventType,
+    timestamp: row.occurred_at,
+    data: JSON.parse(row.data_json) as Record<string, unknown>,
+    partnerId: Number(row.partner_id),
+    brandCode: row.brand_code,
+    ...(row.policy_number === null ? {} : { policyNumber: row.policy_number }),
+    ...(row.policy_sequence === null ? {} : { policySequence: Number(row.policy_sequence) }),
+    ...(row.endpoint_public_id === null ? {} : { endpointId: row.endpoint_public_id }),
+    ...(row.feed_position === null ? {} : { feedPosition: Number(row.feed_position) }),
+  };
+}
+
+/** The exact bytes every delivery signs and sends, and the feed shows: `{ id, type, timestamp, data }`. */
+export function eventBody(event: PartnerEvent): string {
+  return JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, data: event.data });
+}
