@@ -33,6 +33,8 @@ import { purchaseRoutes } from './purchases/routes.js';
 import { policyChangeRoutes } from './policy-changes/routes.js';
 import { documentsRoutes } from './documents/routes.js';
 import { documentLinkRoutes } from './documents/link-routes.js';
+import type { Resolver } from './webhooks/address-guard.js';
+import { webhookRoutes } from './webhooks/routes.js';
 import { limitPartnerRequests, registerRateLimits, tokenEndpointLimits } from './http/rate-limits.js';
 
 export interface BuildAppOptions {
@@ -40,6 +42,8 @@ export interface BuildAppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Catalogue and pricing as the quotes area needs them (tests pass in-memory ones). */
   readonly quotePorts?: QuotePorts;
+  /** How webhook URLs' host names resolve (tests inject one; default the system's DNS). */
+  readonly webhookResolver?: Resolver;
 }
 
 /** Assembles the HTTP application from cross-cutting plugins and the domain areas. No logic here. */
@@ -115,6 +119,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         await protectedApi.register(documentsRoutes, { context });
         await protectedApi.register(purchaseRoutes, { context });
         await protectedApi.register(policyChangeRoutes, { context });
+        await protectedApi.register(webhookRoutes, {
+          context,
+          ...(options.webhookResolver ? { resolve: options.webhookResolver } : {}),
+        });
       });
     },
     { prefix: config.basePath },

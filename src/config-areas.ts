@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DocumentEnvSchema, documentConfigFrom, type DocumentConfig } from './documents/config.js';
 import { MailEnvSchema, mailConfigFrom, mailConfigProblems, type MailConfig } from './mail/config.js';
 import { OutboxEnvSchema, outboxConfigFrom, outboxConfigProblems, type OutboxConfig } from './outbox/config.js';
+import { WebhookEnvSchema, webhookConfigFrom, type WebhookConfig } from './webhooks/config.js';
 import { PolicyChangeEnvSchema, policyChangeConfigFrom, type PolicyChangeConfig } from './policy-changes/config.js';
 
 /** The settings of the areas that keep their own (each in its `config.ts`), parsed with the rest in config.ts. */
@@ -10,6 +11,7 @@ export const AreaEnvSchema = Type.Object({
   ...OutboxEnvSchema.properties,
   ...MailEnvSchema.properties,
   ...DocumentEnvSchema.properties,
+  ...WebhookEnvSchema.properties,
 });
 
 export interface AreaConfigs {
@@ -21,6 +23,8 @@ export interface AreaConfigs {
   readonly mail: MailConfig;
   /** The customer's document link. */
   readonly documents: DocumentConfig;
+  /** Webhook delivery: timeout, retry schedule, disabling, secret rotation overlap. */
+  readonly webhooks: WebhookConfig;
 }
 
 export function areaConfigProblems(env: Static<typeof AreaEnvSchema>, production: boolean): string[] {
@@ -33,5 +37,6 @@ export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>): AreaConfigs 
     outbox: outboxConfigFrom(env),
     mail: mailConfigFrom(env),
     documents: documentConfigFrom(env),
+    webhooks: webhookConfigFrom(env),
   };
 }

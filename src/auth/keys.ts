@@ -1,39 +1,28 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, importSPKI, type CryptoKey } from 'jose';
 import type { AppContext } from '../context.js';
+import { seal, unseal } from '../crypto/seal.js';
 import type { Executor } from '../db/database.js';
 import { findUsableKey, insertKey, listUsableKeys, retireKeysExcept, type StoredKey } from './token-repository.js';
 
 /**
  * Signing keys live in the database so every server process signs and verifies with the same
- * set. Private keys are sealed with AES-256-GCM under a key derived (HKDF) from
- * KEY_ENCRYPTION_SECRET; the kid is bound as associated data.
+ * set. Private keys are sealed (crypto/seal.ts) under KEY_ENCRYPTION_SECRET; the kid is bound as
+ * associated data.
  */
-const SEAL_VERSION = 'v1';
+const SIGNING_KEY_INFO = 'partner-api signing key';
 
 export function sealPrivateKey(secret: string, kid: string, pem: string): string {
-  const salt = randomBytes(16);
-  const key = Buffer.from(hkdfSync('sha256', secret, salt, 'partner-api signing key', 32));
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(kid));
-  const sealed = Buffer.concat([cipher.update(pem, 'utf8'), cipher.final()]);
-  return [SEAL_VERSION, salt, iv, cipher.getAuthTag(), sealed]
-    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
-    .join('.');
+  return seal(secret, { info: SIGNING_KEY_INFO, bound: kid }, pem);
 }
 
 export function openPrivateKey(secret: string, kid: string, sealed: string): string {
-  const [version, salt, iv, tag, data] = sealed.split('.');
-  if (version !== SEAL_VERSION || !salt || !iv || !tag || !data)
+  if (!sealed.startsWith('v1.') || sealed.split('.').length !== 5)
     throw new Error(`Signing key ${kid}: unknown sealed format.`);
-  const key = Buffer.from(hkdfSync('sha256', secret, Buffer.from(salt, 'base64url'), 'partner-api signing key', 32));
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url')).setAAD(Buffer.from(kid));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  try {
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
-  } catch {
+  const pem = unseal(secret, { info: SIGNING_KEY_INFO, bound: kid }, sealed);
+  if (pem === undefined)
     throw new Error(`Signing key ${kid} cannot be decrypted: KEY_ENCRYPTION_SECRET is not the one it was sealed with.`);
-  }
+  return pem;
 }
 
 async function createKey(context: AppContext, db: Executor): Promise<string> {

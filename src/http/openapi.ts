@@ -21,6 +21,11 @@ export const API_TAGS = [
     description:
       "The customer's document link: a public HTML page and PDF downloads opened by the policy's access value.",
   },
+  {
+    name: 'webhooks',
+    description:
+      'Webhook endpoints of a partner: signed (Standard Webhooks) deliveries of its events, secret rotation, a test event.',
+  },
   { name: 'operations', description: 'Health, readiness and metrics for operators.' },
 ];
 

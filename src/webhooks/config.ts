@@ -1,0 +1,63 @@
+import { Type, type Static } from 'typebox';
+
+/** The environment variables of webhook delivery (parsed with the rest in config.ts). */
+export const WebhookEnvSchema = Type.Object({
+  WEBHOOK_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 60_000,
+    description: 'Longest a webhook delivery attempt may take (connection, answer and its first KiB); then it failed.',
+  }),
+  WEBHOOK_RETRY_DELAYS: Type.String({
+    default: '5s,5m,30m,2h,5h,10h,14h,20h,24h',
+    pattern: '^\\s*\\d+(ms|s|m|h)\\s*(,\\s*\\d+(ms|s|m|h)\\s*)*$',
+    description:
+      'Delays before the 2nd, 3rd … delivery attempt of an event to an endpoint (Standard Webhooks schedule): attempts = delays + 1.',
+  }),
+  WEBHOOK_DISABLE_AFTER_DAYS: Type.Number({
+    default: 5,
+    minimum: 0,
+    maximum: 90,
+    description: 'An endpoint whose deliveries have failed without a success for this long is disabled (reason FAILING).',
+  }),
+  WEBHOOK_SECRET_OVERLAP_SECONDS: Type.Integer({
+    default: 86_400,
+    minimum: 0,
+    maximum: 604_800,
+    description: 'After a secret rotation, the previous secret keeps signing (a second signature) this long by default.',
+  }),
+});
+
+/** An endpoint's URL as partners register it: at most this many per partner and brand (deleted ones not counted). */
+export const MAX_ENDPOINTS_PER_BRAND = 20;
+
+export interface WebhookConfig {
+  /** Per delivery attempt. */
+  readonly timeoutMs: number;
+  /** Delays before attempts 2, 3, … (the outbox kind's `retryDelaysMs`). */
+  readonly retryDelaysMs: readonly number[];
+  /** Failing this long (no success since the first failure) disables the endpoint. */
+  readonly disableAfterMs: number;
+  /** Default overlap of the previous secret after a rotation. */
+  readonly secretOverlapSeconds: number;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `5s,5m,2h` → milliseconds. */
+export function parseDelays(text: string): number[] {
+  return text.split(',').map((part) => {
+    const match = /^(\d+)(ms|s|m|h)$/.exec(part.trim());
+    if (!match) throw new Error(`not a delay: ${part}`);
+    return Number(match[1]) * (UNIT_MS[match[2] as string] as number);
+  });
+}
+
+export function webhookConfigFrom(env: Static<typeof WebhookEnvSchema>): WebhookConfig {
+  return {
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    retryDelaysMs: Object.freeze(parseDelays(env.WEBHOOK_RETRY_DELAYS)),
+    disableAfterMs: env.WEBHOOK_DISABLE_AFTER_DAYS * 86_400_000,
+    secretOverlapSeconds: env.WEBHOOK_SECRET_OVERLAP_SECONDS,
+  };
+}

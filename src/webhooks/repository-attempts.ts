@@ -1,0 +1,101 @@
+import type { Executor } from '../db/database.js';
+import type { OutboxState } from '../outbox/repository.js';
+
+/** The outbox kind of one event's delivery to one endpoint, and its message key. */
+export const WEBHOOK_DELIVERY = 'webhook-delivery';
+export const deliveryKey = (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`;
+
+/** One delivery attempt as recorded (and shown to the endpoint's partner). */
+export interface DeliveryAttempt {
+  /** 1, 2, 3 … per event and endpoint, across redeliveries. */
+  readonly attempt: number;
+  readonly attemptedAt: string;
+  readonly outcome: 'SUCCEEDED' | 'FAILED';
+  /** The receiver's HTTP status; absent when no answer came. */
+  readonly statusCode?: number;
+  readonly latencyMs: number;
+  /** Machine-readable failure: `TIMEOUT`, `ADDRESS_REFUSED`, `REDIRECT`, `HTTP_500`, `CONNECTION` … */
+  readonly error?: string;
+  /** The first bytes (≤ 1 KiB) of the receiver's answer. */
+  readonly responseExcerpt?: string;
+}
+
+/** An event's deliveries to one endpoint: the outbox state and every attempt, oldest first. */
+export interface EndpointDeliveries {
+  readonly webhookId: string;
+  /** The outbox message's state (PENDING: more attempts to come); absent when only attempts remain. */
+  readonly state?: OutboxState;
+  readonly attempts: DeliveryAttempt[];
+}
+
+/** Records one attempt, numbered after the last one of this event and endpoint. */
+export async function recordAttempt(
+  db: Executor,
+  eventId: string,
+  endpointId: string,
+  attempt: Omit<DeliveryAttempt, 'attempt'>,
+): Promise<number> {
+  const last = await db
+    .selectFrom('webhook_delivery_attempt')
+    .select((eb) => eb.fn.max('attempt').as('last'))
+    .where('event_id', '=', eventId)
+    .where('endpoint_public_id', '=', endpointId)
+    .executeTakeFirst();
+  const number = Number(last?.last ?? 0) + 1;
+  await db
+    .insertInto('webhook_delivery_attempt')
+    .values({
+      event_id: eventId,
+      endpoint_public_id: endpointId,
+      attempt: number,
+      attempted_at: attempt.attemptedAt,
+      outcome: attempt.outcome,
+      status_code: attempt.statusCode ?? null,
+      latency_ms: Math.round(attempt.latencyMs),
+      error: attempt.error ?? null,
+      response_excerpt: attempt.responseExcerpt ?? null,
+    })
+    .execute();
+  return number;
+}
+
+/** Every delivery of an event, per endpoint (in the order the endpoints were first queued), for GET event. */
+export async function attemptsOfEvent(db: Executor, eventId: string): Promise<EndpointDeliveries[]> {
+  const prefix = deliveryKey(eventId, '');
+  const messages = await db
+    .selectFrom('outbox_message')
+    .select(['message_key', 'state'])
+    .where('kind', '=', WEBHOOK_DELIVERY)
+    // `_` of the ids is a LIKE wildcard: the exact prefix is checked again below.
+    .where('message_key', 'like', `${prefix}%`)
+    .orderBy('id')
+    .execute();
+  const rows = await db
+    .selectFrom('webhook_delivery_attempt')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .orderBy('endpoint_public_id')
+    .orderBy('attempt')
+    .execute();
+  const byEndpoint = new Map<string, { state?: OutboxState; attempts: DeliveryAttempt[] }>();
+  for (const m of messages.filter((m) => m.message_key.startsWith(prefix)))
+    byEndpoint.set(m.message_key.slice(prefix.length), { state: m.state as OutboxState, attempts: [] });
+  for (const r of rows) {
+    let entry = byEndpoint.get(r.endpoint_public_id);
+    if (!entry) byEndpoint.set(r.endpoint_public_id, (entry = { attempts: [] }));
+    entry.attempts.push({
+      attempt: Number(r.attempt),
+      attemptedAt: r.attempted_at,
+      outcome: r.outcome as DeliveryAttempt['outcome'],
+      ...(r.status_code === null ? {} : { statusCode: Number(r.status_code) }),
+      latencyMs: Number(r.latency_ms),
+      ...(r.error === null ? {} : { error: r.error }),
+      ...(r.response_excerpt === null ? {} : { responseExcerpt: r.response_excerpt }),
+    });
+  }
+  return [...byEndpoint].map(([webhookId, entry]) => ({
+    webhookId,
+    ...(entry.state === undefined ? {} : { state: entry.state }),
+    attempts: entry.attempts,
+  }));
+}
