@@ -1,0 +1,112 @@
+import type { Clock, AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
+import { eventBody, findEvent } from '../events/repository.js';
+import type { OutboxMessage } from '../outbox/repository.js';
+import { systemResolver, type AddressRules, type Resolver } from './address-guard.js';
+import type { WebhookConfig } from './config.js';
+import { DeliveryAbandoned, DeliveryFailed, EndpointDisabled } from './errors.js';
+import type { DeliveryPayload } from './fan-out.js';
+import { disableEndpoint, endpointForDelivery, markFailing, markHealthy } from './repository.js';
+import { recordAttempt, WEBHOOK_DELIVERY } from './repository-attempts.js';
+import type { SealedSecrets } from './model.js';
+import { openWebhookSecret, signedHeaders } from './secrets.js';
+import { postOnce, type SendResult } from './send.js';
+
+export interface DeliveryDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  /** KEY_ENCRYPTION_SECRET: opens the signing secrets. */
+  readonly keySecret: string;
+  readonly rules: AddressRules;
+  readonly resolve: Resolver;
+  readonly config: WebhookConfig;
+}
+
+export const deliveryDepsOf = (context: AppContext, resolve: Resolver = systemResolver): DeliveryDeps => ({
+  db: context.db,
+  clock: context.clock,
+  keySecret: context.config.auth.keyEncryptionSecret,
+  rules: { production: context.config.env === 'production' },
+  resolve,
+  config: context.config.webhooks,
+});
+
+/** A delivery whose event is gone (never expected): nothing to send, ever. */
+class EventMissing extends Error {
+  readonly permanent = true;
+  constructor() {
+    super('the event of this delivery does not exist');
+    this.name = 'EventMissing';
+  }
+}
+
+/** The secrets that sign now: the current one, and the previous one until its overlap ends. */
+function signingSecrets(deps: DeliveryDeps, endpointId: string, sealed: SealedSecrets, now: Date): string[] {
+  const open = (s: string) => openWebhookSecret(deps.keySecret, endpointId, s);
+  const previousLive =
+    sealed.previous !== undefined && sealed.previousExpiresAt !== undefined && sealed.previousExpiresAt > now.toISOString();
+  return previousLive ? [open(sealed.current), open(sealed.previous as string)] : [open(sealed.current)];
+}
+
+const succeeded = (r: SendResult) => r.statusCode !== undefined && r.statusCode >= 200 && r.statusCode < 300;
+
+function failureCode(r: SendResult): string {
+  if (r.failure !== undefined) return r.failure;
+  const status = r.statusCode ?? 0;
+  return status >= 300 && status < 400 ? `REDIRECT_${status}` : `HTTP_${status}`;
+}
+
+/**
+ * Delivers one event to one endpoint (an outbox message of kind `webhook-delivery`): signed per
+ * Standard Webhooks with the event id as `webhook-id` (the same on every retry), every attempt
+ * recorded. 2xx: delivered. 410: the endpoint is disabled (GONE) and the delivery abandoned.
+ * Anything else: retried on the schedule, unless the endpoint has failed for longer than
+ * WEBHOOK_DISABLE_AFTER_DAYS, which disables it (FAILING).
+ */
+export async function deliverWebhook(deps: DeliveryDeps, message: OutboxMessage): Promise<void> {
+  const { eventId, endpointId } = message.payload as DeliveryPayload;
+  const event = await findEvent(deps.db, eventId);
+  if (!event) throw new EventMissing();
+  const found = await endpointForDelivery(deps.db, endpointId);
+  if (!found || found.endpoint.deleted || !found.endpoint.enabled) throw new EndpointDisabled();
+  const now = deps.clock();
+  const body = eventBody(event);
+  const headers = signedHeaders(signingSecrets(deps, endpointId, found.secrets, now), { id: event.id, at: now, body });
+  const result = await postOnce(new URL(found.endpoint.url), body, headers, {
+    rules: deps.rules,
+    resolve: deps.resolve,
+    timeoutMs: deps.config.timeoutMs,
+  });
+  const ok = succeeded(result);
+  await recordAttempt(deps.db, eventId, endpointId, {
+    attemptedAt: now.toISOString(),
+    outcome: ok ? 'SUCCEEDED' : 'FAILED',
+    ...(result.statusCode === undefined ? {} : { statusCode: result.statusCode }),
+    latencyMs: result.latencyMs,
+    ...(ok ? {} : { error: failureCode(result) }),
+    ...(result.excerpt === undefined ? {} : { responseExcerpt: result.excerpt }),
+  });
+  if (ok) return markHealthy(deps.db, endpointId);
+  const at = deps.clock();
+  if (result.statusCode === 410) {
+    await disableEndpoint(deps.db, endpointId, 'GONE', at.toISOString());
+    throw new DeliveryAbandoned('HTTP_410');
+  }
+  const since = await markFailing(deps.db, endpointId, now.toISOString());
+  if (at.getTime() - Date.parse(since) >= deps.config.disableAfterMs) {
+    await disableEndpoint(deps.db, endpointId, 'FAILING', at.toISOString());
+    throw new DeliveryAbandoned('FAILING');
+  }
+  throw new DeliveryFailed(failureCode(result));
+}
+
+/** The outbox kind of webhook deliveries (worker.ts `OutboxKind`): the handler and the retry schedule. */
+export function webhookDeliveryKind(deps: DeliveryDeps) {
+  return {
+    deliver: (message: OutboxMessage) => deliverWebhook(deps, message),
+    retryDelaysMs: deps.config.retryDelaysMs,
+  };
+}
+
+/** `{ 'webhook-delivery': kind }`, to spread into the worker's handlers. */
+export const webhookDeliveryKinds = (deps: DeliveryDeps) => ({ [WEBHOOK_DELIVERY]: webhookDeliveryKind(deps) });
