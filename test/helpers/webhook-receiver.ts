@@ -4,6 +4,8 @@ import { Webhook } from 'standardwebhooks';
 
 /** One request the receiver got: its headers and exact body. */
 export interface ReceivedWebhook {
+  /** The request's path (a test gives each endpoint its own). */
+  readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
 }
@@ -29,7 +31,7 @@ export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookRece
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const got = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const got = { path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(got);
       const answer = answerOf(received.length - 1, got);
       const send = () => {

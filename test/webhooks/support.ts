@@ -31,7 +31,7 @@ async function publishForTest(t: TestApp, message: OutboxMessage): Promise<void>
     .execute((tx) => enqueueDeliveries(tx, event, t.context.clock().toISOString()));
 }
 
-/** A worker without a timer that publishes events and delivers webhooks; retries are due at once. */
+/** A worker without a timer that publishes events and delivers webhooks; a retry is due 1 s, 2 s, 4 s … later. */
 export function webhookWorker(t: TestApp, resolve?: Resolver): OutboxWorker {
   const deps = deliveryDepsOf(t.context, resolve);
   return startOutboxWorker(
@@ -40,7 +40,7 @@ export function webhookWorker(t: TestApp, resolve?: Resolver): OutboxWorker {
       'partner-event': (message) => publishForTest(t, message),
       'webhook-delivery': (message) => deliverWebhook(deps, message),
     },
-    { intervalMs: 1000, leaseSeconds: 60, maxAttempts: 10, baseBackoffMs: 0, timer: false },
+    { intervalMs: 1000, leaseSeconds: 60, maxAttempts: 10, baseBackoffMs: 2000, timer: false },
   );
 }
 
