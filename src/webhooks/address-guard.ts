@@ -56,7 +56,11 @@ export function hostOf(url: URL): string {
  * Checks a URL and every address its host resolves to; resolves to the refusal reason, or
  * undefined when it may be called. A name that does not resolve is refused too.
  */
-export async function refusedDestination(url: URL, rules: AddressRules, resolve: Resolver): Promise<string | undefined> {
+export async function refusedDestination(
+  url: URL,
+  rules: AddressRules,
+  resolve: Resolver,
+): Promise<string | undefined> {
   const early = refusedUrl(url, rules);
   if (early !== undefined) return early;
   const host = hostOf(url);
@@ -95,9 +99,13 @@ export function guardedLookup(rules: AddressRules, resolve: Resolver) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     resolve(hostname).then(
       (found) => {
-        const refused = found.length === 0 ? 'does not resolve' : found.map((a) => refusedAddress(a.address, rules)).find((r) => r !== undefined);
+        const refused =
+          found.length === 0
+            ? 'does not resolve'
+            : found.map((a) => refusedAddress(a.address, rules)).find((r) => r !== undefined);
         if (refused !== undefined) return callback(new AddressRefused(refused), '', 0);
-        const wanted = options.family === 4 || options.family === 6 ? found.filter((a) => a.family === options.family) : found;
+        const wanted =
+          options.family === 4 || options.family === 6 ? found.filter((a) => a.family === options.family) : found;
         if (wanted.length === 0) return callback(new AddressRefused('no address of the family asked'), '', 0);
         if (options.all) return callback(null, [...wanted]);
         const first = wanted[0] as LookupAddress;

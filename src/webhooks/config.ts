@@ -18,13 +18,15 @@ export const WebhookEnvSchema = Type.Object({
     default: 5,
     minimum: 0,
     maximum: 90,
-    description: 'An endpoint whose deliveries have failed without a success for this long is disabled (reason FAILING).',
+    description:
+      'An endpoint whose deliveries have failed without a success for this long is disabled (reason FAILING).',
   }),
   WEBHOOK_SECRET_OVERLAP_SECONDS: Type.Integer({
     default: 86_400,
     minimum: 0,
     maximum: 604_800,
-    description: 'After a secret rotation, the previous secret keeps signing (a second signature) this long by default.',
+    description:
+      'After a secret rotation, the previous secret keeps signing (a second signature) this long by default.',
   }),
 });
 

@@ -44,8 +44,10 @@ class EventMissing extends Error {
 function signingSecrets(deps: DeliveryDeps, endpointId: string, sealed: SealedSecrets, now: Date): string[] {
   const open = (s: string) => openWebhookSecret(deps.keySecret, endpointId, s);
   const previousLive =
-    sealed.previous !== undefined && sealed.previousExpiresAt !== undefined && sealed.previousExpiresAt > now.toISOString();
-  return previousLive ? [open(sealed.current), open(sealed.previous as string)] : [open(sealed.current)];
+    sealed.previous !== undefined &&
+    sealed.previousExpiresAt !== undefined &&
+    sealed.previousExpiresAt > now.toISOString();
+  return previousLive ? [open(sealed.current), open(sealed.previous)] : [open(sealed.current)];
 }
 
 const succeeded = (r: SendResult) => r.statusCode !== undefined && r.statusCode >= 200 && r.statusCode < 300;

@@ -41,7 +41,7 @@ export async function recordAttempt(
     .where('event_id', '=', eventId)
     .where('endpoint_public_id', '=', endpointId)
     .executeTakeFirst();
-  const number = Number(last?.last ?? 0) + 1;
+  const number = (last?.last ?? 0) + 1;
   await db
     .insertInto('webhook_delivery_attempt')
     .values({
@@ -84,11 +84,11 @@ export async function attemptsOfEvent(db: Executor, eventId: string): Promise<En
     let entry = byEndpoint.get(r.endpoint_public_id);
     if (!entry) byEndpoint.set(r.endpoint_public_id, (entry = { attempts: [] }));
     entry.attempts.push({
-      attempt: Number(r.attempt),
+      attempt: r.attempt,
       attemptedAt: r.attempted_at,
       outcome: r.outcome as DeliveryAttempt['outcome'],
-      ...(r.status_code === null ? {} : { statusCode: Number(r.status_code) }),
-      latencyMs: Number(r.latency_ms),
+      ...(r.status_code === null ? {} : { statusCode: r.status_code }),
+      latencyMs: r.latency_ms,
       ...(r.error === null ? {} : { error: r.error }),
       ...(r.response_excerpt === null ? {} : { responseExcerpt: r.response_excerpt }),
     });

@@ -127,7 +127,12 @@ export interface EndpointChange {
   readonly enabled?: boolean;
 }
 
-export async function updateEndpoint(db: Executor, publicId: string, change: EndpointChange, at: string): Promise<void> {
+export async function updateEndpoint(
+  db: Executor,
+  publicId: string,
+  change: EndpointChange,
+  at: string,
+): Promise<void> {
   await db
     .updateTable('webhook_endpoint')
     .set({
@@ -143,7 +148,12 @@ export async function updateEndpoint(db: Executor, publicId: string, change: End
 }
 
 /** Disables an endpoint that is enabled (an already disabled one keeps its first reason). */
-export async function disableEndpoint(db: Executor, publicId: string, reason: DisabledReason, at: string): Promise<void> {
+export async function disableEndpoint(
+  db: Executor,
+  publicId: string,
+  reason: DisabledReason,
+  at: string,
+): Promise<void> {
   await db
     .updateTable('webhook_endpoint')
     .set({ enabled: 0, disabled_reason: reason, disabled_at: at, updated_at: at })
@@ -221,12 +231,12 @@ export async function enabledEndpoints(db: Executor, scope: EndpointScope): Prom
 function endpointOf(row: PublicRow): WebhookEndpoint {
   return {
     id: row.public_id,
-    partnerId: Number(row.partner_id),
+    partnerId: row.partner_id,
     brandCode: row.brand_code,
     url: row.url,
     ...(row.description === null ? {} : { description: row.description }),
     eventTypes: JSON.parse(row.event_types_json) as EventType[],
-    enabled: Number(row.enabled) === 1,
+    enabled: row.enabled === 1,
     ...(row.disabled_reason === null ? {} : { disabledReason: row.disabled_reason as DisabledReason }),
     ...(row.disabled_at === null ? {} : { disabledAt: row.disabled_at }),
     ...(row.failing_since === null ? {} : { failingSince: row.failing_since }),

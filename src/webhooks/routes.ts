@@ -89,7 +89,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; res
         tags,
         operationId: 'listWebhooks',
         summary: 'Webhook endpoints',
-        description: 'Every endpoint of this partner under this brand (deleted ones not), oldest first; never their secrets.',
+        description:
+          'Every endpoint of this partner under this brand (deleted ones not), oldest first; never their secrets.',
         params: BrandParams,
         response: { 200: WebhookEndpointList, ...errorResponses(400, 401, 403, 404, 429, 500) },
       },

@@ -11,7 +11,8 @@ const EventTypeName = Type.Enum([...EVENT_TYPES], {
 
 const EventTypes = Type.Array(EventTypeName, {
   maxItems: EVENT_TYPES.length,
-  description: 'The event types this endpoint receives; empty or omitted: every type. `webhook.test` always reaches it.',
+  description:
+    'The event types this endpoint receives; empty or omitted: every type. `webhook.test` always reaches it.',
 });
 
 const Url = Type.String({
@@ -110,7 +111,8 @@ export const UpdateWebhookBody = Type.Object(
     description: Type.Optional(Type.Union([Description, Type.Null()], { description: 'null clears it.' })),
     enabled: Type.Optional(
       Type.Boolean({
-        description: 'false disables it (reason `PARTNER`); true re-enables it and clears `disabledReason` and `failingSince`.',
+        description:
+          'false disables it (reason `PARTNER`); true re-enables it and clears `disabledReason` and `failingSince`.',
       }),
     ),
   },

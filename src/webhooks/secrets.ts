@@ -23,7 +23,8 @@ export function sealWebhookSecret(keySecret: string, endpointId: string, secret:
 export function openWebhookSecret(keySecret: string, endpointId: string, sealed: string): string {
   const secret = unseal(keySecret, { info: WEBHOOK_SECRET_INFO, bound: endpointId }, sealed);
   // Never the value: only that it does not open (a changed KEY_ENCRYPTION_SECRET).
-  if (secret === undefined) throw new Error(`Webhook secret of ${endpointId} cannot be opened with KEY_ENCRYPTION_SECRET.`);
+  if (secret === undefined)
+    throw new Error(`Webhook secret of ${endpointId} cannot be opened with KEY_ENCRYPTION_SECRET.`);
   return secret;
 }
 

@@ -156,7 +156,12 @@ describe(`webhook endpoints (${DIALECT})`, () => {
     expect(notUrl.statusCode).toBe(400);
     expect(notUrl.json().validation.errors[0]).toMatchObject({ code: 'WEBHOOK_URL_REFUSED', property: 'url' });
     // Staging refuses private addresses other than loopback, and credentials.
-    for (const url of ['http://10.0.0.1/x', 'http://169.254.169.254/latest', 'http://user:pw@127.0.0.1/x', 'ftp://127.0.0.1/'])
+    for (const url of [
+      'http://10.0.0.1/x',
+      'http://169.254.169.254/latest',
+      'http://user:pw@127.0.0.1/x',
+      'ftp://127.0.0.1/',
+    ])
       expect((await call('POST', webhooksPath(), { url })).json().validation.errors[0].code, url).toBe(
         'WEBHOOK_URL_REFUSED',
       );

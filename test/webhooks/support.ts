@@ -26,9 +26,7 @@ async function publishForTest(t: TestApp, message: OutboxMessage): Promise<void>
   const { eventId } = message.payload as { eventId: string };
   const event = await findEvent(t.context.db, eventId);
   if (!event) throw new Error(`no event ${eventId}`);
-  await t.context.db
-    .transaction()
-    .execute((tx) => enqueueDeliveries(tx, event, t.context.clock().toISOString()));
+  await t.context.db.transaction().execute((tx) => enqueueDeliveries(tx, event, t.context.clock().toISOString()));
 }
 
 /** A worker without a timer that publishes events and delivers webhooks; a retry is due 1 s, 2 s, 4 s … later. */
