@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { parseDelays } from './config.js';
+
+describe('webhook configuration', () => {
+  it('defaults to the Standard Webhooks retry schedule and 24 h of rotation overlap', () => {
+    const { webhooks } = loadConfig({});
+    expect(webhooks.retryDelaysMs).toEqual(
+      [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400].map((s) => s * 1000),
+    );
+    expect(webhooks).toMatchObject({ timeoutMs: 10_000, disableAfterMs: 5 * 86_400_000, secretOverlapSeconds: 86_400 });
+  });
+
+  it('reads a schedule in ms, s, m and h', () => {
+    expect(parseDelays('0ms, 250ms,2s,1m,1h')).toEqual([0, 250, 2000, 60_000, 3_600_000]);
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: '1s,2s' }).webhooks.retryDelaysMs).toEqual([1000, 2000]);
+  });
+
+  it('refuses a malformed schedule and an overlap above 7 days, naming the variable', () => {
+    expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS: '5 minutes' })).toThrow(/WEBHOOK_RETRY_DELAYS/);
+    expect(() => loadConfig({ WEBHOOK_SECRET_OVERLAP_SECONDS: '604801' })).toThrow(/WEBHOOK_SECRET_OVERLAP_SECONDS/);
+  });
+});
