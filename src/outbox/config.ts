@@ -20,6 +20,12 @@ export const OutboxEnvSchema = Type.Object({
     maximum: 100,
     description: 'Delivery attempts before a message is FAILED (`npm run cli -- documents failed`, `… retry <key>`).',
   }),
+  OUTBOX_CONCURRENCY: Type.Integer({
+    default: 4,
+    minimum: 1,
+    maximum: 64,
+    description: 'Messages each server process delivers at once: a slow webhook receiver does not hold up e-mails.',
+  }),
   OUTBOX_CRASH_AFTER: Type.Optional(
     Type.Enum(['send'], {
       description:
@@ -41,6 +47,8 @@ export interface OutboxConfig {
   readonly maxAttempts: number;
   /** The first retry's delay; doubled per attempt, capped at an hour, with jitter. */
   readonly baseBackoffMs: number;
+  /** Messages in delivery at once per process. */
+  readonly concurrency: number;
   /** Crash-test hook (never in production): kill the process after a delivery, before SENT is recorded. */
   readonly crashAfter?: 'send';
 }
@@ -58,6 +66,7 @@ export function outboxConfigFrom(env: Static<typeof OutboxEnvSchema>): OutboxCon
     leaseSeconds: env.OUTBOX_LEASE_SECONDS,
     maxAttempts: env.OUTBOX_MAX_ATTEMPTS,
     baseBackoffMs: BASE_BACKOFF_MS,
+    concurrency: env.OUTBOX_CONCURRENCY,
     ...(env.OUTBOX_CRASH_AFTER ? { crashAfter: env.OUTBOX_CRASH_AFTER } : {}),
   };
 }
