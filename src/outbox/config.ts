@@ -27,9 +27,10 @@ export const OutboxEnvSchema = Type.Object({
     description: 'Messages each server process delivers at once: a slow webhook receiver does not hold up e-mails.',
   }),
   OUTBOX_CRASH_AFTER: Type.Optional(
-    Type.Enum(['send'], {
+    Type.String({
+      pattern: '^send(:[a-z-]+)?$',
       description:
-        'Test hook: SIGKILL the process right after a handler delivered a message, before it is marked SENT. Refused in production.',
+        'Test hook: SIGKILL the process right after a handler delivered a message (`send`; `send:<kind>`: of that kind only), before it is marked SENT. Refused in production.',
     }),
   ),
 });
@@ -49,9 +50,11 @@ export interface OutboxConfig {
   readonly baseBackoffMs: number;
   /** Messages in delivery at once per process. */
   readonly concurrency: number;
-  /** Crash-test hook (never in production): kill the process after a delivery, before SENT is recorded. */
-  readonly crashAfter?: 'send';
+  /** Crash-test hook (never in production): kill the process after a delivery (of one kind: `send:<kind>`), before SENT is recorded. */
+  readonly crashAfter?: CrashAfterSend;
 }
+
+export type CrashAfterSend = 'send' | `send:${string}`;
 
 /** Settings refused together (production: no crash-test hook). */
 export function outboxConfigProblems(env: Static<typeof OutboxEnvSchema>, production: boolean): string[] {
@@ -67,6 +70,6 @@ export function outboxConfigFrom(env: Static<typeof OutboxEnvSchema>): OutboxCon
     maxAttempts: env.OUTBOX_MAX_ATTEMPTS,
     baseBackoffMs: BASE_BACKOFF_MS,
     concurrency: env.OUTBOX_CONCURRENCY,
-    ...(env.OUTBOX_CRASH_AFTER ? { crashAfter: env.OUTBOX_CRASH_AFTER } : {}),
+    ...(env.OUTBOX_CRASH_AFTER ? { crashAfter: env.OUTBOX_CRASH_AFTER as CrashAfterSend } : {}),
   };
 }

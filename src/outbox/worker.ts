@@ -111,7 +111,8 @@ export function startOutboxWorker(
       return false;
     }
     // SIGKILL, as a machine dying between the receiver's acceptance and SENT (test hook, see config).
-    if (options.crashAfter === 'send') process.kill(process.pid, 'SIGKILL');
+    if (options.crashAfter === 'send' || options.crashAfter === `send:${message.kind}`)
+      process.kill(process.pid, 'SIGKILL');
     if (await sent(kind, message)) return true;
     // Delivered after its lease ran out: another worker took it over and delivers it again.
     deps.log?.warn({ outboxKey: message.key, kind: message.kind }, 'outbox message delivered after its lease expired');
