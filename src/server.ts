@@ -14,6 +14,7 @@ import { changeDepsFor } from './policy-changes/deps.js';
 import { recoverPolicyChanges } from './policy-changes/recovery.js';
 import { ConnectionTracker } from './http/listener.js';
 import { deliveryDepsOf, documentDeliveryHandlers } from './documents/delivery.js';
+import { webhookDeliveryDepsOf, webhookDeliveryKinds } from './webhooks/delivery.js';
 import { startOutboxWorker, type OutboxHandler, type OutboxKind } from './outbox/worker.js';
 
 export interface RunningServer {
@@ -47,7 +48,11 @@ export function outboxHandlers(
   context: AppContext,
   log?: FastifyBaseLogger,
 ): Record<string, OutboxHandler | OutboxKind> {
-  return { ...documentDeliveryHandlers(deliveryDepsOf(context, log)) };
+  return {
+    ...documentDeliveryHandlers(deliveryDepsOf(context, log)),
+    // Webhook deliveries (issue 21): signed POSTs on the Standard Webhooks retry schedule.
+    ...webhookDeliveryKinds(webhookDeliveryDepsOf(context)),
+  };
 }
 
 export async function startServer(config: AppConfig, options: StartOptions = {}): Promise<RunningServer> {

@@ -22,7 +22,7 @@ export interface DeliveryDeps {
   readonly config: WebhookConfig;
 }
 
-export const deliveryDepsOf = (context: AppContext, resolve: Resolver = systemResolver): DeliveryDeps => ({
+export const webhookDeliveryDepsOf = (context: AppContext, resolve: Resolver = systemResolver): DeliveryDeps => ({
   db: context.db,
   clock: context.clock,
   keySecret: context.config.auth.keyEncryptionSecret,

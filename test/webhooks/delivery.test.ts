@@ -17,7 +17,10 @@ import {
 
 describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
   const time = shiftableClock();
-  const testApp = useTestApp({ clock: time.clock, env: { WEBHOOK_TIMEOUT_MS: '500' } });
+  const testApp = useTestApp({
+    clock: time.clock,
+    env: { WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_RETRY_DELAYS: '1s,2s,3s,4s' },
+  });
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
@@ -112,6 +115,33 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
       headers: await bearerFor(t, 'brandau'),
     });
     expect(endpoint.json()).not.toHaveProperty('failingSince');
+  });
+
+  it('retries on WEBHOOK_RETRY_DELAYS, then fails the delivery after delays + 1 attempts', async () => {
+    receiver.answer(() => ({ status: 502 }));
+    const t = testApp();
+    const { eventId, webhookId, deliveries } = await testEventTo('/schedule');
+    expect(deliveries).toHaveLength(1);
+    const due = async () =>
+      await t.context.db
+        .selectFrom('outbox_message')
+        .select(['next_attempt_at', 'updated_at', 'state', 'attempts'])
+        .where('message_key', '=', `webhook:${eventId}:${webhookId}`)
+        .executeTakeFirstOrThrow();
+    const worker = webhookWorker(t);
+    for (const delaySeconds of [1, 2, 3, 4]) {
+      const row = await due();
+      expect(row.state).toBe('PENDING');
+      expect(Date.parse(row.next_attempt_at) - Date.parse(row.updated_at)).toBe(delaySeconds * 1000);
+      await worker.runOnce(); // not due yet
+      expect((await due()).attempts).toBe(row.attempts);
+      time.advance(delaySeconds * 1000);
+      await worker.runOnce();
+    }
+    await worker.stop();
+    expect(await due()).toMatchObject({ state: 'FAILED', attempts: 5 });
+    expect(receivedAt('/schedule')).toHaveLength(5);
+    expect(new Set(receivedAt('/schedule').map((d) => d.headers['webhook-id']))).toEqual(new Set([eventId]));
   });
 
   it('disables the endpoint on 410 Gone, with the reason visible, and delivers nothing more', async () => {

@@ -3,7 +3,7 @@ import { findEvent } from '../../src/events/repository.js';
 import type { OutboxMessage } from '../../src/outbox/repository.js';
 import { startOutboxWorker, type OutboxWorker } from '../../src/outbox/worker.js';
 import type { Resolver } from '../../src/webhooks/address-guard.js';
-import { deliverWebhook, deliveryDepsOf } from '../../src/webhooks/delivery.js';
+import { webhookDeliveryDepsOf, webhookDeliveryKind } from '../../src/webhooks/delivery.js';
 import { enqueueDeliveries } from '../../src/webhooks/fan-out.js';
 import type { TestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
@@ -29,16 +29,19 @@ async function publishForTest(t: TestApp, message: OutboxMessage): Promise<void>
   await t.context.db.transaction().execute((tx) => enqueueDeliveries(tx, event, t.context.clock().toISOString()));
 }
 
-/** A worker without a timer that publishes events and delivers webhooks; a retry is due 1 s, 2 s, 4 s … later. */
+/**
+ * A worker without a timer that publishes events and delivers webhooks, one lane; retries follow
+ * the app's WEBHOOK_RETRY_DELAYS (the suites set a few seconds: the clock is moved, not waited for).
+ */
 export function webhookWorker(t: TestApp, resolve?: Resolver): OutboxWorker {
-  const deps = deliveryDepsOf(t.context, resolve);
+  const deps = webhookDeliveryDepsOf(t.context, resolve);
   return startOutboxWorker(
     { db: t.context.db, clock: t.context.clock, random: () => 0 },
     {
       'partner-event': (message) => publishForTest(t, message),
-      'webhook-delivery': (message) => deliverWebhook(deps, message),
+      'webhook-delivery': webhookDeliveryKind(deps),
     },
-    { intervalMs: 1000, leaseSeconds: 60, maxAttempts: 10, baseBackoffMs: 2000, timer: false },
+    { ...t.context.config.outbox, concurrency: 1, timer: false },
   );
 }
 
