@@ -31,6 +31,7 @@ describe(`webhook endpoints (${DIALECT})`, () => {
       description: 'booking system',
     });
     expect(created.statusCode).toBe(201);
+    expect(created.headers['cache-control']).toBe('no-store');
     const body = created.json();
     expect(body).toMatchObject({
       url: URL_A,
