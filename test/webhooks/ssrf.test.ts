@@ -154,6 +154,21 @@ describe(`webhook URL safety in production (${DIALECT})`, () => {
       await receiver.close();
     }
   });
+  it('refuses at delivery a stored URL the rules refuse now (localhost, http)', async () => {
+    const t = testApp();
+    const headers = await bearerFor(t, 'brandau');
+    const created = await register('https://hooks.partner.example/later');
+    const { webhookId } = created.json<{ webhookId: string }>();
+    for (const url of ['https://localhost:9/hooks', 'http://hooks.partner.example/hooks', 'https://[::ffff:7f00:1]/']) {
+      await t.context.db.updateTable('webhook_endpoint').set({ url }).where('public_id', '=', webhookId).execute();
+      const sent = await production.inject({ method: 'POST', url: `${webhooksPath()}/${webhookId}/test`, headers });
+      const { eventId } = sent.json<{ eventId: string }>();
+      const worker = webhookWorker({ ...t, context: productionContext }, fakeDns(dns));
+      await worker.runOnce();
+      await worker.stop();
+      expect(await attemptsOf(t, eventId), url).toMatchObject([{ outcome: 'FAILED', error: 'ADDRESS_REFUSED' }]);
+    }
+  });
 });
 
 describe(`webhook addresses in staging (${DIALECT})`, () => {
