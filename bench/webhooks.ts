@@ -60,7 +60,7 @@ try {
         body: JSON.stringify({ url: receiverUrl, eventTypes: ['webhook.test'] }),
       });
       if (created.status !== 201) throw new Error(`register: ${created.status} ${created.body}`);
-      const { id } = JSON.parse(created.body) as { id: string };
+      const { webhookId: id } = JSON.parse(created.body) as { webhookId: string };
       const { 'content-type': _json, ...plain } = headers;
       for (let sent = 0; sent < count; sent += 50) {
         const batch = Array.from({ length: Math.min(50, count - sent) }, () =>
@@ -93,8 +93,8 @@ try {
       const api = apiFor(worker.url);
       const headers = await bearer(api);
       const list = await api.call({ method: 'GET', path: '/partners/v1/brandau/webhooks', headers });
-      for (const endpoint of (JSON.parse(list.body) as { webhooks: { id: string }[] }).webhooks)
-        await api.call({ method: 'DELETE', path: `/partners/v1/brandau/webhooks/${endpoint.id}`, headers });
+      for (const endpoint of (JSON.parse(list.body) as { webhooks: { webhookId: string }[] }).webhooks)
+        await api.call({ method: 'DELETE', path: `/partners/v1/brandau/webhooks/${endpoint.webhookId}`, headers });
     } finally {
       await worker.stop();
     }
