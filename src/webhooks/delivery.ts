@@ -2,6 +2,7 @@ import type { Clock, AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import { eventBody, findEvent } from '../events/repository.js';
 import type { OutboxMessage } from '../outbox/repository.js';
+import type { OutboxKind } from '../outbox/worker.js';
 import { systemResolver, type AddressRules, type Resolver } from './address-guard.js';
 import type { WebhookConfig } from './config.js';
 import { DeliveryAbandoned, DeliveryFailed, EndpointDisabled } from './errors.js';
@@ -103,7 +104,7 @@ export async function deliverWebhook(deps: DeliveryDeps, message: OutboxMessage)
 }
 
 /** The outbox kind of webhook deliveries (worker.ts `OutboxKind`): the handler and the retry schedule. */
-export function webhookDeliveryKind(deps: DeliveryDeps) {
+export function webhookDeliveryKind(deps: DeliveryDeps): OutboxKind {
   return {
     deliver: (message: OutboxMessage) => deliverWebhook(deps, message),
     retryDelaysMs: deps.config.retryDelaysMs,
@@ -111,4 +112,4 @@ export function webhookDeliveryKind(deps: DeliveryDeps) {
 }
 
 /** `{ 'webhook-delivery': kind }`, to spread into the worker's handlers. */
-export const webhookDeliveryKinds = (deps: DeliveryDeps) => ({ [WEBHOOK_DELIVERY]: webhookDeliveryKind(deps) });
+export const webhookDeliveryKinds = (deps: DeliveryDeps): Record<string, OutboxKind> => ({ [WEBHOOK_DELIVERY]: webhookDeliveryKind(deps) });
