@@ -29,10 +29,11 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
     await receiver.close();
   });
 
-  /** Registers an endpoint on the receiver, sends a test event through the worker; answers what it needs. */
   let paths = 0;
+  /** What the receiver got on one endpoint's path (each test registers its own). */
   const receivedAt = (path: string) => receiver.received.filter((r) => r.path === `/hooks${path}`);
 
+  /** Registers an endpoint on the receiver, sends a test event through `runs` worker passes; answers what it needs. */
   async function testEventTo(path = `/${++paths}`, runs = 1) {
     const t = testApp();
     const endpoint = await registerEndpoint(t, { url: `${receiver.url}${path}` });
@@ -87,7 +88,7 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
     let calls = 0;
     receiver.answer(() => (calls++ === 0 ? { status: 500, body: 'boom' } : { status: 200 }));
     const t = testApp();
-    const { eventId, secret, webhookId, deliveries } = await testEventTo();
+    const { eventId, secret, webhookId, deliveries } = await testEventTo('/flaky');
     expect(deliveries).toHaveLength(1);
     expect((await message(eventId, webhookId))?.state).toBe('PENDING');
     const failing = await t.app.inject({
@@ -100,10 +101,9 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
     const worker = webhookWorker(t);
     await worker.runOnce();
     await worker.stop();
-    expect(receivedAt(deliveries[0]!.path.slice('/hooks'.length))).toHaveLength(2);
-    deliveries.push(...receivedAt(deliveries[0]!.path.slice('/hooks'.length)).slice(1));
-    expect(deliveries.map((d) => d.headers['webhook-id'])).toEqual([eventId, eventId]);
-    for (const d of deliveries) expect(verifyWebhook(secret, d)).toMatchObject({ id: eventId });
+    const both = receivedAt('/flaky');
+    expect(both.map((d) => d.headers['webhook-id'])).toEqual([eventId, eventId]);
+    for (const d of both) expect(verifyWebhook(secret, d)).toMatchObject({ id: eventId });
     expect(await attemptsOf(t, eventId)).toMatchObject([
       { attempt: 1, outcome: 'FAILED', status_code: 500, error: 'HTTP_500', response_excerpt: 'boom' },
       { attempt: 2, outcome: 'SUCCEEDED', status_code: 200, error: null },
