@@ -22,6 +22,9 @@ export type Resolver = (hostname: string) => Promise<readonly LookupAddress[]>;
 
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
+/** Longest a registration waits for the host's addresses. */
+const REGISTRATION_LOOKUP_MS = 5000;
+
 /** Names that mean "this machine or its network" whatever DNS says. */
 const LOCAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/i;
 
@@ -66,10 +69,17 @@ export async function refusedDestination(
   const host = hostOf(url);
   if (isIP(host)) return undefined;
   let addresses: readonly LookupAddress[];
+  let timer: NodeJS.Timeout | undefined;
   try {
-    addresses = await resolve(host);
+    // Bounded: a registration request does not wait on a slow name server.
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('DNS timeout')), REGISTRATION_LOOKUP_MS);
+    });
+    addresses = await Promise.race([resolve(host), late]);
   } catch {
     return 'does not resolve';
+  } finally {
+    clearTimeout(timer);
   }
   if (addresses.length === 0) return 'does not resolve';
   for (const { address } of addresses) {
