@@ -112,4 +112,6 @@ export function webhookDeliveryKind(deps: DeliveryDeps): OutboxKind {
 }
 
 /** `{ 'webhook-delivery': kind }`, to spread into the worker's handlers. */
-export const webhookDeliveryKinds = (deps: DeliveryDeps): Record<string, OutboxKind> => ({ [WEBHOOK_DELIVERY]: webhookDeliveryKind(deps) });
+export const webhookDeliveryKinds = (deps: DeliveryDeps): Record<string, OutboxKind> => ({
+  [WEBHOOK_DELIVERY]: webhookDeliveryKind(deps),
+});
