@@ -47,3 +47,9 @@ export interface NewPartnerEvent {
   /** Without `policyEventSequence`: the recording adds it. */
   readonly data: Readonly<Record<string, unknown>>;
 }
+
+/** The partner's identifiers of a policy: the quote it was bought from and its booking reference. */
+export interface PolicyReferences {
+  readonly quoteId?: string;
+  readonly bookingReference?: string;
+}
