@@ -14,7 +14,7 @@ import { changeDepsFor } from './policy-changes/deps.js';
 import { recoverPolicyChanges } from './policy-changes/recovery.js';
 import { ConnectionTracker } from './http/listener.js';
 import { deliveryDepsOf, documentDeliveryHandlers } from './documents/delivery.js';
-import { startOutboxWorker, type OutboxHandler } from './outbox/worker.js';
+import { startOutboxWorker, type OutboxHandler, type OutboxKind } from './outbox/worker.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -43,7 +43,10 @@ export async function prepareDatabase(context: AppContext): Promise<void> {
 }
 
 /** Every kind the outbox carries and its handler (tests run a worker with the same). */
-export function outboxHandlers(context: AppContext, log?: FastifyBaseLogger): Record<string, OutboxHandler> {
+export function outboxHandlers(
+  context: AppContext,
+  log?: FastifyBaseLogger,
+): Record<string, OutboxHandler | OutboxKind> {
   return { ...documentDeliveryHandlers(deliveryDepsOf(context, log)) };
 }
 

@@ -24,7 +24,7 @@ export async function nextCounterValue(tx: Tx, name: string): Promise<number> {
     .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ last_value: eb('event_counter.last_value', '+', 1) })))
     .returning('last_value')
     .executeTakeFirstOrThrow();
-  return Number(row.last_value);
+  return row.last_value;
 }
 
 /**
@@ -76,12 +76,12 @@ export function eventOf(row: PartnerEventRow): PartnerEvent {
     type: row.type as EventType,
     timestamp: row.occurred_at,
     data: JSON.parse(row.data_json) as Record<string, unknown>,
-    partnerId: Number(row.partner_id),
+    partnerId: row.partner_id,
     brandCode: row.brand_code,
     ...(row.policy_number === null ? {} : { policyNumber: row.policy_number }),
-    ...(row.policy_sequence === null ? {} : { policySequence: Number(row.policy_sequence) }),
+    ...(row.policy_sequence === null ? {} : { policySequence: row.policy_sequence }),
     ...(row.endpoint_public_id === null ? {} : { endpointId: row.endpoint_public_id }),
-    ...(row.feed_position === null ? {} : { feedPosition: Number(row.feed_position) }),
+    ...(row.feed_position === null ? {} : { feedPosition: row.feed_position }),
   };
 }
 

@@ -20,10 +20,17 @@ export const OutboxEnvSchema = Type.Object({
     maximum: 100,
     description: 'Delivery attempts before a message is FAILED (`npm run cli -- documents failed`, `… retry <key>`).',
   }),
+  OUTBOX_CONCURRENCY: Type.Integer({
+    default: 4,
+    minimum: 1,
+    maximum: 64,
+    description: 'Messages each server process delivers at once: a slow webhook receiver does not hold up e-mails.',
+  }),
   OUTBOX_CRASH_AFTER: Type.Optional(
-    Type.Enum(['send'], {
+    Type.String({
+      pattern: '^send(:[a-z-]+)?$',
       description:
-        'Test hook: SIGKILL the process right after a handler delivered a message, before it is marked SENT. Refused in production.',
+        'Test hook: SIGKILL the process right after a handler delivered a message (`send`; `send:<kind>`: of that kind only), before it is marked SENT. Refused in production.',
     }),
   ),
 });
@@ -41,9 +48,13 @@ export interface OutboxConfig {
   readonly maxAttempts: number;
   /** The first retry's delay; doubled per attempt, capped at an hour, with jitter. */
   readonly baseBackoffMs: number;
-  /** Crash-test hook (never in production): kill the process after a delivery, before SENT is recorded. */
-  readonly crashAfter?: 'send';
+  /** Messages in delivery at once per process. */
+  readonly concurrency: number;
+  /** Crash-test hook (never in production): kill the process after a delivery (of one kind: `send:<kind>`), before SENT is recorded. */
+  readonly crashAfter?: CrashAfterSend;
 }
+
+export type CrashAfterSend = 'send' | `send:${string}`;
 
 /** Settings refused together (production: no crash-test hook). */
 export function outboxConfigProblems(env: Static<typeof OutboxEnvSchema>, production: boolean): string[] {
@@ -58,6 +69,7 @@ export function outboxConfigFrom(env: Static<typeof OutboxEnvSchema>): OutboxCon
     leaseSeconds: env.OUTBOX_LEASE_SECONDS,
     maxAttempts: env.OUTBOX_MAX_ATTEMPTS,
     baseBackoffMs: BASE_BACKOFF_MS,
-    ...(env.OUTBOX_CRASH_AFTER ? { crashAfter: env.OUTBOX_CRASH_AFTER } : {}),
+    concurrency: env.OUTBOX_CONCURRENCY,
+    ...(env.OUTBOX_CRASH_AFTER ? { crashAfter: env.OUTBOX_CRASH_AFTER as CrashAfterSend } : {}),
   };
 }

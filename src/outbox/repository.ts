@@ -101,14 +101,20 @@ export async function enqueue(tx: Executor, message: NewOutboxMessage): Promise<
   await enqueueStatement(tx, message).execute();
 }
 
+/** A kind a worker delivers, and how many attempts a message of it gets. */
+export interface KindAttempts {
+  readonly kind: string;
+  readonly maxAttempts: number;
+}
+
 /**
- * Leases the next message due (one of `kinds`, fewer than `maxAttempts` attempts, no live lease)
+ * Leases the next message due (one of `kinds`, fewer than its kind's attempts, no live lease)
  * by compare and set: of racing workers one gets it, the others the next one or none. On
  * PostgreSQL the candidate is read `for update skip locked`, so racers do not queue on one row.
  */
 export async function leaseNext(
   db: Executor,
-  lease: { owner: string; now: string; until: string; kinds: readonly string[]; maxAttempts: number },
+  lease: { owner: string; now: string; until: string; kinds: readonly KindAttempts[] },
 ): Promise<OutboxMessage | undefined> {
   if (lease.kinds.length === 0) return undefined;
   const postgres = dialectOf(db) === 'postgres';
@@ -126,8 +132,7 @@ export async function leaseNext(
         .select('id')
         .where('state', '=', 'PENDING')
         .where('next_attempt_at', '<=', lease.now)
-        .where('kind', 'in', [...lease.kinds])
-        .where('attempts', '<', lease.maxAttempts)
+        .where((w) => w.or(lease.kinds.map((k) => w.and([w('kind', '=', k.kind), w('attempts', '<', k.maxAttempts)]))))
         .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', lease.now)]))
         .orderBy('next_attempt_at')
         .orderBy('id')
@@ -177,12 +182,13 @@ export async function markFailed(
 }
 
 /** Messages whose last attempt died with its worker (lease expired, no attempt left): FAILED. */
-export async function failAbandoned(db: Executor, now: string, maxAttempts: number): Promise<number> {
+export async function failAbandoned(db: Executor, now: string, kinds: readonly KindAttempts[]): Promise<number> {
+  if (kinds.length === 0) return 0;
   const result = await db
     .updateTable('outbox_message')
     .set({ state: 'FAILED', last_error: 'LeaseExpired', updated_at: now, lease_owner: null, lease_until: null })
     .where('state', '=', 'PENDING')
-    .where('attempts', '>=', maxAttempts)
+    .where((w) => w.or(kinds.map((k) => w.and([w('kind', '=', k.kind), w('attempts', '>=', k.maxAttempts)]))))
     .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -213,6 +219,26 @@ export async function retryMessage(db: Executor, key: string, at: string): Promi
     .where('state', 'in', ['PENDING', 'FAILED'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Delivers a message again from its first attempt (a partner's redelivery): recorded if new, else
+ * made PENDING and due at `message.at` whatever its state, SENT and FAILED included. Same key, so
+ * a redelivered webhook keeps its `webhook-id`. A live lease is kept (its worker is sending it).
+ */
+export async function redeliver(db: Executor, message: NewOutboxMessage): Promise<void> {
+  await enqueueStatement(db, message)
+    .onConflict((oc) =>
+      oc.column('message_key').doUpdateSet({
+        state: 'PENDING',
+        attempts: 0,
+        next_attempt_at: message.at,
+        updated_at: message.at,
+        sent_at: null,
+        last_error: null,
+      }),
+    )
+    .execute();
 }
 
 /** One message by key (tests and operators). */

@@ -1,13 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../context.js';
-import type { Db } from '../db/database.js';
+import type { Db, Tx } from '../db/database.js';
 import { failureName } from '../db/refused-values.js';
 import type { OutboxConfig } from './config.js';
-import { failAbandoned, leaseNext, markFailed, markSent, type OutboxMessage } from './repository.js';
+import { failAbandoned, leaseNext, markFailed, markSent, type KindAttempts, type OutboxMessage } from './repository.js';
 
 /** Delivers one message; throwing means "not delivered", retried with back-off. Use `message.key` as a stable id. */
 export type OutboxHandler = (message: OutboxMessage) => Promise<void>;
+
+/** A kind with its own retry schedule, or work to commit with its SENT mark. */
+export interface OutboxKind {
+  readonly deliver: OutboxHandler;
+  /** Delays before attempts 2, 3, …: a message gets `length + 1` attempts. Absent: back-off and `maxAttempts`. */
+  readonly retryDelaysMs?: readonly number[];
+  /** Runs in the transaction that marks the message SENT (e.g. the event that reports it was sent). */
+  readonly recordSent?: (tx: Tx, message: OutboxMessage) => Promise<void>;
+}
 
 export interface OutboxWorkerDeps {
   readonly db: Db;
@@ -52,38 +61,59 @@ export function backoffMs(attempts: number, baseBackoffMs: number, random: numbe
  */
 export function startOutboxWorker(
   deps: OutboxWorkerDeps,
-  handlers: Readonly<Record<string, OutboxHandler>>,
+  handlers: Readonly<Record<string, OutboxHandler | OutboxKind>>,
   options: OutboxWorkerOptions,
 ): OutboxWorker {
   const owner = randomUUID();
-  const kinds = Object.keys(handlers);
+  const byKind = new Map(
+    Object.entries(handlers).map(([kind, h]) => [kind, typeof h === 'function' ? { deliver: h } : h] as const),
+  );
+  const attemptsOf = (kind: OutboxKind) => (kind.retryDelaysMs ? kind.retryDelaysMs.length + 1 : options.maxAttempts);
+  const kinds: KindAttempts[] = [...byKind].map(([kind, k]) => ({ kind, maxAttempts: attemptsOf(k) }));
   const random = deps.random ?? Math.random;
+  /** When attempt `attempts + 1` may start, or undefined when the message has had its last. */
+  const retryAt = (kind: OutboxKind, attempts: number, at: Date): string | undefined => {
+    if (attempts >= attemptsOf(kind)) return undefined;
+    const delay = kind.retryDelaysMs
+      ? (kind.retryDelaysMs[attempts - 1] as number)
+      : backoffMs(attempts, options.baseBackoffMs, random());
+    return new Date(at.getTime() + delay).toISOString();
+  };
+  const sent = async (kind: OutboxKind, message: OutboxMessage): Promise<boolean> => {
+    const at = deps.clock().toISOString();
+    const { recordSent } = kind;
+    if (!recordSent) return markSent(deps.db, message.id, owner, at);
+    return deps.db.transaction().execute(async (tx) => {
+      const marked = await markSent(tx, message.id, owner, at);
+      if (marked) await recordSent(tx, message);
+      return marked;
+    });
+  };
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
 
   const deliver = async (message: OutboxMessage): Promise<boolean> => {
+    // Leased only among the kinds handled here.
+    const kind = byKind.get(message.kind) as OutboxKind;
     try {
-      // Leased only among the kinds handled here.
-      await (handlers[message.kind] as OutboxHandler)(message);
+      await kind.deliver(message);
     } catch (error) {
       const at = deps.clock();
       const error_ = failureName(error).slice(0, 200);
       // A refusal that will never pass (e.g. an SMTP 5xx: MailSendFailed.permanent) fails at once.
       const permanent = (error as { permanent?: unknown }).permanent === true;
-      const exhausted = permanent || message.attempts >= options.maxAttempts;
-      const retryAt = exhausted
-        ? undefined
-        : new Date(at.getTime() + backoffMs(message.attempts, options.baseBackoffMs, random())).toISOString();
-      await markFailed(deps.db, { id: message.id, owner, at: at.toISOString(), error: error_, retryAt });
+      const next = permanent ? undefined : retryAt(kind, message.attempts, at);
+      await markFailed(deps.db, { id: message.id, owner, at: at.toISOString(), error: error_, retryAt: next });
       const fields = { outboxKey: message.key, kind: message.kind, attempts: message.attempts, reason: error_ };
-      if (exhausted) deps.log?.error(fields, 'outbox message failed after its last attempt');
-      else deps.log?.warn({ ...fields, retryAt }, 'outbox message not delivered; retrying later');
+      if (next === undefined) deps.log?.error(fields, 'outbox message failed after its last attempt');
+      else deps.log?.warn({ ...fields, retryAt: next }, 'outbox message not delivered; retrying later');
       return false;
     }
-    // SIGKILL, as a machine dying between the SMTP server's acceptance and SENT (test hook, see config).
-    if (options.crashAfter === 'send') process.kill(process.pid, 'SIGKILL');
-    if (await markSent(deps.db, message.id, owner, deps.clock().toISOString())) return true;
+    // SIGKILL, as a machine dying between the receiver's acceptance and SENT (test hook, see config).
+    if (options.crashAfter === 'send' || options.crashAfter === `send:${message.kind}`)
+      process.kill(process.pid, 'SIGKILL');
+    if (await sent(kind, message)) return true;
     // Delivered after its lease ran out: another worker took it over and delivers it again.
     deps.log?.warn({ outboxKey: message.key, kind: message.kind }, 'outbox message delivered after its lease expired');
     return false;
@@ -91,20 +121,24 @@ export function startOutboxWorker(
 
   const pass = async (): Promise<number> => {
     let delivered = 0;
-    const limit = options.batch ?? DEFAULT_BATCH;
-    await failAbandoned(deps.db, deps.clock().toISOString(), options.maxAttempts);
-    for (let seen = 0; seen < limit && !stopped; seen++) {
-      const now = deps.clock();
-      const message = await leaseNext(deps.db, {
-        owner,
-        now: now.toISOString(),
-        until: new Date(now.getTime() + options.leaseSeconds * 1000).toISOString(),
-        kinds,
-        maxAttempts: options.maxAttempts,
-      });
-      if (!message) break;
-      if (await deliver(message)) delivered++;
-    }
+    let budget = options.batch ?? DEFAULT_BATCH;
+    await failAbandoned(deps.db, deps.clock().toISOString(), kinds);
+    // Each lane leases and delivers one message at a time until none is due or the batch is spent.
+    const lane = async () => {
+      while (budget > 0 && !stopped) {
+        budget--;
+        const now = deps.clock();
+        const message = await leaseNext(deps.db, {
+          owner,
+          now: now.toISOString(),
+          until: new Date(now.getTime() + options.leaseSeconds * 1000).toISOString(),
+          kinds,
+        });
+        if (!message) return;
+        if (await deliver(message)) delivered++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, lane));
     return delivered;
   };
 

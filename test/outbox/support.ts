@@ -2,6 +2,7 @@ import type { Db } from '../../src/db/database.js';
 import {
   startOutboxWorker,
   type OutboxHandler,
+  type OutboxKind,
   type OutboxWorker,
   type OutboxWorkerOptions,
 } from '../../src/outbox/worker.js';
@@ -23,6 +24,7 @@ export const OPTIONS = {
   leaseSeconds: 60,
   maxAttempts: 3,
   baseBackoffMs: 1000,
+  concurrency: 1,
   timer: false,
 } as const;
 
@@ -30,7 +32,7 @@ export const OPTIONS = {
 export function testWorker(
   db: Db,
   clock: () => Date,
-  handlers: Record<string, OutboxHandler>,
+  handlers: Record<string, OutboxHandler | OutboxKind>,
   options: Partial<OutboxWorkerOptions> = {},
 ): OutboxWorker {
   return startOutboxWorker({ db, clock, random: () => 0 }, handlers, { ...OPTIONS, ...options });
