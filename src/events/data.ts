@@ -224,3 +224,34 @@ export function changeReferences(change: PolicyChange, ofPolicy: PolicyReference
   const given = change.pricing.kind === 'AMENDMENT' ? change.pricing.input.externalIdentifiers?.bookingReference : null;
   return given ? { ...ofPolicy, bookingReference: given } : ofPolicy;
 }
+
+/** A transaction's documents as `documents.sent` reports them. */
+export interface SentDocuments {
+  readonly messageKey: string;
+  readonly policyNumber: string;
+  readonly brandCode: string;
+  readonly partnerId: number;
+  readonly sequenceNumber: number;
+  readonly actionType: string;
+  /** Sent to the address the partner gave (a resend), not the primary traveller's. */
+  readonly toPartnerAddress: boolean;
+}
+
+/** `documents.sent`: the e-mail with a transaction's documents was handed to the mail server. */
+export function documentsSentEvent(sent: SentDocuments, references: PolicyReferences): EventOf {
+  return {
+    type: 'documents.sent',
+    sourceKey: `documents.sent:${sent.messageKey}`,
+    partnerId: sent.partnerId,
+    brandCode: sent.brandCode,
+    policyNumber: sent.policyNumber,
+    data: {
+      policyNumber: sent.policyNumber,
+      brandCode: sent.brandCode,
+      sequenceNumber: sent.sequenceNumber,
+      actionType: sent.actionType,
+      recipient: sent.toPartnerAddress ? 'REQUESTED_ADDRESS' : 'PRIMARY_TRAVELLER',
+      ...referencesOf(references),
+    },
+  };
+}
