@@ -14,6 +14,8 @@ import { changeDepsFor } from './policy-changes/deps.js';
 import { recoverPolicyChanges } from './policy-changes/recovery.js';
 import { ConnectionTracker } from './http/listener.js';
 import { deliveryDepsOf, documentDeliveryHandlers } from './documents/delivery.js';
+import { publishEventHandler } from './events/publish.js';
+import { PUBLISH_EVENT } from './events/repository.js';
 import { startOutboxWorker, type OutboxHandler, type OutboxKind } from './outbox/worker.js';
 
 export interface RunningServer {
@@ -47,7 +49,11 @@ export function outboxHandlers(
   context: AppContext,
   log?: FastifyBaseLogger,
 ): Record<string, OutboxHandler | OutboxKind> {
-  return { ...documentDeliveryHandlers(deliveryDepsOf(context, log)) };
+  return {
+    ...documentDeliveryHandlers(deliveryDepsOf(context, log)),
+    // Publishes recorded events to the pull feed; webhooks/fan-out.ts (enqueueDeliveries) joins here as `fanOut`.
+    [PUBLISH_EVENT]: publishEventHandler({ db: context.db, clock: context.clock, fanOut: () => Promise.resolve() }),
+  };
 }
 
 export async function startServer(config: AppConfig, options: StartOptions = {}): Promise<RunningServer> {
