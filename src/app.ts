@@ -33,6 +33,8 @@ import { purchaseRoutes } from './purchases/routes.js';
 import { policyChangeRoutes } from './policy-changes/routes.js';
 import { documentsRoutes } from './documents/routes.js';
 import { documentLinkRoutes } from './documents/link-routes.js';
+import { eventsRoutes } from './events/routes.js';
+import { eventWebhooks } from './events/openapi-webhooks.js';
 import { limitPartnerRequests, registerRateLimits, tokenEndpointLimits } from './http/rate-limits.js';
 
 export interface BuildAppOptions {
@@ -77,7 +79,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerHttpMetrics(app, metrics);
   const lifecycle = registerLifecycle(app);
   app.decorate('lifecycle', lifecycle);
-  await registerOpenApi(app, config);
+  await registerOpenApi(app, config, { webhooks: eventWebhooks() });
 
   await app.register(operationsRoutes, { context, metrics, lifecycle });
   const auth = createAuthServices(context);
@@ -115,6 +117,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         await protectedApi.register(documentsRoutes, { context });
         await protectedApi.register(purchaseRoutes, { context });
         await protectedApi.register(policyChangeRoutes, { context });
+        // The event log; webhooks' deliveries (attemptsOfEvent and the delivery message) join as `webhooks`.
+        await protectedApi.register(eventsRoutes, { context });
       });
     },
     { prefix: config.basePath },
