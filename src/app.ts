@@ -33,6 +33,7 @@ import { purchaseRoutes } from './purchases/routes.js';
 import { policyChangeRoutes } from './policy-changes/routes.js';
 import { documentsRoutes } from './documents/routes.js';
 import { documentLinkRoutes } from './documents/link-routes.js';
+import type { EventWebhooks } from './events/model.js';
 import { eventsRoutes } from './events/routes.js';
 import { eventWebhooks } from './events/openapi-webhooks.js';
 import { limitPartnerRequests, registerRateLimits, tokenEndpointLimits } from './http/rate-limits.js';
@@ -42,6 +43,8 @@ export interface BuildAppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Catalogue and pricing as the quotes area needs them (tests pass in-memory ones). */
   readonly quotePorts?: QuotePorts;
+  /** The webhooks area's side of the event log: each event's deliveries and their outbox message. */
+  readonly eventWebhooks?: EventWebhooks;
 }
 
 /** Assembles the HTTP application from cross-cutting plugins and the domain areas. No logic here. */
@@ -117,8 +120,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         await protectedApi.register(documentsRoutes, { context });
         await protectedApi.register(purchaseRoutes, { context });
         await protectedApi.register(policyChangeRoutes, { context });
-        // The event log; webhooks' deliveries (attemptsOfEvent and the delivery message) join as `webhooks`.
-        await protectedApi.register(eventsRoutes, { context });
+        await protectedApi.register(eventsRoutes, {
+          context,
+          ...(options.eventWebhooks ? { webhooks: options.eventWebhooks } : {}),
+        });
       });
     },
     { prefix: config.basePath },
