@@ -60,8 +60,8 @@ const purchaseReferences = (purchase: Purchase): PolicyReferences => ({
 type EventOf = Omit<NewPartnerEvent, 'at'>;
 
 /**
- * `policy.issued`: the purchase's policy, without its number on PostgreSQL (the issuing statement
- * numbers it and injects `policyNumber`); `policyNumber` is then the empty string here.
+ * `policy.issued`: the purchase's policy. On PostgreSQL the issuing statement numbers it, so the
+ * number here is a stand-in it replaces (events/statements.ts NUMBER_IN_STATEMENT).
  */
 export function policyIssuedEvent(purchase: Purchase, policyNumber: string): EventOf {
   return {

@@ -46,7 +46,17 @@ export const ISSUED_EVENT_NAMES = EVENT_NAMES.filter(
   (name) => name !== 'eventCounterName' && name !== 'eventPolicyNumber',
 );
 
-export function eventValues(event: NewPartnerEvent): EventValues {
+/**
+ * Stand-ins the statement replaces in the data's JSON text (keys keep the order recordEvent
+ * gives them on SQLite): the number the issuing statement takes, the sequence the counter answers.
+ */
+export const NUMBER_IN_STATEMENT = '\u0000policyNumber';
+const SEQUENCE_IN_STATEMENT = '\u0000policyEventSequence';
+const NUMBER_TEXT = JSON.stringify(NUMBER_IN_STATEMENT);
+const SEQUENCE_TEXT = `"policyEventSequence":${JSON.stringify(SEQUENCE_IN_STATEMENT)}`;
+
+/** The event's values; `sequence` when known already (a new policy's first event is 1). */
+export function eventValues(event: NewPartnerEvent, sequence?: number): EventValues {
   const eventId = newEventId();
   const outbox = outboxValues({
     key: `${PUBLISH_EVENT}:${eventId}`,
@@ -60,7 +70,7 @@ export function eventValues(event: NewPartnerEvent): EventValues {
     eventPartnerId: event.partnerId,
     eventBrandCode: event.brandCode,
     eventType: event.type,
-    eventDataJson: JSON.stringify(event.data),
+    eventDataJson: JSON.stringify({ ...event.data, policyEventSequence: sequence ?? SEQUENCE_IN_STATEMENT }),
     eventAt: event.at,
     eventCounterName: `policy:${event.policyNumber ?? ''}`,
     eventPolicyNumber: event.policyNumber ?? '',
@@ -93,8 +103,9 @@ type Over<T> = QueryCreator<Database & T>;
 const over = <T>(qc: unknown) => qc as Over<T>;
 
 /**
- * `policy.issued` of the policy the CTE `header` wrote: its sequence counter starts at 1, the
- * number `header` took goes into the row and into `data.policyNumber`, then the publishing message.
+ * `policy.issued` of the policy the CTE `header` wrote (its data built with NUMBER_IN_STATEMENT
+ * as the number, and sequence 1): its sequence counter starts at 1, the number `header` took goes
+ * into the row and into `data.policyNumber`, then the publishing message.
  */
 export function withIssuedEvent<DB>(qc: QueryCreator<DB>, v: EventValues) {
   return over<{ header: { policy_number: string } }>(qc)
@@ -111,8 +122,7 @@ export function withIssuedEvent<DB>(qc: QueryCreator<DB>, v: EventValues) {
         .expression(
           sql`select cast(${v.eventId} as text), cast(${v.eventSourceKey} as text), cast(${v.eventPartnerId} as bigint),
             cast(${v.eventBrandCode} as text), cast(${v.eventType} as text), header.policy_number, 1, cast(${v.eventAt} as text),
-            jsonb_set(jsonb_set(cast(${v.eventDataJson} as jsonb), '{policyNumber}', to_jsonb(header.policy_number)),
-              '{policyEventSequence}', '1')::text
+            replace(cast(${v.eventDataJson} as text), ${NUMBER_TEXT}, to_json(header.policy_number)::text)
             from header`,
         )
         .onConflict((oc) => oc.column('source_key').doNothing())
@@ -152,7 +162,8 @@ export function withPolicyEventAfter<DB>(qc: QueryCreator<DB>, source: string, v
           sql`select cast(${v.eventId} as text), cast(${v.eventSourceKey} as text), cast(${v.eventPartnerId} as bigint),
             cast(${v.eventBrandCode} as text), cast(${v.eventType} as text), cast(${v.eventPolicyNumber} as text),
             event_sequence.last_value, cast(${v.eventAt} as text),
-            jsonb_set(cast(${v.eventDataJson} as jsonb), '{policyEventSequence}', to_jsonb(event_sequence.last_value))::text
+            replace(cast(${v.eventDataJson} as text), ${SEQUENCE_TEXT},
+              ${'"policyEventSequence":'} || cast(event_sequence.last_value as text))
             from event_sequence`,
         )
         .onConflict((oc) => oc.column('source_key').doNothing())

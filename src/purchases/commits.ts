@@ -4,7 +4,13 @@ import { dialectOf } from '../db/dialect.js';
 import { purchaseDocumentsMessage } from '../documents/messages.js';
 import { policyIssuedEvent, purchaseDeclinedEvent } from '../events/data.js';
 import { recordEvent } from '../events/repository.js';
-import { eventValues, ISSUED_EVENT_NAMES, withIssuedEvent, type EventValues } from '../events/statements.js';
+import {
+  eventValues,
+  ISSUED_EVENT_NAMES,
+  NUMBER_IN_STATEMENT,
+  withIssuedEvent,
+  type EventValues,
+} from '../events/statements.js';
 import { enqueue, enqueueIfStatementOf, OUTBOX_NAMES, outboxValues, type OutboxValues } from '../outbox/repository.js';
 import { reusableQuery, type ReusableQuery } from '../db/reusable-query.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
@@ -177,7 +183,7 @@ async function issueInOneStatement(db: Db, unit: PurchaseIssue): Promise<IssueOu
     ...set,
     ...outboxValues(purchaseDocumentsMessage(purchase.quoteId, unit.at)),
     // Its number is the statement's: injected into the event's data there.
-    ...eventValues({ ...policyIssuedEvent(purchase, ''), at: unit.at }),
+    ...eventValues({ ...policyIssuedEvent(purchase, NUMBER_IN_STATEMENT), at: unit.at }, 1),
     id: purchase.id,
     quoteId: purchase.quoteId,
     at: unit.at,

@@ -48,6 +48,29 @@ describe(`partner events of a policy's life (${DIALECT})`, () => {
       externalIdentifiers: { bookingReference: 'BK-10293' },
     });
     expect(captured!.data.paymentReference).toEqual(expect.any(String));
+    // The same keys in the same order on both engines (the bytes a delivery signs).
+    expect(Object.keys(issued!.data)).toEqual([
+      'policyNumber',
+      'brandCode',
+      'sequenceNumber',
+      'actionType',
+      'policyStatus',
+      'amounts',
+      'quoteId',
+      'externalIdentifiers',
+      'policyEventSequence',
+    ]);
+    expect(Object.keys(captured!.data)).toEqual([
+      'policyNumber',
+      'brandCode',
+      'sequenceNumber',
+      'amount',
+      'currency',
+      'paymentReference',
+      'quoteId',
+      'externalIdentifiers',
+      'policyEventSequence',
+    ]);
   });
 
   it('amendments (a charge, a refund) and a cancellation: each its events, gapless per policy in commit order', async () => {
