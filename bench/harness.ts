@@ -92,7 +92,7 @@ export interface MeasuredLoad extends LoadResult {
   readonly cpuMicrosPerRequest?: number;
   /**
    * Seconds after the load until the work it left behind was done (`settle`: the outbox worker
-   * delivering the documents of every purchase); its CPU is counted in `cpuMicrosPerRequest`.
+   * delivering what every request enqueued: documents, events); its CPU is counted in `cpuMicrosPerRequest`.
    */
   readonly settleSeconds?: number;
 }

@@ -11,7 +11,7 @@ import type { QuoteRequest } from '../src/quotes/schemas.js';
 import { freshDatabase } from './harness.js';
 import { inFlight, injectedApi, msInStatements, profiled, serverCpuMs, statements, timedDatabase } from './probe.js';
 import { purchaseSupply } from './quote-supply.js';
-import { bearer, LOGIN } from './scenarios.js';
+import { bearer, LOGIN } from './scenario.js';
 import { prepareBenchDatabase } from './seed/database.js';
 import { seedQuotes } from './seed/quotes.js';
 

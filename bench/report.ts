@@ -1,6 +1,6 @@
 import type { MeasuredLoad } from './harness.js';
 import type { LoadResult } from './load.js';
-import type { Engine, ScenarioTarget } from './scenarios.js';
+import type { Engine, ScenarioTarget } from './scenario.js';
 
 /** One measurement of an endpoint and both its ceilings, taken back to back. */
 export interface RoundResult {
@@ -165,7 +165,7 @@ export function toMarkdown(report: BenchReport): string {
   const settled = report.scenarios.filter((s) => s.endpoint.settleSeconds !== undefined);
   for (const s of settled)
     lines.push(
-      `${s.name}: its server's outbox worker delivered the last of the documents ${fixed(s.endpoint.settleSeconds!, 1)} s after the load ended; ` +
+      `${s.name}: its server's outbox worker emptied the outbox (documents, events) ${fixed(s.endpoint.settleSeconds!, 1)} s after the load ended; ` +
         'CPU µs/req counts its CPU until then (rendering, storing and mailing included).',
       '',
     );

@@ -20,7 +20,8 @@ import {
 import { watchOutbox, type OutboxWatch } from './outbox.js';
 import { runScale } from './scale.js';
 import type { BenchApi } from './requests.js';
-import { SCENARIOS, type BenchRun, type Scenario } from './scenarios.js';
+import type { BenchRun, Scenario } from './scenario.js';
+import { SCENARIOS } from './scenarios.js';
 import { prepareBenchDatabase, type BenchFixtures } from './seed/database.js';
 import { startApiServer, startCeilingServer, type ServerProcess } from './server.js';
 
@@ -105,12 +106,12 @@ async function main(): Promise<void> {
     const env = { ...database.env, LOG_LEVEL: 'info', DEMO_DATA: 'true' };
     const fixtures = await prepareBenchDatabase(env);
     const server = await startApiServer(env, nodeArgs);
-    // A row with documents runs on a second server of the same database whose worker delivers
-    // them, stopped after the row so that its worker competes with no other row.
-    let withDocuments: { server: ServerProcess; api: BenchApi; outbox: OutboxWatch } | undefined;
-    const stopDocumentsServer = async () => {
-      const running = withDocuments;
-      withDocuments = undefined;
+    // A row with an outbox worker runs on a second server of the same database whose worker
+    // delivers (documents, events), stopped after the row so that it competes with no other row.
+    let withWorker: { server: ServerProcess; api: BenchApi; outbox: OutboxWatch } | undefined;
+    const stopWorkerServer = async () => {
+      const running = withWorker;
+      withWorker = undefined;
       await running?.server.stop();
       await running?.outbox.close();
     };
@@ -125,11 +126,11 @@ async function main(): Promise<void> {
         progress: (line) => process.stderr.write(`${line}\n`),
       };
       for (const scenario of scenarios) {
-        if (scenario.documents) {
-          const documentsServer = await startApiServer(env, nodeArgs, { documents: true });
-          withDocuments = { server: documentsServer, api: apiFor(documentsServer.url), outbox: watchOutbox(env) };
+        if (scenario.outboxWorker) {
+          const workerServer = await startApiServer(env, nodeArgs, { outboxWorker: true });
+          withWorker = { server: workerServer, api: apiFor(workerServer.url), outbox: watchOutbox(env) };
         }
-        const target = scenario.documents && withDocuments ? withDocuments : { server, api, outbox: undefined };
+        const target = scenario.outboxWorker && withWorker ? withWorker : { server, api, outbox: undefined };
         const measuredRounds: RoundResult[] = [];
         for (let round = 1; round <= rounds; round++) {
           process.stderr.write(`${scenario.name}${rounds > 1 ? ` (round ${round} of ${rounds})` : ''}: endpoint…`);
@@ -155,11 +156,11 @@ async function main(): Promise<void> {
           ...(rounds > 1 ? { rounds: measuredRounds.map(summaryOf) } : {}),
         });
         if (flags.length > 0) process.stderr.write(`  ⚠ ${flags.join('; ')}\n`);
-        await stopDocumentsServer();
+        await stopWorkerServer();
       }
     } finally {
       await server.stop();
-      await stopDocumentsServer();
+      await stopWorkerServer();
     }
   } finally {
     await database.drop();
@@ -193,11 +194,11 @@ interface RoundContext {
   readonly run: BenchRun;
   /** A directory for the sample's bytes, which the ceilings answer with. */
   readonly work: string;
-  /** The outbox of a server that delivers documents (`scenario.documents`). */
+  /** The outbox of a server whose worker delivers (`scenario.outboxWorker`). */
   readonly outbox: OutboxWatch | undefined;
 }
 
-/** How long the documents of one round may take to be delivered after its load. */
+/** How long the outbox of one round may take to be delivered after its load. */
 const DOCUMENTS_DRAIN_MS = 300_000;
 
 /**
@@ -215,7 +216,7 @@ async function measureRound(
   if (sample.status >= 300)
     throw new Error(`${scenario.name}: ${request.method} ${request.path} answered ${sample.status}: ${sample.body}`);
   if (warmUp.durationSeconds > 0) await drive(server.url, request, warmUp);
-  // The warm-up's documents are delivered before the measured load starts.
+  // What the warm-up enqueued is delivered before the measured load starts.
   await outbox?.drained(DOCUMENTS_DRAIN_MS);
   const endpoint = await measured(
     server,

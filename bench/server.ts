@@ -78,23 +78,23 @@ export async function startProcess(
 }
 
 /**
- * The outbox worker's pause between passes (OUTBOX_INTERVAL_MS) of a bench server: without
- * documents, its maximum (an hour: no pass during a run, so no certificate is rendered nor mailed
- * and every row measures its request alone); with documents, its minimum, so the worker renders
- * and mails as fast as one process can (the default 1 s pass of 100 messages caps it at 100/s).
+ * The outbox worker's pause between passes (OUTBOX_INTERVAL_MS) of a bench server: without a
+ * worker, its maximum (an hour: no pass during a run, so no certificate is rendered nor mailed, no
+ * event published, and every row measures its request alone); with one, its minimum, so the worker
+ * delivers as fast as one process can (the default 1 s pass of 100 messages caps it at 100/s).
  */
-export const OUTBOX_INTERVAL_MS = { withoutDocuments: '3600000', withDocuments: '10' } as const;
+export const OUTBOX_INTERVAL_MS = { withoutWorker: '3600000', withWorker: '10' } as const;
 
 /**
  * The API server (`cli.ts serve`) on a free port, with the flags production runs it with;
  * `nodeArgs` (e.g. `--cpu-prof`) come after them, so an experiment's flag overrides.
  * `BENCH_KEEP_LOG=<path>` keeps its output (the request log, traces such as `--trace-gc`).
- * `documents`: whether its outbox worker renders and mails policy documents (see above).
+ * `outboxWorker`: whether its outbox worker delivers (documents, events; see above).
  */
 export function startApiServer(
   env: Record<string, string>,
   nodeArgs: string[] = [],
-  { documents = false }: { documents?: boolean } = {},
+  { outboxWorker = false }: { outboxWorker?: boolean } = {},
 ): Promise<ServerProcess> {
   return startProcess(
     [...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', 'src/cli.ts', 'serve'],
@@ -107,7 +107,7 @@ export function startApiServer(
       RATE_LIMITS: 'false',
       LOGIN_USER_FAILURE_LIMIT: '1000',
       LOGIN_IP_FAILURE_LIMIT: '1000',
-      OUTBOX_INTERVAL_MS: documents ? OUTBOX_INTERVAL_MS.withDocuments : OUTBOX_INTERVAL_MS.withoutDocuments,
+      OUTBOX_INTERVAL_MS: outboxWorker ? OUTBOX_INTERVAL_MS.withWorker : OUTBOX_INTERVAL_MS.withoutWorker,
       ...env,
     },
     (line) => {

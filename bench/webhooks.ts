@@ -4,16 +4,15 @@
 // and the clock runs from its "serving" line until the receiver (in this process, answering 204)
 // holds every delivery: events published (feed position, fan-out) and delivered signed per second,
 // and the worker's CPU per event. Once per OUTBOX_CONCURRENCY in `--lanes`.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { apiFor, freshDatabase } from './harness.js';
-import { bearer } from './scenarios.js';
+import { bearer } from './scenario.js';
 import { prepareBenchDatabase } from './seed/database.js';
 import { startApiServer } from './server.js';
+import { startBenchReceiver } from './webhook-receiver.js';
 
 interface Options {
   count: string;
@@ -33,16 +32,8 @@ const count = Number(options.count);
 const laneCounts = options.lanes.split(',').map(Number);
 if (!Number.isSafeInteger(count) || count < 1) throw new Error(`--count must be a whole number, got ${options.count}`);
 
-let received = 0;
-const receiver = createServer((request, response) => {
-  request.resume();
-  request.on('end', () => {
-    received++;
-    response.writeHead(204).end();
-  });
-});
-await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+const receiver = await startBenchReceiver();
+const receiverUrl = receiver.url;
 
 interface Result {
   readonly lanes: number;
@@ -79,15 +70,15 @@ try {
           if (answer.status !== 202) throw new Error(`test event: ${answer.status} ${answer.body}`);
       }
       // Only this endpoint's events count: earlier endpoints are deleted before the next measurement.
-      received = 0;
+      receiver.received = 0;
     } finally {
       await recorder.stop();
     }
-    const worker = await startApiServer({ ...env, OUTBOX_CONCURRENCY: String(lanes) }, [], { documents: true });
+    const worker = await startApiServer({ ...env, OUTBOX_CONCURRENCY: String(lanes) }, [], { outboxWorker: true });
     try {
       const cpu = worker.cpuSeconds() ?? 0;
       const started = performance.now();
-      while (received < count) await new Promise((resolve) => setTimeout(resolve, 5));
+      while (receiver.received < count) await new Promise((resolve) => setTimeout(resolve, 5));
       const seconds = (performance.now() - started) / 1000;
       const used = (worker.cpuSeconds() ?? 0) - cpu;
       results.push({

@@ -1,0 +1,48 @@
+// A partner's webhook receiver as the bench runs it, in the bench process: counts deliveries and
+// answers 204. Unreferenced: it never keeps the bench alive on its own.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BenchApi } from './requests.js';
+
+export interface BenchReceiver {
+  readonly url: string;
+  /** Deliveries received so far. */
+  received: number;
+  close(): void;
+}
+
+export async function startBenchReceiver(): Promise<BenchReceiver> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      receiver.received++;
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  const receiver: BenchReceiver = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received: 0,
+    close: () => server.close(),
+  };
+  return receiver;
+}
+
+let shared: Promise<BenchReceiver> | undefined;
+/** One receiver for the whole run (the purchaseWithWebhooks row registers it). */
+export function sharedBenchReceiver(): Promise<BenchReceiver> {
+  return (shared ??= startBenchReceiver());
+}
+
+/** Registers the shared receiver as a webhook endpoint of the bench partner, for every event type. */
+export async function registerBenchReceiver(api: BenchApi, headers: Record<string, string>): Promise<void> {
+  const { url } = await sharedBenchReceiver();
+  const created = await api.call({
+    method: 'POST',
+    path: '/partners/v1/brandau/webhooks',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ url }),
+  });
+  if (created.status !== 201) throw new Error(`webhook endpoint: ${created.status} ${created.body}`);
+}
