@@ -132,7 +132,7 @@ describe(`policy e-mails when the server is killed (${DIALECT})`, () => {
     let quoteId: string;
 
     beforeAll(async () => {
-      const crashing = await world.start({ OUTBOX_CRASH_AFTER: 'send' });
+      const crashing = await world.start({ OUTBOX_CRASH_AFTER: 'send:policy-documents' });
       const client = new PartnerClient(crashing.url);
       const quote = await client.readyQuote();
       quoteId = quote.id;
