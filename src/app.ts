@@ -35,6 +35,10 @@ import { documentsRoutes } from './documents/routes.js';
 import { documentLinkRoutes } from './documents/link-routes.js';
 import type { Resolver } from './webhooks/address-guard.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { webhooksOfEventLog } from './webhooks/fan-out.js';
+import type { EventWebhooks } from './events/model.js';
+import { eventsRoutes } from './events/routes.js';
+import { eventWebhooks } from './events/openapi-webhooks.js';
 import { limitPartnerRequests, registerRateLimits, tokenEndpointLimits } from './http/rate-limits.js';
 
 export interface BuildAppOptions {
@@ -44,6 +48,8 @@ export interface BuildAppOptions {
   readonly quotePorts?: QuotePorts;
   /** How webhook URLs' host names resolve (tests inject one; default the system's DNS). */
   readonly webhookResolver?: Resolver;
+  /** The webhooks area's side of the event log: each event's deliveries and their outbox message. */
+  readonly eventWebhooks?: EventWebhooks;
 }
 
 /** Assembles the HTTP application from cross-cutting plugins and the domain areas. No logic here. */
@@ -81,7 +87,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerHttpMetrics(app, metrics);
   const lifecycle = registerLifecycle(app);
   app.decorate('lifecycle', lifecycle);
-  await registerOpenApi(app, config);
+  await registerOpenApi(app, config, { webhooks: eventWebhooks() });
 
   await app.register(operationsRoutes, { context, metrics, lifecycle });
   const auth = createAuthServices(context);
@@ -122,6 +128,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         await protectedApi.register(webhookRoutes, {
           context,
           ...(options.webhookResolver ? { resolve: options.webhookResolver } : {}),
+        });
+        await protectedApi.register(eventsRoutes, {
+          context,
+          webhooks: options.eventWebhooks ?? webhooksOfEventLog,
         });
       });
     },

@@ -15,6 +15,9 @@ import { recoverPolicyChanges } from './policy-changes/recovery.js';
 import { ConnectionTracker } from './http/listener.js';
 import { deliveryDepsOf, documentDeliveryHandlers } from './documents/delivery.js';
 import { webhookDeliveryDepsOf, webhookDeliveryKinds } from './webhooks/delivery.js';
+import { publishEventHandler } from './events/publish.js';
+import { PUBLISH_EVENT } from './events/repository.js';
+import { enqueueDeliveries } from './webhooks/fan-out.js';
 import { startOutboxWorker, type OutboxHandler, type OutboxKind } from './outbox/worker.js';
 
 export interface RunningServer {
@@ -52,6 +55,8 @@ export function outboxHandlers(
     ...documentDeliveryHandlers(deliveryDepsOf(context, log)),
     // Webhook deliveries (issue 21): signed POSTs on the Standard Webhooks retry schedule.
     ...webhookDeliveryKinds(webhookDeliveryDepsOf(context)),
+    // Publishes recorded events to the pull feed, then one delivery per subscribed endpoint.
+    [PUBLISH_EVENT]: publishEventHandler({ db: context.db, clock: context.clock, fanOut: enqueueDeliveries }),
   };
 }
 

@@ -3,13 +3,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BrandCatalogue } from '../catalogue/model.js';
 import { selectPds } from '../catalogue/responses.js';
 import { catalogueReaderFor, type CatalogueSnapshot } from '../catalogue/reader.js';
-import type { AppContext } from '../context.js';
-import type { Executor } from '../db/database.js';
+import type { AppContext, Clock } from '../context.js';
+import type { Executor, Tx } from '../db/database.js';
+import { documentsSentEvent } from '../events/data.js';
+import { policyReferencesOf, recordEvent } from '../events/repository.js';
 import { composePolicyEmail } from '../mail/compose.js';
 import type { MailAttachment } from '../mail/model.js';
 import { mailTransportFor, type MailTransport } from '../mail/transport.js';
 import { enqueue, type OutboxMessage } from '../outbox/repository.js';
-import type { OutboxHandler } from '../outbox/worker.js';
+import type { OutboxKind } from '../outbox/worker.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import type { DetailRecord, PolicyRecord } from '../policies/model.js';
 import { findPolicy } from '../policies/repository.js';
@@ -25,6 +27,8 @@ export interface DeliveryDeps extends DocumentDeps {
   /** PUBLIC_BASE_URL + BASE_PATH: the customer's link is `<base>/documents/v1/<policyDocumentAccessGuid>`. */
   readonly linkBaseUrl: string;
   readonly log?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  /** When a sent e-mail's `documents.sent` happened (the server's clock; absent: now). */
+  readonly clock?: Clock;
 }
 
 export function deliveryDepsOf(context: AppContext, log?: DeliveryDeps['log']): DeliveryDeps {
@@ -33,13 +37,19 @@ export function deliveryDepsOf(context: AppContext, log?: DeliveryDeps['log']): 
     catalogue: catalogueReaderFor(context.db),
     transport: mailTransportFor(context),
     linkBaseUrl: `${context.config.publicBaseUrl}${context.config.basePath}`,
+    clock: context.clock,
     ...(log ? { log } : {}),
   };
 }
 
 /** The outbox handlers of this area, for `startOutboxWorker` (server.ts; tests run the same). */
-export function documentDeliveryHandlers(deps: DeliveryDeps): Record<string, OutboxHandler> {
-  return { [POLICY_DOCUMENTS]: (message) => deliverPolicyDocuments(deps, message) };
+export function documentDeliveryHandlers(deps: DeliveryDeps): Record<string, OutboxKind> {
+  return {
+    [POLICY_DOCUMENTS]: {
+      deliver: (message) => deliverPolicyDocuments(deps, message),
+      recordSent: (tx, message) => recordDocumentsSent(tx, message, (deps.clock?.() ?? new Date()).toISOString()),
+    },
+  };
 }
 
 /**
@@ -86,6 +96,25 @@ export async function deliverPolicyDocuments(deps: DeliveryDeps, message: Outbox
   });
   await deps.transport.send(mail);
   deps.log?.info({ ...fields, resend: payload.emailAddress !== undefined }, 'policy documents sent');
+}
+
+/** The partner's `documents.sent`, committed with the SENT mark: only when an e-mail went out. */
+export async function recordDocumentsSent(tx: Tx, message: OutboxMessage, at: string): Promise<void> {
+  const payload = message.payload as PolicyDocumentsPayload;
+  const policy = await policyOf(tx, payload);
+  const detail = policy.details.find((d) => d.sequenceNumber === payload.sequenceNumber);
+  const holder = detail && (detail.travellers.find((t) => t.isPrimary) ?? detail.travellers[0]);
+  if (!detail || !(payload.emailAddress ?? holder?.emailAddress?.trim())) return;
+  const sent = {
+    messageKey: message.key,
+    policyNumber: policy.policyNumber,
+    brandCode: policy.brandCode,
+    partnerId: policy.partnerId,
+    sequenceNumber: detail.sequenceNumber,
+    actionType: detail.actionType,
+    toPartnerAddress: payload.emailAddress !== undefined,
+  };
+  await recordEvent(tx, { ...documentsSentEvent(sent, await policyReferencesOf(tx, policy.policyNumber)), at });
 }
 
 async function policyOf(db: Executor, payload: PolicyDocumentsPayload): Promise<PolicyRecord> {

@@ -1,3 +1,6 @@
+import type { Executor } from '../db/database.js';
+import type { NewOutboxMessage } from '../outbox/repository.js';
+
 /**
  * Partner events (issue 21): what happened to a partner's policies and purchases, in the shape
  * every delivery, the pull feed and the event reads share: `{ id, type, timestamp, data }`.
@@ -46,4 +49,38 @@ export interface NewPartnerEvent {
   readonly at: string;
   /** Without `policyEventSequence`: the recording adds it. */
   readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** The partner's identifiers of a policy: the quote it was bought from and its booking reference. */
+export interface PolicyReferences {
+  readonly quoteId?: string;
+  readonly bookingReference?: string;
+}
+
+/** One delivery attempt of an event to a webhook endpoint, as its partner reads it. */
+export interface DeliveryAttemptView {
+  readonly attempt: number;
+  readonly attemptedAt: string;
+  readonly outcome: 'SUCCEEDED' | 'FAILED';
+  readonly statusCode?: number;
+  readonly latencyMs: number;
+  readonly error?: string;
+  readonly responseExcerpt?: string;
+}
+
+/** An event's deliveries to one endpoint: the delivery's state (PENDING, SENT, FAILED) and its attempts. */
+export interface EventDeliveries {
+  readonly webhookId: string;
+  readonly state?: 'PENDING' | 'SENT' | 'FAILED';
+  readonly attempts: readonly DeliveryAttemptView[];
+}
+
+/**
+ * What the event log needs of the webhooks area, injected where the routes are registered:
+ * `attemptsOfEvent` (webhooks/repository-attempts.ts) and the outbox message of one delivery
+ * (key `webhook:<eventId>:<webhookId>`, kind `webhook-delivery`). Absent: no deliveries to show or redo.
+ */
+export interface EventWebhooks {
+  readonly deliveriesOf: (db: Executor, eventId: string) => Promise<readonly EventDeliveries[]>;
+  readonly deliveryMessage: (eventId: string, webhookId: string, at: string) => NewOutboxMessage;
 }

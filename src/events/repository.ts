@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Executor, Tx } from '../db/database.js';
 import { enqueue } from '../outbox/repository.js';
-import type { EventType, NewPartnerEvent, PartnerEvent } from './model.js';
+import type { EventType, NewPartnerEvent, PartnerEvent, PolicyReferences } from './model.js';
 import type { PartnerEventRow } from './tables.js';
 
 /** The outbox kind that publishes a recorded event (publish.ts): feed position, then one delivery per subscriber. */
@@ -88,4 +88,22 @@ export function eventOf(row: PartnerEventRow): PartnerEvent {
 /** The exact bytes every delivery signs and sends, and the feed shows: `{ id, type, timestamp, data }`. */
 export function eventBody(event: PartnerEvent): string {
   return JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, data: event.data });
+}
+
+/** The partner's identifiers of a policy as its latest event recorded them (its quote, its booking reference). */
+export async function policyReferencesOf(db: Executor, policyNumber: string): Promise<PolicyReferences> {
+  const row = await db
+    .selectFrom('partner_event')
+    .select('data_json')
+    .where('policy_number', '=', policyNumber)
+    .orderBy('policy_sequence', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return {};
+  const data = JSON.parse(row.data_json) as { quoteId?: unknown; externalIdentifiers?: { bookingReference?: unknown } };
+  const booking = data.externalIdentifiers?.bookingReference;
+  return {
+    ...(typeof data.quoteId === 'string' ? { quoteId: data.quoteId } : {}),
+    ...(typeof booking === 'string' ? { bookingReference: booking } : {}),
+  };
 }

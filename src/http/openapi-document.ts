@@ -79,7 +79,10 @@ export function nameSchemas(document: OpenApiDocument): OpenApiDocument {
   const rename = (holder: Schema) => {
     if (holder.schema !== undefined) holder.schema = namer.name(holder.schema);
   };
-  for (const pathItem of Object.values(document.paths)) {
+  // OpenAPI 3.1 `webhooks` (the events partners receive) are operations too.
+  const webhooks = isObject(document.webhooks) ? Object.values(document.webhooks) : [];
+  for (const pathItem of [...Object.values(document.paths), ...webhooks]) {
+    if (!isObject(pathItem)) continue;
     for (const operation of Object.values(pathItem)) if (isObject(operation)) eachSchemaHolder(operation, rename);
   }
   const sorted = Object.fromEntries(Object.entries(namer.components).sort(([a], [b]) => a.localeCompare(b)));

@@ -26,11 +26,23 @@ export const API_TAGS = [
     description:
       'Webhook endpoints of a partner: signed (Standard Webhooks) deliveries of its events, secret rotation, a test event.',
   },
+  {
+    name: 'events',
+    description:
+      'What happened to your policies and purchases: the event feed, each event with its deliveries, redelivery (docs/api-contract.md "Events").',
+  },
   { name: 'operations', description: 'Health, readiness and metrics for operators.' },
 ];
 
+/** The `webhooks` section (OpenAPI 3.1): the requests this API sends to partners' endpoints. */
+const withWebhooks = (webhooks: Record<string, unknown> | undefined) => (webhooks ? { webhooks } : {});
+
 /** OpenAPI 3.1 from the route schemas, served at /openapi.json and rendered at /docs. */
-export async function registerOpenApi(app: FastifyInstance, config: AppConfig): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  config: AppConfig,
+  extra: { readonly webhooks?: Record<string, unknown> } = {},
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -62,7 +74,9 @@ export async function registerOpenApi(app: FastifyInstance, config: AppConfig): 
     // Named schemas first: the shared parts refer to ErrorResponse and TokenError by name.
     transformObject: (generated) =>
       'openapiObject' in generated
-        ? (addSharedParts(nameSchemas(generated.openapiObject as OpenApiDocument)) as typeof generated.openapiObject)
+        ? (addSharedParts(
+            nameSchemas({ ...(generated.openapiObject as OpenApiDocument), ...withWebhooks(extra.webhooks) }),
+          ) as typeof generated.openapiObject)
         : generated.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

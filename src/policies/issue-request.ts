@@ -148,6 +148,8 @@ export const PolicyIssueRequest = Type.Object({
   }),
   /** The payment gateway's reference for the charge that paid for the policy. */
   paymentReference: opt(Type.String({ maxLength: 200 })),
+  /** The partner's `externalIdentifiers.bookingReference` of the quote (partner events carry it). */
+  bookingReference: opt(Type.String({ maxLength: 50 })),
   referencePolicyWordingId: opt(id),
   regulatoryWordingTranslationName: opt(Type.String({ maxLength: 200 })),
   binderId: opt(id),

@@ -1,5 +1,7 @@
-import type { Db } from '../db/database.js';
+import type { Db, Tx } from '../db/database.js';
 import { changeDocumentsMessage } from '../documents/messages.js';
+import { changeCapturedEvent, changeRefundedEvent, changeReferences, policyChangedEvent } from '../events/data.js';
+import { policyReferencesOf, recordEvent } from '../events/repository.js';
 import { enqueue } from '../outbox/repository.js';
 import { writePolicyTransaction } from '../policies/repository-transactions.js';
 import type { PolicyTransactionRequest } from '../policies/transaction-request.js';
@@ -60,10 +62,33 @@ export async function applyChange(
       if (written === undefined) throw new PolicyMoved();
       // The new transaction's documents e-mail, committed with it (outbox: sent by the worker).
       await enqueue(tx, changeDocumentsMessage(change.policyNumber, sequenceNumber, step.at));
+      await recordChangeEvents(tx, moved, step.at);
       return moved;
     });
   } catch (error) {
     if (error instanceof PolicyMoved) return 'stale';
     throw error;
   }
+}
+
+/**
+ * The partner's events of an applied change, in its commit: the policy's new transaction, then a
+ * refund that settled with it (a charge is captured later: `settleCapture`).
+ */
+async function recordChangeEvents(tx: Tx, change: PolicyChange, at: string): Promise<void> {
+  const references = changeReferences(change, await policyReferencesOf(tx, change.policyNumber));
+  await recordEvent(tx, { ...policyChangedEvent(change, references), at });
+  if (change.amountMinor < 0 && change.state === 'SETTLED')
+    await recordEvent(tx, { ...changeRefundedEvent(change, references), at });
+}
+
+/** APPLIED → SETTLED once the charge is captured, with its `payment.captured` event; undefined when overtaken. */
+export async function settleCapture(db: Db, change: PolicyChange, at: string): Promise<PolicyChange | undefined> {
+  return db.transaction().execute(async (tx) => {
+    const moved = await moveChange(tx, change, ['APPLIED'], 'SETTLED', {}, at);
+    if (!moved) return undefined;
+    const references = changeReferences(moved, await policyReferencesOf(tx, moved.policyNumber));
+    await recordEvent(tx, { ...changeCapturedEvent(moved, references), at });
+    return moved;
+  });
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
 import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from '../payments/gateway.js';
 import { policyPosition } from '../policies/repository-transactions.js';
-import { applyChange } from './commits.js';
+import { applyChange, settleCapture } from './commits.js';
 import { ChangePreviewStale, PolicyChangeInProgress } from './errors.js';
 import { changeGatewayKey, refundGatewayKey, type ChangeState, type PolicyChange, type RefundLine } from './model.js';
 import { findChangeById, isPolicyHeld, moveChange, type ChangePatch } from './repository.js';
@@ -176,7 +176,7 @@ export async function captureCharge(deps: ChangeFlowDeps, change: PolicyChange):
     paymentId: change.paymentId,
     amount: { amountMinor: change.amountMinor, currency: change.currency },
   });
-  if (outcome.outcome === 'captured') return move(deps, change, ['APPLIED'], 'SETTLED');
+  if (outcome.outcome === 'captured') return (await settleCapture(deps.db, change, now(deps))) ?? current(deps, change);
   // The gateway refuses to capture (the hold is gone): the transaction stands unpaid, an operator settles it.
   if (outcome.outcome === 'rejected')
     return move(deps, change, ['APPLIED'], 'ATTENTION', { declineReason: outcome.code });

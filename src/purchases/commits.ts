@@ -2,6 +2,15 @@ import { sql, type QueryCreator } from 'kysely';
 import type { Database, Db } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
 import { purchaseDocumentsMessage } from '../documents/messages.js';
+import { policyIssuedEvent, purchaseDeclinedEvent } from '../events/data.js';
+import { recordEvent } from '../events/repository.js';
+import {
+  eventValues,
+  ISSUED_EVENT_NAMES,
+  NUMBER_IN_STATEMENT,
+  withIssuedEvent,
+  type EventValues,
+} from '../events/statements.js';
 import { enqueue, enqueueIfStatementOf, OUTBOX_NAMES, outboxValues, type OutboxValues } from '../outbox/repository.js';
 import { reusableQuery, type ReusableQuery } from '../db/reusable-query.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
@@ -74,6 +83,8 @@ export async function endAttempt(db: Db, purchase: Purchase, end: AttemptEnd): P
   return db.transaction().execute(async (tx) => {
     const moved = await moveState(tx, purchase, end.from, end.to, end.patch, end.at);
     if (moved) await releaseQuote(tx, purchase.quoteId, end.at);
+    // The partner hears of a refused card (no policy: the quote may be bought again).
+    if (moved?.state === 'DECLINED') await recordEvent(tx, { ...purchaseDeclinedEvent(moved), at: end.at });
     return moved;
   });
 }
@@ -155,6 +166,7 @@ async function issueInTransaction(
       await numberPurchase(tx, purchase.id, policyNumber);
       // The documents' e-mail, committed with the policy (outbox: sent by the worker, at least once).
       await enqueue(tx, purchaseDocumentsMessage(purchase.quoteId, at));
+      await recordEvent(tx, { ...policyIssuedEvent(purchase, policyNumber), at });
       return { issued: { ...moved, policyNumber }, quoteRevision };
     });
   } catch (error) {
@@ -170,6 +182,8 @@ async function issueInOneStatement(db: Db, unit: PurchaseIssue): Promise<IssueOu
     ...policyWriteValues(unit.request, unit.issue),
     ...set,
     ...outboxValues(purchaseDocumentsMessage(purchase.quoteId, unit.at)),
+    // Its number is the statement's: injected into the event's data there.
+    ...eventValues({ ...policyIssuedEvent(purchase, NUMBER_IN_STATEMENT), at: unit.at }, 1),
     id: purchase.id,
     quoteId: purchase.quoteId,
     at: unit.at,
@@ -193,7 +207,7 @@ function issueStatementFor(setNames: readonly string[], fromCount: number) {
   if (statement) return statement;
   const fromNames = Array.from({ length: fromCount }, (_, i) => `from_${i}`);
   statement = reusableQuery(
-    [...POLICY_WRITE_NAMES, ...OUTBOX_NAMES, ...setNames, 'id', 'quoteId', 'at', ...fromNames],
+    [...POLICY_WRITE_NAMES, ...OUTBOX_NAMES, ...ISSUED_EVENT_NAMES, ...setNames, 'id', 'quoteId', 'at', ...fromNames],
     (db, v: Record<string, unknown>) => {
       const id = v.id as string;
       const quoteId = v.quoteId as string;
@@ -216,22 +230,23 @@ function issueStatementFor(setNames: readonly string[], fromCount: number) {
             .select(sql<number>`1`.as('open'))
             .where(sql<boolean>`not exists (select 1 from existing_policy)`),
         );
-      return (
-        withPolicyWrites(over<GatedTables>(gated), v as unknown as PolicyWriteValues)
-          .with('bought', (qc) => markBoughtStatement(over<WithHeader>(qc), { quoteId, at }))
-          // The documents' e-mail, only when the header was written (the same gate as every write).
-          .with('outbox', (qc) => enqueueIfStatementOf(over<WithHeader>(qc), 'header', v as unknown as OutboxValues))
-          .with('issued', (qc) =>
-            issuedStatement(over<WithHeader>(qc), {
-              id,
-              at,
-              set: Object.fromEntries(setNames.map((name) => [name, v[name]])),
-            }),
-          )
-          .selectFrom(['issued', 'bought'])
-          .selectAll('issued')
-          .select('bought.revision as quote_revision')
-      );
+      const written = withPolicyWrites(over<GatedTables>(gated), v as unknown as PolicyWriteValues)
+        .with('bought', (qc) => markBoughtStatement(over<WithHeader>(qc), { quoteId, at }))
+        // The documents' e-mail, only when the header was written (the same gate as every write).
+        .with('outbox', (qc) => enqueueIfStatementOf(over<WithHeader>(qc), 'header', v as unknown as OutboxValues));
+      // policy.issued, likewise only with the header: its sequence, row and publishing message.
+      const recorded = withIssuedEvent(written, v as unknown as EventValues) as unknown as typeof written;
+      return recorded
+        .with('issued', (qc) =>
+          issuedStatement(over<WithHeader>(qc), {
+            id,
+            at,
+            set: Object.fromEntries(setNames.map((name) => [name, v[name]])),
+          }),
+        )
+        .selectFrom(['issued', 'bought'])
+        .selectAll('issued')
+        .select('bought.revision as quote_revision');
     },
   );
   issueStatements.set(key, statement);

@@ -6,6 +6,7 @@ import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from 
 import { InvalidPolicyIssue, PolicyAlreadyIssued } from '../policies/errors.js';
 import { prepareIssue } from '../policies/service.js';
 import type { QuoteBought } from '../quotes/repository-purchase.js';
+import { recordCapture } from './capture.js';
 import { endAttempt, issuePurchase, type IssueOutcome } from './commits.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
 import { findPurchase, moveState, type PurchasePatch } from './repository.js';
@@ -185,7 +186,7 @@ export async function capturePayment(deps: FlowDeps, purchase: Purchase): Promis
     amount: { amountMinor: purchase.amountMinor, currency: purchase.currency },
   });
   if (outcome.outcome === 'captured')
-    return (await moveState(deps.db, purchase, ['ISSUED'], 'CAPTURED', {}, now(deps))) ?? current(deps, purchase.id);
+    return (await recordCapture(deps.db, purchase, now(deps))) ?? current(deps, purchase.id);
   deps.log?.error(
     { purchaseId: purchase.id, outcome: outcome.outcome, code: 'code' in outcome ? outcome.code : undefined },
     'purchase: capture did not succeed; recovery will retry',

@@ -169,6 +169,7 @@ export function buildPolicyRequest(facts: PolicyRequestFacts): PolicyIssueReques
           },
         ]
       : [],
+    ...(ids?.bookingReference ? { bookingReference: ids.bookingReference } : {}),
     client: {
       ...(facts.client.ipAddress ? { ipAddress: facts.client.ipAddress.slice(0, 64) } : {}),
       ...(facts.client.userAgent ? { userAgent: facts.client.userAgent.slice(0, 1000) } : {}),

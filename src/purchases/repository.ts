@@ -279,6 +279,16 @@ export function issuedStatement(
     .returning(STATE_COLUMNS.map((column) => `purchase.${column}` as const));
 }
 
+/** PostgreSQL: ISSUED → CAPTURED as a CTE of the capture's one statement (its event reads the row). */
+export function capturedStatement(db: QueryCreator<Database>, v: { id: string; at: string }) {
+  return db
+    .updateTable('purchase')
+    .set({ state: 'CAPTURED', updated_at: v.at })
+    .where('public_id', '=', v.id)
+    .where('state', '=', 'ISSUED')
+    .returning(STATE_COLUMNS);
+}
+
 /** The approval's columns as `issuedStatement` sets them, and the purchase as that statement answers it. */
 export const approvalColumns = (patch: PurchasePatch): Record<string, unknown> => patchColumns(patch);
 export const issuedPurchase = (row: StateRow, inHand: Purchase): Purchase => toPurchase(row, inHand.issueRequest);

@@ -1,12 +1,15 @@
+import { POLICY_DOCUMENTS } from '../../src/documents/messages.js';
 import { startOutboxWorker, type OutboxWorker } from '../../src/outbox/worker.js';
 import { outboxHandlers } from '../../src/server.js';
 import type { TestApp } from '../helpers/app.js';
 
 export { startSmtpServer, type Received } from '../helpers/smtp-server.js';
 
-/** The server's delivery worker (same handlers), without a timer: each `runOnce` is one pass. */
+/** The server's delivery worker of e-mails (same handler), without a timer: each `runOnce` is one pass. */
 export function workerOf(t: TestApp): OutboxWorker {
-  return startOutboxWorker({ db: t.context.db, clock: t.context.clock }, outboxHandlers(t.context), {
+  // The e-mails' kind only: partner events committed beside them are another kind's (test/events/).
+  const handlers = { [POLICY_DOCUMENTS]: outboxHandlers(t.context)[POLICY_DOCUMENTS]! };
+  return startOutboxWorker({ db: t.context.db, clock: t.context.clock }, handlers, {
     ...t.context.config.outbox,
     timer: false,
   });
@@ -14,6 +17,11 @@ export function workerOf(t: TestApp): OutboxWorker {
 
 /** The outbox rows of one kind, oldest first. */
 export const outboxKeys = async (t: TestApp) =>
-  (await t.context.db.selectFrom('outbox_message').select(['message_key', 'state']).orderBy('id').execute()).map(
-    (r) => [r.message_key, r.state],
-  );
+  (
+    await t.context.db
+      .selectFrom('outbox_message')
+      .select(['message_key', 'state'])
+      .where('kind', '=', POLICY_DOCUMENTS)
+      .orderBy('id')
+      .execute()
+  ).map((r) => [r.message_key, r.state]);

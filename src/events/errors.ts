@@ -1,0 +1,25 @@
+import { InvalidInput, NotFound } from '../errors.js';
+
+/** An event id that is not one of this partner's events under this brand (or not an event at all). */
+export class EventNotFound extends NotFound {
+  constructor(eventId: string, property = 'eventId') {
+    super('EVENT_NOT_FOUND', `Event '${eventId}' does not exist.`, { property, value: eventId });
+  }
+}
+
+/** A redelivery to a webhook endpoint the event was never delivered to. */
+export class EventWebhookNotFound extends NotFound {
+  constructor(webhookId: string) {
+    super('WEBHOOK_NOT_FOUND', `Webhook '${webhookId}' has no delivery of this event.`, {
+      property: 'webhookId',
+      value: webhookId,
+    });
+  }
+}
+
+/** A bulk redelivery's time range that is empty, reversed or covers too many events. */
+export class InvalidRedeliveryRange extends InvalidInput {
+  constructor(code: 'INVALID_TIME_RANGE' | 'REDELIVERY_RANGE_TOO_LARGE', message: string) {
+    super(code, message, { property: 'to' });
+  }
+}

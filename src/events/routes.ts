@@ -1,0 +1,131 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { principalOf } from '../auth/principal.js';
+import type { AppContext } from '../context.js';
+import { emptyBodyAsObject } from '../http/empty-body.js';
+import { BrandParams, errorResponses } from '../http/schemas.js';
+import { eventBody } from './repository.js';
+import type { EventWebhooks, PartnerEvent } from './model.js';
+import type { EventScope } from './repository-feed.js';
+import {
+  BulkRedeliverBody,
+  EventDetail,
+  EventFeed,
+  EventFeedQuery,
+  EventParams,
+  RedeliverBody,
+  RedeliveryAnswer,
+  type EventSchema,
+} from './schemas.js';
+import { getEvent, listEvents, redeliverEvent, redeliverRange, type EventLogDeps } from './service.js';
+
+const NOT_FOUND =
+  '404 `EVENT_NOT_FOUND` when the id is unknown, is another partner’s, or was recorded under another brand than `{brandCode}` (not told apart).';
+
+/** The envelope as deliveries send it: the same bytes' fields, in the same order. */
+const envelopeOf = (event: PartnerEvent) => JSON.parse(eventBody(event)) as EventSchema;
+
+const scopeOf = (request: FastifyRequest, params: { brandCode: string }): EventScope => ({
+  partnerId: principalOf(request).partnerId,
+  brandCode: params.brandCode,
+});
+
+/** The partner's event log (issue 21); registered inside the protected scope. */
+export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webhooks?: EventWebhooks }> = (
+  app,
+  { context, webhooks },
+) => {
+  const deps: EventLogDeps = { db: context.db, clock: context.clock, ...(webhooks ? { webhooks } : {}) };
+
+  app.get(
+    '/partners/v1/:brandCode/events',
+    {
+      schema: {
+        tags: ['events'],
+        operationId: 'listEvents',
+        summary: 'The event feed',
+        description: `The partner's published events under the brand, in feed order (the order they were published, which is the order they committed): a pull alternative to webhooks. Page with \`after\` = the last id of the previous page until \`hasMore\` is false; poll again later with the last id you hold. A committed event never appears before one you have already read. 404 \`EVENT_NOT_FOUND\` (property \`after\`) when \`after\` is not an event of this feed.`,
+        params: BrandParams,
+        querystring: EventFeedQuery,
+        response: { 200: EventFeed, ...errorResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (request): Promise<EventFeed> => {
+      const { after, limit } = request.query;
+      const page = await listEvents(deps, scopeOf(request, request.params), {
+        ...(after === undefined ? {} : { after }),
+        limit,
+      });
+      return { events: page.events.map(envelopeOf), hasMore: page.hasMore };
+    },
+  );
+
+  app.get(
+    '/partners/v1/:brandCode/events/:eventId',
+    {
+      schema: {
+        tags: ['events'],
+        operationId: 'getEvent',
+        summary: 'One event and its deliveries',
+        description: `The event as every delivery sends it, and per webhook endpoint its delivery state and every attempt (time, status code, latency, error). ${NOT_FOUND}`,
+        params: EventParams,
+        response: { 200: EventDetail, ...errorResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (request): Promise<EventDetail> => {
+      const { event, deliveries } = await getEvent(deps, scopeOf(request, request.params), request.params.eventId);
+      return {
+        ...envelopeOf(event),
+        deliveries: deliveries.map((d) => ({ ...d, attempts: [...d.attempts] })),
+      };
+    },
+  );
+
+  app.post(
+    '/partners/v1/:brandCode/events/:eventId/redeliver',
+    {
+      preValidation: [emptyBodyAsObject],
+      schema: {
+        tags: ['events'],
+        operationId: 'redeliverEvent',
+        summary: 'Redeliver one event',
+        description: `Queues the event's deliveries again (to every endpoint it was queued for, or \`webhookId\` only), each due now from attempt 1, with the same \`webhook-id\`: a delivery that failed for good, or one your receiver lost, comes again. Answers 202 with how many were queued. ${NOT_FOUND} 404 \`WEBHOOK_NOT_FOUND\` when \`webhookId\` never had a delivery of this event.`,
+        params: EventParams,
+        body: RedeliverBody,
+        response: { 202: RedeliveryAnswer, ...errorResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (request, reply): Promise<RedeliveryAnswer> => {
+      const count = await redeliverEvent(
+        deps,
+        scopeOf(request, request.params),
+        request.params.eventId,
+        request.body.webhookId,
+      );
+      reply.code(202);
+      return { count };
+    },
+  );
+
+  app.post(
+    '/partners/v1/:brandCode/events/redeliver',
+    {
+      schema: {
+        tags: ['events'],
+        operationId: 'redeliverEvents',
+        summary: 'Redeliver events of a time range',
+        description:
+          "Queues again the deliveries of every published event that happened in [`from`, `to`), optionally only those that failed for good (`failedOnly`) or to one endpoint (`webhookId`); same rules as one event's redelivery. Answers 202 with how many deliveries were queued. 400 `INVALID_TIME_RANGE` when `to` is not after `from`; 400 `REDELIVERY_RANGE_TOO_LARGE` when the range holds more than 10 000 events (send shorter ranges).",
+        params: BrandParams,
+        body: BulkRedeliverBody,
+        response: { 202: RedeliveryAnswer, ...errorResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (request, reply): Promise<RedeliveryAnswer> => {
+      const count = await redeliverRange(deps, scopeOf(request, request.params), request.body);
+      reply.code(202);
+      return { count };
+    },
+  );
+  return Promise.resolve();
+};

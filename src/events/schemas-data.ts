@@ -1,0 +1,152 @@
+import { Type } from 'typebox';
+
+/**
+ * The `data` of each event type (docs/api-contract.md, "Events"), documented in the OpenAPI
+ * `webhooks` section. Amounts are major units of `currency` (as everywhere in the contract).
+ */
+
+const text = (description: string) => Type.String({ description });
+const nullableText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+const policyEventSequence = Type.Integer({
+  minimum: 1,
+  description:
+    "1, 2, 3 … per policy, gapless, in the order the changes committed: order a policy's events by it (deliveries may arrive out of order).",
+});
+const policyNumber = text('The policy number, e.g. `TIAU260000042`.');
+const brandCode = text('The brand the policy was sold under.');
+const sequenceNumber = Type.Integer({ minimum: 1, description: 'The policy transaction (1 = the purchase).' });
+const references = {
+  quoteId: Type.Optional(text('The quote the policy was bought from.')),
+  externalIdentifiers: Type.Object(
+    { bookingReference: nullableText("The partner's `externalIdentifiers.bookingReference` given with the quote.") },
+    { title: 'EventExternalIdentifiers', description: "The partner's own identifiers of the policy." },
+  ),
+};
+
+export const PolicyEventAmounts = Type.Object(
+  {
+    currency: text('ISO 4217 code of the policy currency.'),
+    transactionAmount: Type.Number({
+      description: "This transaction's money: positive when the customer pays, negative when refunded.",
+    }),
+    totalPaidToDate: Type.Number({ description: "Every transaction of the policy so far, this one's included." }),
+  },
+  { title: 'PolicyEventAmounts', description: 'Money of a policy event, major units.' },
+);
+
+export const PolicyEventData = Type.Object(
+  {
+    policyNumber,
+    brandCode,
+    sequenceNumber,
+    actionType: Type.Enum(['Purchase', 'Amendment', 'Cancellation'], {
+      type: 'string',
+      description: 'The transaction.',
+    }),
+    policyStatus: Type.Enum(['Active', 'Cancelled'], { type: 'string', description: 'The policy after it.' }),
+    amounts: PolicyEventAmounts,
+    reasonCode: Type.Optional(text('`policy.cancelled`: the reason the partner gave.')),
+    effectiveDate: Type.Optional(text('`policy.cancelled`: the day cover ends (YYYY-MM-DD).')),
+    ...references,
+    policyEventSequence,
+  },
+  {
+    title: 'PolicyEventData',
+    description: '`data` of `policy.issued`, `policy.amended` and `policy.cancelled`.',
+    examples: [
+      {
+        policyNumber: 'TIAU260000042',
+        brandCode: 'brandau',
+        sequenceNumber: 1,
+        actionType: 'Purchase',
+        policyStatus: 'Active',
+        amounts: { currency: 'AUD', transactionAmount: 123.45, totalPaidToDate: 123.45 },
+        quoteId: 'q_7Hh2kQ',
+        externalIdentifiers: { bookingReference: 'BK-10293' },
+        policyEventSequence: 1,
+      },
+    ],
+  },
+);
+
+export const PaymentEventData = Type.Object(
+  {
+    policyNumber,
+    brandCode,
+    sequenceNumber,
+    amount: Type.Number({ minimum: 0, description: 'Captured or refunded, major units.' }),
+    currency: text('ISO 4217 code.'),
+    paymentReference: nullableText(
+      "The payment gateway's reference of the charge (refund: of the first payment refunded).",
+    ),
+    refunds: Type.Optional(
+      Type.Array(
+        Type.Object({ paymentReference: text('Payment refunded.'), amount: Type.Number({ description: 'Amount.' }) }),
+        { description: '`payment.refunded`: each payment the refund went back to.' },
+      ),
+    ),
+    ...references,
+    policyEventSequence,
+  },
+  {
+    title: 'PaymentEventData',
+    description: '`data` of `payment.captured` and `payment.refunded`.',
+    examples: [
+      {
+        policyNumber: 'TIAU260000042',
+        brandCode: 'brandau',
+        sequenceNumber: 1,
+        amount: 123.45,
+        currency: 'AUD',
+        paymentReference: 'pay_5d1c',
+        quoteId: 'q_7Hh2kQ',
+        externalIdentifiers: { bookingReference: 'BK-10293' },
+        policyEventSequence: 2,
+      },
+    ],
+  },
+);
+
+export const PurchaseDeclinedData = Type.Object(
+  {
+    brandCode,
+    amount: Type.Number({ description: 'The price that was refused, major units.' }),
+    currency: text('ISO 4217 code.'),
+    paymentResult: text('`DECLINED` or `INSUFFICIENT_FUNDS`.'),
+    declineReason: nullableText("The gateway's reason."),
+    ...references,
+  },
+  {
+    title: 'PurchaseDeclinedData',
+    description: '`data` of `purchase.declined`: no policy; the quote may be bought again with another card.',
+  },
+);
+
+export const DocumentsSentData = Type.Object(
+  {
+    policyNumber,
+    brandCode,
+    sequenceNumber,
+    actionType: text('The transaction whose documents were sent.'),
+    recipient: Type.Enum(['PRIMARY_TRAVELLER', 'REQUESTED_ADDRESS'], {
+      type: 'string',
+      description: "The primary traveller, or the address of the partner's resend request.",
+    }),
+    ...references,
+    policyEventSequence,
+  },
+  {
+    title: 'DocumentsSentData',
+    description: '`data` of `documents.sent`: the e-mail was accepted by the mail server.',
+  },
+);
+
+export const WebhookTestData = Type.Object(
+  { webhookId: Type.Optional(text('The endpoint tested.')) },
+  {
+    title: 'WebhookTestData',
+    description: '`data` of `webhook.test` (sent to one endpoint on request).',
+    additionalProperties: true,
+  },
+);
