@@ -3,7 +3,7 @@ import type { SuppliedRequest } from './requests.js';
 
 export interface LoadOptions {
   readonly url: string;
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly headers?: Record<string, string>;
   readonly body?: string;
   /** Called as each request is built (once per request sent): what it sends instead or adds. */

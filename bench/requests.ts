@@ -1,6 +1,6 @@
 /** What one benchmark drives: a request prepared through the real API before the clock starts. */
 export interface BenchRequest {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly headers?: Record<string, string>;
   readonly body?: string;

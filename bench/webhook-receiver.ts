@@ -35,14 +35,19 @@ export function sharedBenchReceiver(): Promise<BenchReceiver> {
   return (shared ??= startBenchReceiver());
 }
 
-/** Registers the shared receiver as a webhook endpoint of the bench partner, for every event type. */
-export async function registerBenchReceiver(api: BenchApi, headers: Record<string, string>): Promise<void> {
+/** Registers the shared receiver as a webhook endpoint of the bench partner (every event type unless `eventTypes`); answers its id. */
+export async function registerBenchReceiver(
+  api: BenchApi,
+  headers: Record<string, string>,
+  eventTypes?: string[],
+): Promise<string> {
   const { url } = await sharedBenchReceiver();
   const created = await api.call({
     method: 'POST',
     path: '/partners/v1/brandau/webhooks',
     headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ url }),
+    body: JSON.stringify({ url, ...(eventTypes ? { eventTypes } : {}) }),
   });
   if (created.status !== 201) throw new Error(`webhook endpoint: ${created.status} ${created.body}`);
+  return (JSON.parse(created.body) as { webhookId: string }).webhookId;
 }
