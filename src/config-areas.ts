@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DocumentEnvSchema, documentConfigFrom, type DocumentConfig } from './documents/config.js';
 import { MailEnvSchema, mailConfigFrom, mailConfigProblems, type MailConfig } from './mail/config.js';
 import { OutboxEnvSchema, outboxConfigFrom, outboxConfigProblems, type OutboxConfig } from './outbox/config.js';
-import { WebhookEnvSchema, webhookConfigFrom, type WebhookConfig } from './webhooks/config.js';
+import { WebhookEnvSchema, webhookConfigFrom, webhookConfigProblems, type WebhookConfig } from './webhooks/config.js';
 import { PolicyChangeEnvSchema, policyChangeConfigFrom, type PolicyChangeConfig } from './policy-changes/config.js';
 
 /** The settings of the areas that keep their own (each in its `config.ts`), parsed with the rest in config.ts. */
@@ -28,7 +28,11 @@ export interface AreaConfigs {
 }
 
 export function areaConfigProblems(env: Static<typeof AreaEnvSchema>, production: boolean): string[] {
-  return [...mailConfigProblems(env, production), ...outboxConfigProblems(env, production)];
+  return [
+    ...mailConfigProblems(env, production),
+    ...outboxConfigProblems(env, production),
+    ...webhookConfigProblems(env),
+  ];
 }
 
 export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>): AreaConfigs {

@@ -241,6 +241,18 @@ export async function redeliver(db: Executor, message: NewOutboxMessage): Promis
     .execute();
 }
 
+/** The states of the messages with these keys (absent keys are not in the map); by the unique key's index. */
+export async function messageStates(db: Executor, keys: readonly string[]): Promise<Map<string, OutboxState>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('outbox_message')
+    .select(['message_key', 'state'])
+    .where('message_key', 'in', [...keys])
+    .orderBy('id')
+    .execute();
+  return new Map(rows.map((row) => [row.message_key, row.state as OutboxState]));
+}
+
 /** One message by key (tests and operators). */
 export async function findMessage(db: Executor, key: string): Promise<OutboxMessage | undefined> {
   const row = await db.selectFrom('outbox_message').selectAll().where('message_key', '=', key).executeTakeFirst();

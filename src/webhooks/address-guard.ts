@@ -28,11 +28,16 @@ const REGISTRATION_LOOKUP_MS = 5000;
 /** Names that mean "this machine or its network" whatever DNS says. */
 const LOCAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/i;
 
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
 /** The reason an address is refused (its ipaddr.js range), or undefined when it may be called. */
 export function refusedAddress(address: string, rules: AddressRules): string | undefined {
   if (!ipaddr.isValid(address)) return 'invalid';
   // process(): an IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
-  const range = ipaddr.process(address).range();
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  // ipaddr.js calls the deprecated IPv4-compatible form (::a.b.c.d) unicast; it may reach a.b.c.d.
+  if (range === 'unicast' && parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
   if (range === 'unicast') return undefined;
   if (range === 'loopback' && !rules.production) return undefined;
   return range;

@@ -8,7 +8,12 @@ describe('webhook configuration', () => {
     expect(webhooks.retryDelaysMs).toEqual(
       [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400].map((s) => s * 1000),
     );
-    expect(webhooks).toMatchObject({ timeoutMs: 10_000, disableAfterMs: 5 * 86_400_000, secretOverlapSeconds: 86_400 });
+    expect(webhooks).toMatchObject({ timeoutMs: 10_000, disableAfterMs: 3 * 86_400_000, secretOverlapSeconds: 86_400 });
+  });
+
+  it('refuses an attempt timeout the outbox lease would not outlast', () => {
+    expect(() => loadConfig({ OUTBOX_LEASE_SECONDS: '10', WEBHOOK_TIMEOUT_MS: '10000' })).toThrow(/WEBHOOK_TIMEOUT_MS/);
+    expect(loadConfig({ OUTBOX_LEASE_SECONDS: '11', WEBHOOK_TIMEOUT_MS: '10000' }).webhooks.timeoutMs).toBe(10_000);
   });
 
   it('reads a schedule in ms, s, m and h', () => {

@@ -15,7 +15,7 @@ export const WebhookEnvSchema = Type.Object({
       'Delays before the 2nd, 3rd … delivery attempt of an event to an endpoint (Standard Webhooks schedule): attempts = delays + 1.',
   }),
   WEBHOOK_DISABLE_AFTER_DAYS: Type.Number({
-    default: 5,
+    default: 3,
     minimum: 0,
     maximum: 90,
     description:
@@ -53,6 +53,18 @@ export function parseDelays(text: string): number[] {
     if (!match) throw new Error(`not a delay: ${part}`);
     return Number(match[1]) * (UNIT_MS[match[2] as string] as number);
   });
+}
+
+/**
+ * Settings refused together: an attempt must end inside the outbox lease that covers it, or
+ * another process takes the delivery over while it is still in flight (a second, concurrent POST).
+ */
+export function webhookConfigProblems(
+  env: Static<typeof WebhookEnvSchema> & { OUTBOX_LEASE_SECONDS: number },
+): string[] {
+  return env.WEBHOOK_TIMEOUT_MS < env.OUTBOX_LEASE_SECONDS * 1000
+    ? []
+    : ['WEBHOOK_TIMEOUT_MS: must be shorter than OUTBOX_LEASE_SECONDS (the lease must outlast an attempt)'];
 }
 
 export function webhookConfigFrom(env: Static<typeof WebhookEnvSchema>): WebhookConfig {

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import { eventBody, findEvent } from '../events/repository.js';
@@ -21,9 +22,15 @@ export interface DeliveryDeps {
   readonly rules: AddressRules;
   readonly resolve: Resolver;
   readonly config: WebhookConfig;
+  readonly log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
-export const webhookDeliveryDepsOf = (context: AppContext, resolve: Resolver = systemResolver): DeliveryDeps => ({
+export const webhookDeliveryDepsOf = (
+  context: AppContext,
+  resolve: Resolver = systemResolver,
+  log?: Pick<FastifyBaseLogger, 'warn'>,
+): DeliveryDeps => ({
+  ...(log ? { log } : {}),
   db: context.db,
   clock: context.clock,
   keySecret: context.config.auth.keyEncryptionSecret,
@@ -81,6 +88,7 @@ export async function deliverWebhook(deps: DeliveryDeps, message: OutboxMessage)
     timeoutMs: deps.config.timeoutMs,
   });
   const ok = succeeded(result);
+  // The outcome is decided by the answer; a failure to record it must not turn a delivery into a retry.
   await recordAttempt(deps.db, eventId, endpointId, {
     attemptedAt: now.toISOString(),
     outcome: ok ? 'SUCCEEDED' : 'FAILED',
@@ -88,7 +96,7 @@ export async function deliverWebhook(deps: DeliveryDeps, message: OutboxMessage)
     latencyMs: result.latencyMs,
     ...(ok ? {} : { error: failureCode(result) }),
     ...(result.excerpt === undefined ? {} : { responseExcerpt: result.excerpt }),
-  });
+  }).catch((error: unknown) => deps.log?.warn({ err: error, eventId, endpointId }, 'webhook attempt not recorded'));
   if (ok) return markHealthy(deps.db, endpointId);
   const at = deps.clock();
   if (result.statusCode === 410) {

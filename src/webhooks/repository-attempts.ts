@@ -1,5 +1,7 @@
 import type { Executor } from '../db/database.js';
-import type { OutboxState } from '../outbox/repository.js';
+import { findEvent } from '../events/repository.js';
+import { messageStates, type OutboxState } from '../outbox/repository.js';
+import { endpointIdsEver } from './repository.js';
 
 /** The outbox kind of one event's delivery to one endpoint, and its message key. */
 export const WEBHOOK_DELIVERY = 'webhook-delivery';
@@ -59,17 +61,19 @@ export async function recordAttempt(
   return number;
 }
 
-/** Every delivery of an event, per endpoint (in the order the endpoints were first queued), for GET event. */
+/**
+ * Every delivery of an event, per endpoint (in the order the endpoints were first queued), for GET
+ * event. The deliveries' outbox messages are read by their exact keys (one per endpoint the event's
+ * partner ever had, a handful), so the unique key's index answers on both engines.
+ */
 export async function attemptsOfEvent(db: Executor, eventId: string): Promise<EndpointDeliveries[]> {
-  const prefix = deliveryKey(eventId, '');
-  const messages = await db
-    .selectFrom('outbox_message')
-    .select(['message_key', 'state'])
-    .where('kind', '=', WEBHOOK_DELIVERY)
-    // `_` of the ids is a LIKE wildcard: the exact prefix is checked again below.
-    .where('message_key', 'like', `${prefix}%`)
-    .orderBy('id')
-    .execute();
+  const event = await findEvent(db, eventId);
+  if (!event) return [];
+  const endpoints = await endpointIdsEver(db, { partnerId: event.partnerId, brandCode: event.brandCode });
+  const states = await messageStates(
+    db,
+    endpoints.map((endpointId) => deliveryKey(eventId, endpointId)),
+  );
   const rows = await db
     .selectFrom('webhook_delivery_attempt')
     .selectAll()
@@ -78,8 +82,8 @@ export async function attemptsOfEvent(db: Executor, eventId: string): Promise<En
     .orderBy('attempt')
     .execute();
   const byEndpoint = new Map<string, { state?: OutboxState; attempts: DeliveryAttempt[] }>();
-  for (const m of messages.filter((m) => m.message_key.startsWith(prefix)))
-    byEndpoint.set(m.message_key.slice(prefix.length), { state: m.state as OutboxState, attempts: [] });
+  const prefix = deliveryKey(eventId, '');
+  for (const [key, state] of states) byEndpoint.set(key.slice(prefix.length), { state, attempts: [] });
   for (const r of rows) {
     let entry = byEndpoint.get(r.endpoint_public_id);
     if (!entry) byEndpoint.set(r.endpoint_public_id, (entry = { attempts: [] }));

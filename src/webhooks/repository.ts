@@ -68,6 +68,18 @@ export async function countEndpoints(db: Executor, scope: EndpointScope): Promis
   return Number(row.n);
 }
 
+/** The ids of every endpoint a partner and brand ever had, deleted ones too, oldest first. */
+export async function endpointIdsEver(db: Executor, scope: EndpointScope): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoint')
+    .select('public_id')
+    .where('partner_id', '=', scope.partnerId)
+    .where('brand_code', '=', scope.brandCode)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.public_id);
+}
+
 /** Live endpoints of a partner and brand, oldest first. */
 export async function listEndpoints(db: Executor, scope: EndpointScope): Promise<WebhookEndpoint[]> {
   const rows = await db

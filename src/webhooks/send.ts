@@ -2,6 +2,15 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { AddressRefused, guardedLookup, refusedUrl, type AddressRules, type Resolver } from './address-guard.js';
 
+/**
+ * A receiver's text as it may be kept and shown: control characters (NUL among them, which
+ * PostgreSQL text refuses) become U+FFFD; tabs and line ends stay.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
+}
+
 /** At most this much of a receiver's answer is read (and kept as the attempt's excerpt). */
 export const MAX_EXCERPT_BYTES = 1024;
 
@@ -66,7 +75,7 @@ export function postOnce(
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
-        const excerpt = Buffer.concat(chunks).subarray(0, MAX_EXCERPT_BYTES).toString('utf8');
+        const excerpt = printable(Buffer.concat(chunks).subarray(0, MAX_EXCERPT_BYTES).toString('utf8'));
         finish({ statusCode, ...(excerpt === '' ? {} : { excerpt }) });
       };
       response.on('data', (chunk: Buffer) => {

@@ -16,6 +16,7 @@ import { PartnerClient } from '../purchases/http-client.js';
 const FAST = {
   OUTBOX_INTERVAL_MS: '100',
   OUTBOX_LEASE_SECONDS: '1',
+  WEBHOOK_TIMEOUT_MS: '500',
   PURCHASE_RECOVERY_GRACE_SECONDS: '0',
   WEBHOOK_RETRY_DELAYS: '1s,1s,1s',
 };

@@ -16,7 +16,12 @@ import { isPdf, pdfText } from '../documents/pdf-text.js';
  */
 
 /** Fast passes; a dead process's lease runs out in a second; recovery takes purchases left at once. */
-const FAST = { OUTBOX_INTERVAL_MS: '100', OUTBOX_LEASE_SECONDS: '1', PURCHASE_RECOVERY_GRACE_SECONDS: '0' };
+const FAST = {
+  OUTBOX_INTERVAL_MS: '100',
+  OUTBOX_LEASE_SECONDS: '1',
+  WEBHOOK_TIMEOUT_MS: '500',
+  PURCHASE_RECOVERY_GRACE_SECONDS: '0',
+};
 const MESSAGE_ID = /^<policy-documents=3A[0-9a-f-]+=3A1@brandau\.example>$/;
 
 /** Polls until `ready` holds (the worker runs on its own timer in the child). */

@@ -245,6 +245,17 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
     expect(attempt!.response_excerpt).toHaveLength(1024);
   });
 
+  it('keeps an answer with control characters (NUL, which PostgreSQL text refuses) as U+FFFD: delivered once, recorded', async () => {
+    receiver.answer(() => ({ status: 200, body: 'ok\u0000done\u0007' }));
+    const t = testApp();
+    const before = receiver.received.length;
+    const { eventId } = await testEventTo();
+    const [attempt, ...more] = await attemptsOf(t, eventId);
+    expect(more).toEqual([]);
+    expect(attempt).toMatchObject({ outcome: 'SUCCEEDED', status_code: 200, response_excerpt: 'ok\ufffddone\ufffd' });
+    expect(receiver.received.length - before).toBe(1);
+  });
+
   it('disables an endpoint failing for longer than WEBHOOK_DISABLE_AFTER_DAYS', async () => {
     receiver.answer(() => ({ status: 503 }));
     const t = testApp();

@@ -73,6 +73,7 @@ describe(`webhook URL safety in production (${DIALECT})`, () => {
     ['unspecified', 'https://0.0.0.0/hooks'],
     ['unspecified IPv6', 'https://[::]/hooks'],
     ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hooks'],
+    ['IPv4-compatible metadata address', 'https://[::a9fe:a9fe]/hooks'],
     ['IPv4-mapped private', 'https://[::ffff:192.168.0.1]/hooks'],
     ['multicast', 'https://224.0.0.1/hooks'],
     ['broadcast', 'https://255.255.255.255/hooks'],
