@@ -2,67 +2,72 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
-/** One request the receiver got, as it arrived, and whether a given secret verifies it. */
-export interface ReceivedDelivery {
-  readonly id: string;
-  readonly timestamp: string;
-  readonly signatures: readonly string[];
-  readonly body: string;
-  readonly event: { id: string; type: string; timestamp: string; data: Record<string, unknown> };
+/** One request the receiver got: its headers and exact body. */
+export interface ReceivedWebhook {
+  /** The request's path (a test gives each endpoint its own). */
+  readonly path: string;
   readonly headers: IncomingHttpHeaders;
-  readonly receivedAt: number;
+  readonly body: string;
 }
 
-/** How the receiver answers the `n`th request (0-based); default 204. */
-export type Answer = (delivery: ReceivedDelivery, n: number, response: ServerResponse) => number | 'hang';
+/** How the receiver answers the n-th request (0-based): a status, a body, a delay before answering. */
+export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number };
 
-/**
- * A real webhook receiver on 127.0.0.1 (port 0): keeps every request and answers as told. Tests
- * verify deliveries with the `standardwebhooks` package, as a partner's receiver would.
- */
-export async function startWebhookReceiver(answer: Answer = () => 204) {
-  const received: ReceivedDelivery[] = [];
-  const hanging: ServerResponse[] = [];
-  const server = createServer((request, response) => {
+export interface WebhookReceiver {
+  /** `http://127.0.0.1:<port>` + path. */
+  readonly url: string;
+  readonly received: ReceivedWebhook[];
+  /** Replaces how the next requests are answered. */
+  answer(next: (n: number, request: ReceivedWebhook) => Answer): void;
+  close(): Promise<void>;
+}
+
+/** A real webhook receiver on 127.0.0.1, port 0 (a partner's endpoint in a test). Default answer: 204. */
+export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookReceiver> {
+  const received: ReceivedWebhook[] = [];
+  let answerOf: (n: number, request: ReceivedWebhook) => Answer = () => ({ status: 204 });
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((request, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const header = (name: string) => String(request.headers[name] ?? '');
-      const delivery: ReceivedDelivery = {
-        id: header('webhook-id'),
-        timestamp: header('webhook-timestamp'),
-        signatures: header('webhook-signature').split(' ').filter(Boolean),
-        body,
-        event: (body ? JSON.parse(body) : {}) as ReceivedDelivery['event'],
-        headers: request.headers,
-        receivedAt: Date.now(),
+      const got = { path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      received.push(got);
+      const answer = answerOf(received.length - 1, got);
+      const send = () => {
+        if (response.destroyed) return;
+        response.writeHead(answer.status, answer.headers ?? {});
+        response.end(answer.body ?? '');
       };
-      received.push(delivery);
-      const status = answer(delivery, received.length - 1, response);
-      if (status === 'hang') hanging.push(response);
-      else if (!response.headersSent) response.writeHead(status).end();
+      if (answer.delayMs) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          send();
+        }, answer.delayMs);
+        timers.add(timer);
+      } else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}${path}`,
     received,
-    /** Throws unless `secret` verifies the delivery (signature over id, timestamp and body; ±5 min). */
-    verify(delivery: ReceivedDelivery, secret: string): unknown {
-      return new Webhook(secret).verify(delivery.body, {
-        'webhook-id': delivery.id,
-        'webhook-timestamp': delivery.timestamp,
-        'webhook-signature': delivery.signatures.join(' '),
-      });
+    answer(next) {
+      answerOf = next;
     },
-    async close(): Promise<void> {
-      hanging.forEach((response) => response.destroy());
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
 
-export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
+/** Verifies a delivery as a partner would (Standard Webhooks, ±5 minutes); throws when it does not verify. */
+export function verifyWebhook(secret: string, delivery: ReceivedWebhook): unknown {
+  const headers: Record<string, string> = {};
+  for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature'])
+    headers[name] = String(delivery.headers[name] ?? '');
+  return new Webhook(secret).verify(delivery.body, headers);
+}

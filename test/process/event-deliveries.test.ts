@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { startChildServer, type ChildServer } from '../helpers/child-server.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
-import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import {
+  startWebhookReceiver,
+  verifyWebhook,
+  type ReceivedWebhook,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver.js';
 import { PartnerClient } from '../purchases/http-client.js';
 
 /**
@@ -32,6 +37,10 @@ async function until(ready: () => boolean | Promise<boolean>, what: string, time
 }
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The event a delivery carries (its body, as signed). */
+const eventOf = (delivery: ReceivedWebhook) =>
+  JSON.parse(delivery.body) as { id: string; type: string; data: Record<string, unknown> };
+
 /** One scenario's world: its own database, receiver and child servers, all closed after. */
 function scenario() {
   const world = {
@@ -51,19 +60,20 @@ function scenario() {
       world.secret = created.body.secret as string;
     },
     /** Deliveries by event id (the `webhook-id`), each verified with the endpoint's secret. */
-    byEvent(): Map<string, ReceivedDelivery[]> {
-      const map = new Map<string, ReceivedDelivery[]>();
+    byEvent(): Map<string, ReceivedWebhook[]> {
+      const map = new Map<string, ReceivedWebhook[]>();
       for (const delivery of world.receiver.received) {
-        world.receiver.verify(delivery, world.secret);
-        expect(delivery.event.id).toBe(delivery.id);
-        map.set(delivery.id, [...(map.get(delivery.id) ?? []), delivery]);
+        verifyWebhook(world.secret, delivery);
+        const id = String(delivery.headers['webhook-id']);
+        expect(eventOf(delivery).id).toBe(id);
+        map.set(id, [...(map.get(id) ?? []), delivery]);
       }
       return map;
     },
     /** The event types delivered for one policy, in its per-policy sequence. */
     policyEvents(policyNumber: string): string[] {
       return [...world.byEvent().values()]
-        .map((copies) => copies[0]!.event)
+        .map((copies) => eventOf(copies[0]!))
         .filter((event) => event.data.policyNumber === policyNumber)
         .sort((a, b) => (a.data.policyEventSequence as number) - (b.data.policyEventSequence as number))
         .map((event) => event.type);
@@ -160,7 +170,7 @@ describe(`partner events when the server is killed (${DIALECT})`, () => {
       await pause(500);
       const copies = [...world.byEvent().entries()].map(([id, list]) => [id, list.length] as const);
       // Exactly one repeat: the delivery whose acknowledgement died with the process.
-      expect(copies.filter(([, n]) => n > 1)).toEqual([[first!.id, 2]]);
+      expect(copies.filter(([, n]) => n > 1)).toEqual([[String(first!.headers['webhook-id']), 2]]);
       expect(world.policyEvents(policyNumber)).toEqual(PURCHASE_EVENTS);
     }, 60_000);
   });
