@@ -7,7 +7,7 @@ export class EventNotFound extends NotFound {
   }
 }
 
-/** A redelivery to a webhook endpoint the event was never delivered to. */
+/** A redelivery of a `webhook.test` event to another endpoint than its own (it has no delivery there). */
 export class EventWebhookNotFound extends NotFound {
   constructor(webhookId: string) {
     super('WEBHOOK_NOT_FOUND', `Webhook '${webhookId}' has no delivery of this event.`, {

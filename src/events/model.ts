@@ -75,12 +75,29 @@ export interface EventDeliveries {
   readonly attempts: readonly DeliveryAttemptView[];
 }
 
+/** The partner and brand a redelivery acts for (the caller's). */
+export interface EventWebhookScope {
+  readonly partnerId: number;
+  readonly brandCode: string;
+}
+
 /**
- * What the event log needs of the webhooks area, injected where the routes are registered:
- * `attemptsOfEvent` (webhooks/repository-attempts.ts) and the outbox message of one delivery
- * (key `webhook:<eventId>:<webhookId>`, kind `webhook-delivery`). Absent: no deliveries to show or redo.
+ * What the event log needs of the webhooks area, injected where the routes are registered
+ * (webhooks/fan-out.ts `webhooksOfEventLog`): `attemptsOfEvent` (webhooks/repository-attempts.ts),
+ * the outbox message of one delivery (key `webhook:<eventId>:<webhookId>`, kind
+ * `webhook-delivery`), and the endpoints a redelivery may queue. Absent: no deliveries to show or redo.
  */
 export interface EventWebhooks {
   readonly deliveriesOf: (db: Executor, eventId: string) => Promise<readonly EventDeliveries[]>;
   readonly deliveryMessage: (eventId: string, webhookId: string, at: string) => NewOutboxMessage;
+  /**
+   * The endpoints the event would be fanned out to now: the enabled, live (not deleted) endpoints
+   * of its partner and brand subscribed to its type; a `webhook.test` event only its own endpoint.
+   */
+  readonly liveEndpointsFor: (db: Executor, event: PartnerEvent) => Promise<readonly string[]>;
+  /**
+   * Checks that `webhookId` is a live endpoint of the partner and brand and is enabled: throws
+   * 404 `WEBHOOK_NOT_FOUND` (unknown, deleted, another's) or 409 `WEBHOOK_DISABLED` otherwise.
+   */
+  readonly assertLiveEndpoint: (db: Executor, scope: EventWebhookScope, webhookId: string) => Promise<void>;
 }

@@ -69,15 +69,15 @@ export async function feedPage(
   return rows.map(eventOf);
 }
 
-/** Ids of the scope's published events that happened in [from, to), oldest first; `limit` at most. */
-export async function eventIdsBetween(
+/** The scope's published events that happened in [from, to), in feed order; `limit` at most. */
+export async function eventsBetween(
   db: Executor,
   scope: EventScope,
   range: { from: string; to: string; limit: number },
-): Promise<string[]> {
+): Promise<PartnerEvent[]> {
   const rows = await db
     .selectFrom('partner_event')
-    .select('event_id')
+    .selectAll()
     .where('partner_id', '=', scope.partnerId)
     .where('brand_code', '=', scope.brandCode)
     .where('feed_position', 'is not', null)
@@ -86,5 +86,5 @@ export async function eventIdsBetween(
     .orderBy('feed_position')
     .limit(range.limit)
     .execute();
-  return rows.map((row) => row.event_id);
+  return rows.map(eventOf);
 }

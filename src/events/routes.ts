@@ -89,10 +89,10 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
         tags: ['events'],
         operationId: 'redeliverEvent',
         summary: 'Redeliver one event',
-        description: `Queues the event's deliveries again (to every endpoint it was queued for, or \`webhookId\` only), each due now from attempt 1, with the same \`webhook-id\`: a delivery that failed for good, or one your receiver lost, comes again. Answers 202 with how many were queued. ${NOT_FOUND} 404 \`WEBHOOK_NOT_FOUND\` when \`webhookId\` never had a delivery of this event.`,
+        description: `Queues the event's deliveries, each due now from attempt 1, with the same \`webhook-id\`: a delivery that failed for good, or one your receiver lost, comes again. Without \`webhookId\`: every delivery the event has, plus every enabled endpoint subscribed to its type that has none (missed while disabled, registered or subscribed later). With \`webhookId\`: that endpoint, whether or not it had a delivery and whatever its event types (a \`webhook.test\` event only to its own endpoint). Answers 202 with how many were queued. ${NOT_FOUND} 404 \`WEBHOOK_NOT_FOUND\` when \`webhookId\` is not a live endpoint of yours under the brand (or another endpoint's test event); 409 \`WEBHOOK_DISABLED\` when it is disabled.`,
         params: EventParams,
         body: RedeliverBody,
-        response: { 202: RedeliveryAnswer, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 202: RedeliveryAnswer, ...errorResponses(400, 401, 403, 404, 409, 429, 500) },
       },
     },
     async (request, reply): Promise<RedeliveryAnswer> => {
@@ -115,10 +115,10 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
         operationId: 'redeliverEvents',
         summary: 'Redeliver events of a time range',
         description:
-          "Queues again the deliveries of every published event that happened in [`from`, `to`), optionally only those that failed for good (`failedOnly`) or to one endpoint (`webhookId`); same rules as one event's redelivery. Answers 202 with how many deliveries were queued. 400 `INVALID_TIME_RANGE` when `to` is not after `from`; 400 `REDELIVERY_RANGE_TOO_LARGE` when the range holds more than 10 000 events (send shorter ranges).",
+          "Queues the deliveries of every published event that happened in [`from`, `to`): with `failedOnly` only those that failed for good; otherwise what one event's redelivery without `webhookId` queues (its deliveries, plus each enabled endpoint subscribed to its type that missed it). `webhookId` restricts either to that endpoint (only the types it subscribes to). Answers 202 with how many deliveries were queued. 400 `INVALID_TIME_RANGE` when `to` is not after `from`; 400 `REDELIVERY_RANGE_TOO_LARGE` when the range holds more than 10 000 events (send shorter ranges); 404 `WEBHOOK_NOT_FOUND` when `webhookId` is not a live endpoint of yours under the brand; 409 `WEBHOOK_DISABLED` when it is disabled.",
         params: BrandParams,
         body: BulkRedeliverBody,
-        response: { 202: RedeliveryAnswer, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 202: RedeliveryAnswer, ...errorResponses(400, 401, 403, 404, 409, 429, 500) },
       },
     },
     async (request, reply): Promise<RedeliveryAnswer> => {

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { redeliver } from '../outbox/repository.js';
 import { EventNotFound, EventWebhookNotFound, InvalidRedeliveryRange } from './errors.js';
 import type { EventDeliveries, EventWebhooks, PartnerEvent } from './model.js';
-import { eventIdsBetween, feedPage, findScopedEvent, type EventScope } from './repository-feed.js';
+import { eventsBetween, feedPage, findScopedEvent, type EventScope } from './repository-feed.js';
 
 /**
  * The partner's event log (docs/api-contract.md, "Events"): the pull feed in publication order,
@@ -63,22 +63,49 @@ interface Targets {
 
 /**
  * Queues the event's deliveries again from their first attempt, due now, under their own keys (so
- * the same `webhook-id`): a FAILED or SENT delivery is made PENDING. Answers how many.
+ * the same `webhook-id`; a FAILED or SENT delivery is made PENDING): with `failedOnly` its FAILED
+ * deliveries only; otherwise every delivery it has, and a first one to each endpoint of `live`
+ * (those that missed it: disabled then, registered or subscribed later). Restricted to
+ * `webhookId` when given. Answers how many.
  */
-async function redeliverOne(deps: EventLogDeps, eventId: string, targets: Targets, at: string): Promise<number> {
-  const { webhooks } = deps;
-  if (!webhooks) return 0;
-  const deliveries = (await webhooks.deliveriesOf(deps.db, eventId)).filter(
-    (d) =>
-      (targets.webhookId === undefined || d.webhookId === targets.webhookId) &&
-      (targets.failedOnly !== true || d.state === 'FAILED'),
+async function redeliverOne(
+  deps: EventLogDeps,
+  webhooks: EventWebhooks,
+  event: PartnerEvent,
+  targets: Targets,
+  live: readonly string[],
+  at: string,
+): Promise<number> {
+  const failedOnly = targets.failedOnly === true;
+  const existing = (await webhooks.deliveriesOf(deps.db, event.id))
+    .filter((d) => !failedOnly || d.state === 'FAILED')
+    .map((d) => d.webhookId);
+  const endpoints = [...new Set(failedOnly ? existing : [...existing, ...live])].filter(
+    (id) => targets.webhookId === undefined || id === targets.webhookId,
   );
-  for (const delivery of deliveries)
-    await redeliver(deps.db, webhooks.deliveryMessage(eventId, delivery.webhookId, at));
-  return deliveries.length;
+  for (const webhookId of endpoints) await redeliver(deps.db, webhooks.deliveryMessage(event.id, webhookId, at));
+  return endpoints.length;
 }
 
-/** One event's redelivery (all its endpoints, or `webhookId` only: 404 when it has no delivery there). */
+/**
+ * The endpoints a published event would be fanned out to now (an unpublished one: none, its
+ * publication fans it out).
+ */
+async function liveTargets(
+  deps: EventLogDeps,
+  webhooks: EventWebhooks,
+  event: PartnerEvent,
+): Promise<readonly string[]> {
+  return event.feedPosition === undefined ? [] : webhooks.liveEndpointsFor(deps.db, event);
+}
+
+/**
+ * One event's redelivery. Without `webhookId`: every delivery it has plus every enabled endpoint
+ * of the scope subscribed to its type that has none. With `webhookId`: that endpoint, which must
+ * be a live endpoint of the scope (404 `WEBHOOK_NOT_FOUND`) and enabled (409 `WEBHOOK_DISABLED`),
+ * queued whether or not it had a delivery and whatever its event types (asked explicitly); a
+ * `webhook.test` event goes only to its own endpoint (another: 404 `WEBHOOK_NOT_FOUND`).
+ */
 export async function redeliverEvent(
   deps: EventLogDeps,
   scope: EventScope,
@@ -87,14 +114,18 @@ export async function redeliverEvent(
 ): Promise<number> {
   const event = await findScopedEvent(deps.db, scope, eventId);
   if (!event) throw new EventNotFound(eventId);
-  const count = await redeliverOne(
-    deps,
-    eventId,
-    webhookId === undefined ? {} : { webhookId },
-    deps.clock().toISOString(),
-  );
-  if (webhookId !== undefined && count === 0) throw new EventWebhookNotFound(webhookId);
-  return count;
+  const { webhooks } = deps;
+  if (!webhooks) {
+    if (webhookId !== undefined) throw new EventWebhookNotFound(webhookId);
+    return 0;
+  }
+  const at = deps.clock().toISOString();
+  if (webhookId === undefined)
+    return redeliverOne(deps, webhooks, event, {}, await liveTargets(deps, webhooks, event), at);
+  await webhooks.assertLiveEndpoint(deps.db, scope, webhookId);
+  if (event.type === 'webhook.test' && event.endpointId !== webhookId) throw new EventWebhookNotFound(webhookId);
+  await redeliver(deps.db, webhooks.deliveryMessage(event.id, webhookId, at));
+  return 1;
 }
 
 export interface RedeliveryRange extends Targets {
@@ -104,24 +135,43 @@ export interface RedeliveryRange extends Targets {
   readonly to: string;
 }
 
-/** The bulk redelivery: every published event of the scope in [from, to), optionally failed deliveries only. */
+/**
+ * The bulk redelivery: every published event of the scope in [from, to). With `failedOnly` its
+ * FAILED deliveries only; otherwise what one event's redelivery without `webhookId` queues (its
+ * deliveries, and each enabled endpoint subscribed to its type). `webhookId` restricts both to that
+ * endpoint, which must be live and enabled (404 / 409, as for one event) but, unlike one event's
+ * redelivery, gets only the types it subscribes to.
+ */
 export async function redeliverRange(deps: EventLogDeps, scope: EventScope, range: RedeliveryRange): Promise<number> {
   const from = new Date(range.from);
   const to = new Date(range.to);
   if (!(from.getTime() < to.getTime()))
     throw new InvalidRedeliveryRange('INVALID_TIME_RANGE', '`to` must be a later instant than `from`.');
-  const ids = await eventIdsBetween(deps.db, scope, {
+  const events = await eventsBetween(deps.db, scope, {
     from: from.toISOString(),
     to: to.toISOString(),
     limit: REDELIVERY_MAX_EVENTS + 1,
   });
-  if (ids.length > REDELIVERY_MAX_EVENTS)
+  if (events.length > REDELIVERY_MAX_EVENTS)
     throw new InvalidRedeliveryRange(
       'REDELIVERY_RANGE_TOO_LARGE',
       `The range holds more than ${String(REDELIVERY_MAX_EVENTS)} events: redeliver a shorter one at a time.`,
     );
+  const { webhooks } = deps;
+  if (!webhooks) return 0;
+  if (range.webhookId !== undefined) await webhooks.assertLiveEndpoint(deps.db, scope, range.webhookId);
   const at = deps.clock().toISOString();
+  // The scope's endpoints do not change within the range: one look-up per event type (per test endpoint).
+  const liveByKind = new Map<string, readonly string[]>();
   let count = 0;
-  for (const id of ids) count += await redeliverOne(deps, id, range, at);
+  for (const event of events) {
+    let live: readonly string[] = [];
+    if (range.failedOnly !== true) {
+      const kind = event.type === 'webhook.test' ? `${event.type}:${event.endpointId ?? ''}` : event.type;
+      live = liveByKind.get(kind) ?? (await webhooks.liveEndpointsFor(deps.db, event));
+      liveByKind.set(kind, live);
+    }
+    count += await redeliverOne(deps, webhooks, event, range, live, at);
+  }
   return count;
 }

@@ -1,7 +1,9 @@
-import type { Tx } from '../db/database.js';
-import type { PartnerEvent } from '../events/model.js';
+import type { Executor, Tx } from '../db/database.js';
+import type { EventWebhooks, EventWebhookScope, PartnerEvent } from '../events/model.js';
 import { enqueue, type NewOutboxMessage } from '../outbox/repository.js';
-import { enabledEndpoints } from './repository.js';
+import { WebhookDisabled, WebhookNotFound } from './errors.js';
+import type { WebhookEndpoint } from './model.js';
+import { enabledEndpoints, findEndpoint } from './repository.js';
 import { attemptsOfEvent, deliveryKey, WEBHOOK_DELIVERY } from './repository-attempts.js';
 
 /** What a `webhook-delivery` outbox message carries. */
@@ -16,8 +18,39 @@ export function deliveryMessage(eventId: string, endpointId: string, at: string)
   return { key: deliveryKey(eventId, endpointId), kind: WEBHOOK_DELIVERY, payload, at };
 }
 
-/** What the event log (events/model.ts `EventWebhooks`) needs of webhooks: deliveries to show, messages to redo. */
-export const webhooksOfEventLog = { deliveriesOf: attemptsOfEvent, deliveryMessage } as const;
+/**
+ * Whether the event goes to the endpoint: subscribed to its type (an empty list: every type); a
+ * `webhook.test` event only to its own endpoint.
+ */
+function receives(endpoint: WebhookEndpoint, event: PartnerEvent): boolean {
+  return event.type === 'webhook.test'
+    ? endpoint.id === event.endpointId
+    : endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(event.type);
+}
+
+/** The enabled, live endpoints of the event's partner and brand that receive it (fan-out's targets now). */
+async function liveEndpointsFor(db: Executor, event: PartnerEvent): Promise<string[]> {
+  const endpoints = await enabledEndpoints(db, { partnerId: event.partnerId, brandCode: event.brandCode });
+  return endpoints.filter((e) => receives(e, event)).map((e) => e.id);
+}
+
+/** 404 unless a live endpoint of the partner and brand (not told apart); 409 when it is disabled. */
+async function assertLiveEndpoint(db: Executor, scope: EventWebhookScope, webhookId: string): Promise<void> {
+  const endpoint = await findEndpoint(db, scope, webhookId);
+  if (!endpoint) throw new WebhookNotFound(webhookId);
+  if (!endpoint.enabled) throw new WebhookDisabled(webhookId);
+}
+
+/**
+ * What the event log (events/model.ts `EventWebhooks`) needs of webhooks: deliveries to show,
+ * messages to redo, and the endpoints a redelivery may queue (those that missed the event too).
+ */
+export const webhooksOfEventLog: EventWebhooks = {
+  deliveriesOf: attemptsOfEvent,
+  deliveryMessage,
+  liveEndpointsFor,
+  assertLiveEndpoint,
+};
 
 /**
  * Queues one delivery of a published event per enabled endpoint of its partner and brand that
@@ -26,12 +59,7 @@ export const webhooksOfEventLog = { deliveriesOf: attemptsOfEvent, deliveryMessa
  * endpoints queued.
  */
 export async function enqueueDeliveries(tx: Tx, event: PartnerEvent, at: string): Promise<string[]> {
-  const endpoints = await enabledEndpoints(tx, { partnerId: event.partnerId, brandCode: event.brandCode });
-  const targets = endpoints.filter((e) =>
-    event.type === 'webhook.test'
-      ? e.id === event.endpointId
-      : e.eventTypes.length === 0 || e.eventTypes.includes(event.type),
-  );
-  for (const endpoint of targets) await enqueue(tx, deliveryMessage(event.id, endpoint.id, at));
-  return targets.map((e) => e.id);
+  const targets = await liveEndpointsFor(tx, event);
+  for (const endpointId of targets) await enqueue(tx, deliveryMessage(event.id, endpointId, at));
+  return targets;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventWebhooks } from '../../src/events/model.js';
 import { enqueue, findMessage, markFailed, type NewOutboxMessage } from '../../src/outbox/repository.js';
 import type { Db } from '../../src/db/database.js';
+import { WebhookNotFound } from '../../src/webhooks/errors.js';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { boughtPolicy, NOW } from '../policy-changes/support.js';
@@ -20,6 +21,10 @@ const webhooks: EventWebhooks = {
   async deliveriesOf(db, eventId) {
     const message = await findMessage(db, `webhook:${eventId}:${ENDPOINT}`);
     return message ? [{ webhookId: ENDPOINT, state: message.state, attempts: [] }] : [];
+  },
+  liveEndpointsFor: () => Promise.resolve([ENDPOINT]),
+  assertLiveEndpoint(_db, _scope, webhookId) {
+    return webhookId === ENDPOINT ? Promise.resolve() : Promise.reject(new WebhookNotFound(webhookId));
   },
 };
 
