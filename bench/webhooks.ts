@@ -45,7 +45,7 @@ interface Result {
 const results: Result[] = [];
 const database = await freshDatabase(options.postgres === true);
 try {
-  const env = { ...database.env, LOG_LEVEL: 'warn', DEMO_DATA: 'true' };
+  const env = { ...database.env, LOG_LEVEL: 'info', DEMO_DATA: 'true' };
   await prepareBenchDatabase(env);
   for (const lanes of laneCounts) {
     // Record the events with no worker pass (the default bench server), then stop.
