@@ -1,4 +1,5 @@
 import type { Executor } from '../db/database.js';
+import type { DeliveryAttemptView, EventDeliveries } from '../events/model.js';
 import { findEvent } from '../events/repository.js';
 import { messageStates, type OutboxState } from '../outbox/repository.js';
 import { endpointIdsEver } from './repository.js';
@@ -7,35 +8,12 @@ import { endpointIdsEver } from './repository.js';
 export const WEBHOOK_DELIVERY = 'webhook-delivery';
 export const deliveryKey = (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`;
 
-/** One delivery attempt as recorded (and shown to the endpoint's partner). */
-export interface DeliveryAttempt {
-  /** 1, 2, 3 … per event and endpoint, across redeliveries. */
-  readonly attempt: number;
-  readonly attemptedAt: string;
-  readonly outcome: 'SUCCEEDED' | 'FAILED';
-  /** The receiver's HTTP status; absent when no answer came. */
-  readonly statusCode?: number;
-  readonly latencyMs: number;
-  /** Machine-readable failure: `TIMEOUT`, `ADDRESS_REFUSED`, `REDIRECT`, `HTTP_500`, `CONNECTION` … */
-  readonly error?: string;
-  /** The first bytes (≤ 1 KiB) of the receiver's answer. */
-  readonly responseExcerpt?: string;
-}
-
-/** An event's deliveries to one endpoint: the outbox state and every attempt, oldest first. */
-export interface EndpointDeliveries {
-  readonly webhookId: string;
-  /** The outbox message's state (PENDING: more attempts to come); absent when only attempts remain. */
-  readonly state?: OutboxState;
-  readonly attempts: DeliveryAttempt[];
-}
-
 /** Records one attempt, numbered after the last one of this event and endpoint. */
 export async function recordAttempt(
   db: Executor,
   eventId: string,
   endpointId: string,
-  attempt: Omit<DeliveryAttempt, 'attempt'>,
+  attempt: Omit<DeliveryAttemptView, 'attempt'>,
 ): Promise<number> {
   const last = await db
     .selectFrom('webhook_delivery_attempt')
@@ -66,7 +44,7 @@ export async function recordAttempt(
  * event. The deliveries' outbox messages are read by their exact keys (one per endpoint the event's
  * partner ever had, a handful), so the unique key's index answers on both engines.
  */
-export async function attemptsOfEvent(db: Executor, eventId: string): Promise<EndpointDeliveries[]> {
+export async function attemptsOfEvent(db: Executor, eventId: string): Promise<EventDeliveries[]> {
   const event = await findEvent(db, eventId);
   if (!event) return [];
   const endpoints = await endpointIdsEver(db, { partnerId: event.partnerId, brandCode: event.brandCode });
@@ -81,7 +59,7 @@ export async function attemptsOfEvent(db: Executor, eventId: string): Promise<En
     .orderBy('endpoint_public_id')
     .orderBy('attempt')
     .execute();
-  const byEndpoint = new Map<string, { state?: OutboxState; attempts: DeliveryAttempt[] }>();
+  const byEndpoint = new Map<string, { state?: OutboxState; attempts: DeliveryAttemptView[] }>();
   const prefix = deliveryKey(eventId, '');
   for (const [key, state] of states) byEndpoint.set(key.slice(prefix.length), { state, attempts: [] });
   for (const r of rows) {
@@ -90,7 +68,7 @@ export async function attemptsOfEvent(db: Executor, eventId: string): Promise<En
     entry.attempts.push({
       attempt: r.attempt,
       attemptedAt: r.attempted_at,
-      outcome: r.outcome as DeliveryAttempt['outcome'],
+      outcome: r.outcome as DeliveryAttemptView['outcome'],
       ...(r.status_code === null ? {} : { statusCode: r.status_code }),
       latencyMs: r.latency_ms,
       ...(r.error === null ? {} : { error: r.error }),
