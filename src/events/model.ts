@@ -68,10 +68,13 @@ export interface DeliveryAttemptView {
   readonly responseExcerpt?: string;
 }
 
+/** A delivery's outbox state: PENDING (attempts to come), SENT, FAILED (retries exhausted). */
+export type DeliveryState = 'PENDING' | 'SENT' | 'FAILED';
+
 /** An event's deliveries to one endpoint: the delivery's state (PENDING, SENT, FAILED) and its attempts. */
 export interface EventDeliveries {
   readonly webhookId: string;
-  readonly state?: 'PENDING' | 'SENT' | 'FAILED';
+  readonly state?: DeliveryState;
   readonly attempts: readonly DeliveryAttemptView[];
 }
 
@@ -89,6 +92,12 @@ export interface EventWebhookScope {
  */
 export interface EventWebhooks {
   readonly deliveriesOf: (db: Executor, eventId: string) => Promise<readonly EventDeliveries[]>;
+  /** The state of every delivery of these events (event id → webhook id → state), in a few queries. */
+  readonly deliveryStatesOf: (
+    db: Executor,
+    scope: EventWebhookScope,
+    eventIds: readonly string[],
+  ) => Promise<ReadonlyMap<string, ReadonlyMap<string, DeliveryState>>>;
   readonly deliveryMessage: (eventId: string, webhookId: string, at: string) => NewOutboxMessage;
   /**
    * The endpoints the event would be fanned out to now: the enabled, live (not deleted) endpoints

@@ -2,7 +2,7 @@ import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
 import { redeliver } from '../outbox/repository.js';
 import { EventNotFound, EventWebhookNotFound, InvalidRedeliveryRange } from './errors.js';
-import type { EventDeliveries, EventWebhooks, PartnerEvent } from './model.js';
+import type { DeliveryState, EventDeliveries, EventWebhooks, PartnerEvent } from './model.js';
 import { eventsBetween, feedPage, findScopedEvent, type EventScope } from './repository-feed.js';
 
 /**
@@ -72,14 +72,14 @@ async function redeliverOne(
   deps: EventLogDeps,
   webhooks: EventWebhooks,
   event: PartnerEvent,
-  targets: Targets,
+  targets: Targets & { readonly states: ReadonlyMap<string, DeliveryState> | undefined },
   live: readonly string[],
   at: string,
 ): Promise<number> {
   const failedOnly = targets.failedOnly === true;
-  const existing = (await webhooks.deliveriesOf(deps.db, event.id))
-    .filter((d) => !failedOnly || d.state === 'FAILED')
-    .map((d) => d.webhookId);
+  const existing = [...(targets.states ?? new Map<string, DeliveryState>())]
+    .filter(([, state]) => !failedOnly || state === 'FAILED')
+    .map(([webhookId]) => webhookId);
   const endpoints = [...new Set(failedOnly ? existing : [...existing, ...live])].filter(
     (id) => targets.webhookId === undefined || id === targets.webhookId,
   );
@@ -121,7 +121,14 @@ export async function redeliverEvent(
   }
   const at = deps.clock().toISOString();
   if (webhookId === undefined)
-    return redeliverOne(deps, webhooks, event, {}, await liveTargets(deps, webhooks, event), at);
+    return redeliverOne(
+      deps,
+      webhooks,
+      event,
+      { states: (await webhooks.deliveryStatesOf(deps.db, scope, [event.id])).get(event.id) },
+      await liveTargets(deps, webhooks, event),
+      at,
+    );
   await webhooks.assertLiveEndpoint(deps.db, scope, webhookId);
   if (event.type === 'webhook.test' && event.endpointId !== webhookId) throw new EventWebhookNotFound(webhookId);
   await redeliver(deps.db, webhooks.deliveryMessage(event.id, webhookId, at));
@@ -163,6 +170,11 @@ export async function redeliverRange(deps: EventLogDeps, scope: EventScope, rang
   const at = deps.clock().toISOString();
   // The scope's endpoints do not change within the range: one look-up per event type (per test endpoint).
   const liveByKind = new Map<string, readonly string[]>();
+  const states = await webhooks.deliveryStatesOf(
+    deps.db,
+    scope,
+    events.map((event) => event.id),
+  );
   let count = 0;
   for (const event of events) {
     let live: readonly string[] = [];
@@ -171,7 +183,7 @@ export async function redeliverRange(deps: EventLogDeps, scope: EventScope, rang
       live = liveByKind.get(kind) ?? (await webhooks.liveEndpointsFor(deps.db, event));
       liveByKind.set(kind, live);
     }
-    count += await redeliverOne(deps, webhooks, event, range, live, at);
+    count += await redeliverOne(deps, webhooks, event, { ...range, states: states.get(event.id) }, live, at);
   }
   return count;
 }

@@ -4,7 +4,7 @@ import { enqueue, type NewOutboxMessage } from '../outbox/repository.js';
 import { WebhookDisabled, WebhookNotFound } from './errors.js';
 import type { WebhookEndpoint } from './model.js';
 import { enabledEndpoints, findEndpoint } from './repository.js';
-import { attemptsOfEvent, deliveryKey, WEBHOOK_DELIVERY } from './repository-attempts.js';
+import { attemptsOfEvent, deliveryKey, deliveryStatesOf, WEBHOOK_DELIVERY } from './repository-attempts.js';
 
 /** What a `webhook-delivery` outbox message carries. */
 export interface DeliveryPayload {
@@ -47,6 +47,7 @@ async function assertLiveEndpoint(db: Executor, scope: EventWebhookScope, webhoo
  */
 export const webhooksOfEventLog: EventWebhooks = {
   deliveriesOf: attemptsOfEvent,
+  deliveryStatesOf,
   deliveryMessage,
   liveEndpointsFor,
   assertLiveEndpoint,

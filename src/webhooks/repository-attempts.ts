@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.js';
-import type { DeliveryAttemptView, EventDeliveries } from '../events/model.js';
+import type { DeliveryAttemptView, DeliveryState, EventDeliveries, EventWebhookScope } from '../events/model.js';
 import { findEvent } from '../events/repository.js';
 import { messageStates, type OutboxState } from '../outbox/repository.js';
 import { endpointIdsEver } from './repository.js';
@@ -80,4 +80,31 @@ export async function attemptsOfEvent(db: Executor, eventId: string): Promise<Ev
     ...(entry.state === undefined ? {} : { state: entry.state }),
     attempts: entry.attempts,
   }));
+}
+
+/** Keys per query when reading many deliveries' states (bound parameters stay far below the engines' limits). */
+const KEYS_PER_QUERY = 500;
+
+/**
+ * The state of every delivery of these events of one partner and brand: event id → webhook id →
+ * state. By exact keys (every event × every endpoint the scope ever had), a few hundred a query.
+ */
+export async function deliveryStatesOf(
+  db: Executor,
+  scope: EventWebhookScope,
+  eventIds: readonly string[],
+): Promise<Map<string, Map<string, DeliveryState>>> {
+  const endpoints = await endpointIdsEver(db, scope);
+  const owners = new Map<string, readonly [string, string]>();
+  for (const eventId of eventIds)
+    for (const endpointId of endpoints) owners.set(deliveryKey(eventId, endpointId), [eventId, endpointId]);
+  const keys = [...owners.keys()];
+  const states = new Map<string, Map<string, DeliveryState>>();
+  for (let i = 0; i < keys.length; i += KEYS_PER_QUERY)
+    for (const [key, state] of await messageStates(db, keys.slice(i, i + KEYS_PER_QUERY))) {
+      const [eventId, endpointId] = owners.get(key) as readonly [string, string];
+      const ofEvent = states.get(eventId) ?? new Map<string, DeliveryState>();
+      states.set(eventId, ofEvent.set(endpointId, state));
+    }
+  return states;
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { EventWebhooks } from '../../src/events/model.js';
-import { enqueue, findMessage, markFailed, type NewOutboxMessage } from '../../src/outbox/repository.js';
+import {
+  enqueue,
+  findMessage,
+  markFailed,
+  type NewOutboxMessage,
+  type OutboxState,
+} from '../../src/outbox/repository.js';
 import type { Db } from '../../src/db/database.js';
 import { WebhookNotFound } from '../../src/webhooks/errors.js';
 import { useTestApp } from '../helpers/app.js';
@@ -21,6 +27,14 @@ const webhooks: EventWebhooks = {
   async deliveriesOf(db, eventId) {
     const message = await findMessage(db, `webhook:${eventId}:${ENDPOINT}`);
     return message ? [{ webhookId: ENDPOINT, state: message.state, attempts: [] }] : [];
+  },
+  async deliveryStatesOf(db, _scope, eventIds) {
+    const states = new Map<string, Map<string, OutboxState>>();
+    for (const eventId of eventIds) {
+      const message = await findMessage(db, `webhook:${eventId}:${ENDPOINT}`);
+      if (message) states.set(eventId, new Map([[ENDPOINT, message.state]]));
+    }
+    return states;
   },
   liveEndpointsFor: () => Promise.resolve([ENDPOINT]),
   assertLiveEndpoint(_db, _scope, webhookId) {
