@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Executor, Tx } from '../db/database.js';
-import { enqueue } from '../outbox/repository.js';
+import { reusableQuery } from '../db/reusable-query.js';
+import { enqueueStatementOf, OUTBOX_NAMES, outboxValues, type OutboxValues } from '../outbox/repository.js';
 import type { EventType, NewPartnerEvent, PartnerEvent, PolicyReferences } from './model.js';
-import type { PartnerEventRow } from './tables.js';
+import type { PartnerEventRow, PartnerEventTable } from './tables.js';
+import type { Insertable } from 'kysely';
+
+type NewPartnerEventRow = Insertable<PartnerEventTable>;
 
 /** The outbox kind that publishes a recorded event (publish.ts): feed position, then one delivery per subscriber. */
 export const PUBLISH_EVENT = 'partner-event';
@@ -18,49 +22,68 @@ export function newEventId(): string {
  * colliding; SQLite has one writer anyway.
  */
 export async function nextCounterValue(tx: Tx, name: string): Promise<number> {
-  const row = await tx
-    .insertInto('event_counter')
-    .values({ name, last_value: 1 })
-    .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ last_value: eb('event_counter.last_value', '+', 1) })))
-    .returning('last_value')
-    .executeTakeFirstOrThrow();
-  return row.last_value;
+  const { rows } = await bumpCounter(tx, { name });
+  return (rows[0] as { last_value: number }).last_value;
 }
+
+// Compiled once (db/reusable-query.ts): two events ride on every purchase's commits.
+const bumpCounter = reusableQuery(['name'], (db, v: { name: string }) =>
+  db
+    .insertInto('event_counter')
+    .values({ name: v.name, last_value: 1 })
+    .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ last_value: eb('event_counter.last_value', '+', 1) })))
+    .returning('last_value'),
+);
+const findCause = reusableQuery(['sourceKey'], (db, v: { sourceKey: string }) =>
+  db.selectFrom('partner_event').select('event_id').where('source_key', '=', v.sourceKey),
+);
+type EventValues = Omit<NewPartnerEventRow, 'id'>;
+const EVENT_COLUMNS = [
+  'event_id',
+  'source_key',
+  'partner_id',
+  'brand_code',
+  'type',
+  'policy_number',
+  'policy_sequence',
+  'occurred_at',
+  'data_json',
+  'endpoint_public_id',
+  'feed_position',
+  'published_at',
+] as const satisfies readonly (keyof EventValues)[];
+const insertEvent = reusableQuery([...EVENT_COLUMNS], (db, v: EventValues) => db.insertInto('partner_event').values(v));
+const enqueuePublish = reusableQuery([...OUTBOX_NAMES], (db, v: OutboxValues) => enqueueStatementOf(db, v));
 
 /**
  * Records an event in the caller's transaction (the change it reports): its policy sequence, the
  * row, and the outbox message that publishes it. Undefined when its cause was recorded already.
  */
 export async function recordEvent(tx: Tx, event: NewPartnerEvent): Promise<string | undefined> {
-  const known = await tx
-    .selectFrom('partner_event')
-    .select('event_id')
-    .where('source_key', '=', event.sourceKey)
-    .executeTakeFirst();
-  if (known) return undefined;
+  if ((await findCause(tx, { sourceKey: event.sourceKey })).rows.length > 0) return undefined;
   const policySequence =
     event.policyNumber === undefined ? undefined : await nextCounterValue(tx, `policy:${event.policyNumber}`);
   const eventId = newEventId();
-  await tx
-    .insertInto('partner_event')
-    .values({
-      event_id: eventId,
-      source_key: event.sourceKey,
-      partner_id: event.partnerId,
-      brand_code: event.brandCode,
-      type: event.type,
-      policy_number: event.policyNumber ?? null,
-      policy_sequence: policySequence ?? null,
-      occurred_at: event.at,
-      data_json: JSON.stringify(
-        policySequence === undefined ? event.data : { ...event.data, policyEventSequence: policySequence },
-      ),
-      endpoint_public_id: event.endpointId ?? null,
-      feed_position: null,
-      published_at: null,
-    })
-    .execute();
-  await enqueue(tx, { key: `${PUBLISH_EVENT}:${eventId}`, kind: PUBLISH_EVENT, payload: { eventId }, at: event.at });
+  await insertEvent(tx, {
+    event_id: eventId,
+    source_key: event.sourceKey,
+    partner_id: event.partnerId,
+    brand_code: event.brandCode,
+    type: event.type,
+    policy_number: event.policyNumber ?? null,
+    policy_sequence: policySequence ?? null,
+    occurred_at: event.at,
+    data_json: JSON.stringify(
+      policySequence === undefined ? event.data : { ...event.data, policyEventSequence: policySequence },
+    ),
+    endpoint_public_id: event.endpointId ?? null,
+    feed_position: null,
+    published_at: null,
+  });
+  await enqueuePublish(
+    tx,
+    outboxValues({ key: `${PUBLISH_EVENT}:${eventId}`, kind: PUBLISH_EVENT, payload: { eventId }, at: event.at }),
+  );
   return eventId;
 }
 
