@@ -56,12 +56,7 @@ export async function feedPage(
   scope: EventScope,
   page: { afterPosition: number; limit: number },
 ): Promise<PartnerEvent[]> {
-  const rows = await db
-    .selectFrom('partner_event')
-    .selectAll()
-    .where('partner_id', '=', scope.partnerId)
-    .where('brand_code', '=', scope.brandCode)
-    .where('feed_position', 'is not', null)
+  const rows = await published(db, scope)
     .where('feed_position', '>', page.afterPosition)
     .orderBy('feed_position')
     .limit(page.limit)
@@ -75,16 +70,21 @@ export async function eventsBetween(
   scope: EventScope,
   range: { from: string; to: string; limit: number },
 ): Promise<PartnerEvent[]> {
-  const rows = await db
-    .selectFrom('partner_event')
-    .selectAll()
-    .where('partner_id', '=', scope.partnerId)
-    .where('brand_code', '=', scope.brandCode)
-    .where('feed_position', 'is not', null)
+  const rows = await published(db, scope)
     .where('occurred_at', '>=', range.from)
     .where('occurred_at', '<', range.to)
     .orderBy('feed_position')
     .limit(range.limit)
     .execute();
   return rows.map(eventOf);
+}
+
+/** The scope's published events (in the feed), for a page or a range to narrow. */
+function published(db: Executor, scope: EventScope) {
+  return db
+    .selectFrom('partner_event')
+    .selectAll()
+    .where('partner_id', '=', scope.partnerId)
+    .where('brand_code', '=', scope.brandCode)
+    .where('feed_position', 'is not', null);
 }

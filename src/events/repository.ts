@@ -38,7 +38,8 @@ const findCause = reusableQuery(['sourceKey'], (db, v: { sourceKey: string }) =>
   db.selectFrom('partner_event').select('event_id').where('source_key', '=', v.sourceKey),
 );
 type EventValues = Omit<NewPartnerEventRow, 'id'>;
-const EVENT_COLUMNS = [
+/** The columns a recorded event is written with (also the PostgreSQL purchase statement's, statements.ts). */
+export const RECORDED_EVENT_COLUMNS = [
   'event_id',
   'source_key',
   'partner_id',
@@ -48,6 +49,9 @@ const EVENT_COLUMNS = [
   'policy_sequence',
   'occurred_at',
   'data_json',
+] as const satisfies readonly (keyof EventValues)[];
+const EVENT_COLUMNS = [
+  ...RECORDED_EVENT_COLUMNS,
   'endpoint_public_id',
   'feed_position',
   'published_at',

@@ -2,7 +2,7 @@ import { sql, type QueryCreator } from 'kysely';
 import type { Database } from '../db/database.js';
 import { enqueueIfStatementOf, outboxValues, type OutboxValues } from '../outbox/repository.js';
 import type { NewPartnerEvent } from './model.js';
-import { newEventId, PUBLISH_EVENT } from './repository.js';
+import { newEventId, PUBLISH_EVENT, RECORDED_EVENT_COLUMNS as EVENT_COLUMNS } from './repository.js';
 
 /**
  * PostgreSQL: `recordEvent` as CTEs of a one-statement commit (purchases/commits.ts), so the
@@ -86,18 +86,6 @@ const outboxOf = (v: EventValues): OutboxValues => ({
   outboxPayloadJson: v.eventOutboxPayloadJson,
   outboxAt: v.eventAt,
 });
-
-const EVENT_COLUMNS = [
-  'event_id',
-  'source_key',
-  'partner_id',
-  'brand_code',
-  'type',
-  'policy_number',
-  'policy_sequence',
-  'occurred_at',
-  'data_json',
-] as const;
 
 type Over<T> = QueryCreator<Database & T>;
 const over = <T>(qc: unknown) => qc as Over<T>;
