@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { catalogueReaderFor } from '../src/catalogue/reader.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { connectDatabase } from '../src/db/connect.js';
 import { brandFactsOf, documentLanguagesOf, pdsReferenceOf } from '../src/documents/brand-facts.js';
 import { renderPolicyDocument, type CertificateFacts } from '../src/documents/certificate.js';

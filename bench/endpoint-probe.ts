@@ -5,7 +5,7 @@
 // the CPU of the server processes of its pool. CPU per request and statement counts move much
 // less than req/s when the shared machine is busy; use them to compare changes.
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { freshDatabase } from './harness.js';
 import { inFlight, injectedApi, msInStatements, profiled, serverCpuMs, statements, timedDatabase } from './probe.js';
 import { SCENARIOS } from './scenarios.js';

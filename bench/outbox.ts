@@ -1,6 +1,6 @@
 // The outbox as the bench sees it from its own process: how many messages wait, and waiting
 // until the server's worker has delivered them all (purchaseWithDocuments, run.ts).
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { connectDatabase } from '../src/db/connect.js';
 import type { Db } from '../src/db/database.js';
 

@@ -7,7 +7,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
-import type { AppConfig } from '../src/config.js';
+import type { AppConfig } from '../src/config/config.js';
 import { connectDatabase } from '../src/db/connect.js';
 import { SharedDatabasePostgresDialect } from '../src/db/postgres-dialect.js';
 import type { Database } from '../src/db/database.js';

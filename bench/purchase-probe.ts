@@ -6,7 +6,7 @@
 // Counts do not depend on the machine's load; use them and CPU per purchase to compare changes.
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import type { QuoteRequest } from '../src/quotes/schemas.js';
 import { freshDatabase } from './harness.js';
 import { inFlight, injectedApi, msInStatements, profiled, serverCpuMs, statements, timedDatabase } from './probe.js';

@@ -4,7 +4,7 @@
 // must never be one typo away in production.
 import { SingleBar, Presets } from 'cli-progress';
 import { Command } from 'commander';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { connectDatabase } from '../src/db/connect.js';
 import { prepareDatabase } from '../src/server.js';
 import { seedPolicies } from './seed/policies.js';

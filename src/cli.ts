@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { buildApp } from './app.js';
 import { registerCatalogueCommands } from './catalogue/cli.js';
-import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
 import { registerIdempotencyCommands } from './idempotency/cli.js';

@@ -1,4 +1,4 @@
-import type { AppConfig } from './config.js';
+import type { AppConfig } from './config/config.js';
 import type { Db } from './db/database.js';
 
 /** The current instant; passed in so rules that depend on time are testable. */

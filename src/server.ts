@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
-import type { AppConfig } from './config.js';
+import type { AppConfig } from './config/config.js';
 import type { AppContext, Clock } from './context.js';
 import { connectDatabase } from './db/connect.js';
 import type { Db } from './db/database.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { findPartner } from '../../src/auth/accounts.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import type { AppContext } from '../../src/context.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { PolicyIssueRequest } from '../../src/policies/issue-request.js';

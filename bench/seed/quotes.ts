@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { catalogueReaderFor } from '../../src/catalogue/reader.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import type { AppContext } from '../../src/context.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { BrandCode } from '../../src/catalogue/brands.js';

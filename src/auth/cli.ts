@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { Command, Option } from 'commander';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import { connectDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';

@@ -7,7 +7,7 @@ export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 /** Published in the README so staging works out of the box; production refuses it. */
 export const DEMO_KEY_ENCRYPTION_SECRET = 'staging-demo-key-encryption-secret-not-for-production';
 
-/** Identity settings; merged into the main environment schema in src/config.ts. */
+/** Identity settings; merged into the main environment schema in src/config/config.ts. */
 export const AuthEnvSchema = Type.Object({
   JWT_ALGORITHM: Type.Enum([...JWT_ALGORITHMS], { default: 'ES256' }),
   JWT_ISSUER: Type.Optional(

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import pg from 'pg';
-import { DEFAULT_DATABASE_LIMITS, type AppConfig } from '../config.js';
+import { DEFAULT_DATABASE_LIMITS, type AppConfig } from '../config/config.js';
 import type { Database, Db } from './database.js';
 import { WalCheckpointer } from './checkpointer.js';
 import { SharedDatabasePostgresDialect } from './postgres-dialect.js';

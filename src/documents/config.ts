@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** The environment variables of policy documents (parsed with the rest in config.ts). */
+/** The environment variables of policy documents (parsed with the rest in src/config/config.ts). */
 export const DocumentEnvSchema = Type.Object({
   DOCUMENT_LINK_DAYS_AFTER_COVER: Type.Integer({
     default: 90,

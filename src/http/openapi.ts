@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/config.js';
 import { nameSchemas, type OpenApiDocument } from './openapi-document.js';
 import { addSharedParts, BEARER_SCHEME, documentRoute } from './openapi-shared.js';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-/** Request budgets per window; merged into the main environment schema in src/config.ts. */
+/** Request budgets per window; merged into the main environment schema in src/config/config.ts. */
 export const RateLimitEnvSchema = Type.Object({
   RATE_LIMITS: Type.Enum(['true', 'false'], {
     default: 'true',

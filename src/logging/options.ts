@@ -1,6 +1,6 @@
 import { LogController, type FastifyLoggerOptions, type FastifyReply, type FastifyRequest } from 'fastify';
 import { stdSerializers, type LoggerOptions } from 'pino';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/config.js';
 import { containsCardNumber, redactCardNumbers } from '../payments/card-numbers.js';
 import { loggablePath } from './loggable-path.js';
 

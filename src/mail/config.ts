@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** The environment variables of e-mail (parsed with the rest in config.ts). */
+/** The environment variables of e-mail (parsed with the rest in src/config/config.ts). */
 export const MailEnvSchema = Type.Object({
   SMTP_URL: Type.Optional(
     Type.String({

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { onRequestHookHandler } from 'fastify';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/config.js';
 import { Forbidden, Unauthenticated } from '../errors.js';
 
 /** Production without METRICS_TOKEN: nobody may read /metrics. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** The environment variables of the outbox's delivery worker (parsed with the rest in config.ts). */
+/** The environment variables of the outbox's delivery worker (parsed with the rest in src/config/config.ts). */
 export const OutboxEnvSchema = Type.Object({
   OUTBOX_INTERVAL_MS: Type.Integer({
     default: 1000,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import type { PaymentGateway } from './gateway.js';
 import { SandboxGateway } from './sandbox/gateway.js';

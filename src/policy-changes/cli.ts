@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConfig, type AppConfig } from '../config.js';
+import { loadConfig, type AppConfig } from '../config/config.js';
 import { connectDatabase } from '../db/connect.js';
 import type { Db } from '../db/database.js';
 import { failureName } from '../db/refused-values.js';

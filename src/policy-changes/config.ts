@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** The environment variables of amendments and cancellations (parsed with the rest in config.ts). */
+/** The environment variables of amendments and cancellations (parsed with the rest in src/config/config.ts). */
 export const PolicyChangeEnvSchema = Type.Object({
   POLICY_CHANGE_PREVIEW_SECONDS: Type.Integer({
     default: 1800,

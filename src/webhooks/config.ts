@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** The environment variables of webhook delivery (parsed with the rest in config.ts). */
+/** The environment variables of webhook delivery (parsed with the rest in src/config/config.ts). */
 export const WebhookEnvSchema = Type.Object({
   WEBHOOK_TIMEOUT_MS: Type.Integer({
     default: 10_000,

@@ -2,7 +2,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { ResourceOwnerPassword } from 'simple-oauth2';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createPartner, createUser } from '../../src/auth/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../../src/app.js';
-import { loadConfig, type AppConfig } from '../../src/config.js';
+import { loadConfig, type AppConfig } from '../../src/config/config.js';
 import type { AppContext, Clock } from '../../src/context.js';
 import { prepareDatabase } from '../../src/server.js';
 import { connectDatabase } from '../../src/db/connect.js';

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { loggerOptions } from '../../src/logging/options.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { bearerFor, ensureTestUser } from '../helpers/auth.js';

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { loggerOptions } from '../../src/logging/options.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { loadConfig, type AppConfig } from '../../src/config.js';
+import { loadConfig, type AppConfig } from '../../src/config/config.js';
 import { prepareDatabase } from '../../src/server.js';
 import { partnerLogin, postToken } from '../auth/support.js';
 import { useTestApp } from '../helpers/app.js';

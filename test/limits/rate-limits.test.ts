@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { useTestApp, type TestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { FAST_AUTH_ENV, partnerLogin, postToken } from '../auth/support.js';

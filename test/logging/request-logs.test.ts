@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import fc from 'fast-check';
 import { SECRET_KEYS, loggerOptions, withoutSecrets } from '../../src/logging/options.js';
 import { createTestDatabase, DIALECT } from '../helpers/database.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 
 describe('payments configuration', () => {
   it('IDEMPOTENCY_RETENTION_HOURS defaults to 24 and is validated by name', () => {

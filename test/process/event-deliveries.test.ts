@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { startChildServer, type ChildServer } from '../helpers/child-server.js';
+import { pause, until } from '../helpers/polling.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 import {
   startWebhookReceiver,
@@ -27,15 +28,6 @@ const FAST = {
 };
 /** What one approved purchase reports, in its policy's order (the e-mail goes to the sandbox mailbox). */
 const PURCHASE_EVENTS = ['policy.issued', 'payment.captured', 'documents.sent'];
-
-async function until(ready: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The event a delivery carries (its body, as signed). */
 const eventOf = (delivery: ReceivedWebhook) =>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { startChildServer, type ChildServer } from '../helpers/child-server.js';
+import { pause, until } from '../helpers/polling.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 import { PartnerClient } from '../purchases/http-client.js';
 import { startSmtpServer, type Received } from '../documents/delivery-support.js';
@@ -23,17 +24,6 @@ const FAST = {
   PURCHASE_RECOVERY_GRACE_SECONDS: '0',
 };
 const MESSAGE_ID = /^<policy-documents=3A[0-9a-f-]+=3A1@brandau\.example>$/;
-
-/** Polls until `ready` holds (the worker runs on its own timer in the child). */
-async function until(ready: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One scenario's world: its own database, SMTP server and child servers, all closed after. */
 function scenario() {

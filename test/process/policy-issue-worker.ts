@@ -6,7 +6,7 @@
  */
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import { issue, issueRequest } from '../policies/fixtures.js';
 

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { startServer } from '../../src/server.js';
 import { buildTestApp } from '../helpers/app.js';
 import { createTestDatabase, DIALECT } from '../helpers/database.js';

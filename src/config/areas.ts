@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox';
-import { DocumentEnvSchema, documentConfigFrom, type DocumentConfig } from './documents/config.js';
-import { MailEnvSchema, mailConfigFrom, mailConfigProblems, type MailConfig } from './mail/config.js';
-import { OutboxEnvSchema, outboxConfigFrom, outboxConfigProblems, type OutboxConfig } from './outbox/config.js';
-import { WebhookEnvSchema, webhookConfigFrom, webhookConfigProblems, type WebhookConfig } from './webhooks/config.js';
-import { PolicyChangeEnvSchema, policyChangeConfigFrom, type PolicyChangeConfig } from './policy-changes/config.js';
+import { DocumentEnvSchema, documentConfigFrom, type DocumentConfig } from '../documents/config.js';
+import { MailEnvSchema, mailConfigFrom, mailConfigProblems, type MailConfig } from '../mail/config.js';
+import { OutboxEnvSchema, outboxConfigFrom, outboxConfigProblems, type OutboxConfig } from '../outbox/config.js';
+import { WebhookEnvSchema, webhookConfigFrom, webhookConfigProblems, type WebhookConfig } from '../webhooks/config.js';
+import { PolicyChangeEnvSchema, policyChangeConfigFrom, type PolicyChangeConfig } from '../policy-changes/config.js';
 
-/** The settings of the areas that keep their own (each in its `config.ts`), parsed with the rest in config.ts. */
+/** The settings of the areas that keep their own (each in its `config.ts`), parsed with the rest in config/config.ts. */
 export const AreaEnvSchema = Type.Object({
   ...PolicyChangeEnvSchema.properties,
   ...OutboxEnvSchema.properties,
