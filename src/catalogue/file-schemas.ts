@@ -1,4 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { QUOTE_TYPES } from '../pricing/request.js';
+import { RULE_REFUND_BASES } from './refund-basis.js';
 
 /**
  * Schemas of the catalogue files (YAML under `catalogue/`). One schema per file kind; the
@@ -194,7 +196,7 @@ export const PlansFile = Type.Object(
       Type.Object(
         {
           code: Type.String({ pattern: '^[A-Z0-9]+$' }),
-          quoteType: Type.Enum(['SINGLETRIP', 'MULTITRIP'], { type: 'string' }),
+          quoteType: Type.Enum([...QUOTE_TYPES], { type: 'string' }),
           name: Text,
           translations: Type.Optional(Type.Record(Lang, Type.Object({ name: Text }, Strict))),
           policyNumberPrefix: Type.String({ pattern: '^[A-Z0-9]{1,6}$' }),
@@ -226,7 +228,7 @@ export const PlansFile = Type.Object(
 );
 export type PlansFile = Static<typeof PlansFile>;
 
-const RefundBasis = Type.Enum(['PRO_RATA', 'NONE'], { type: 'string', description: 'Refund of a cancellation.' });
+const RuleRefundBasis = Type.Enum([...RULE_REFUND_BASES], { type: 'string', description: 'Refund of a cancellation.' });
 const Fee = Type.Number({ minimum: 0, description: 'Major units of the plan currency, e.g. 25.00.' });
 const CoolingOffDays = Type.Integer({ minimum: 0, maximum: 60, description: 'Days from issue; 0 = none.' });
 const Allowed = Type.Boolean();
@@ -235,7 +237,7 @@ const Opt = Type.Optional;
 const ServicingDefaults = Type.Object(
   {
     coolingOffDays: CoolingOffDays,
-    cancellation: Type.Object({ beforeDeparture: RefundBasis, afterDeparture: RefundBasis, fee: Fee }, Strict),
+    cancellation: Type.Object({ beforeDeparture: RuleRefundBasis, afterDeparture: RuleRefundBasis, fee: Fee }, Strict),
     amendment: Type.Object(
       {
         fee: Fee,
@@ -252,7 +254,7 @@ const ServicingDefaults = Type.Object(
 const ServicingOverride = Type.Object(
   {
     coolingOffDays: Opt(CoolingOffDays),
-    cancellation: Opt(Type.Object({ beforeDeparture: Opt(RefundBasis), afterDeparture: Opt(RefundBasis), fee: Opt(Fee) }, Strict)),
+    cancellation: Opt(Type.Object({ beforeDeparture: Opt(RuleRefundBasis), afterDeparture: Opt(RuleRefundBasis), fee: Opt(Fee) }, Strict)),
     amendment: Opt(
       Type.Object(
         {

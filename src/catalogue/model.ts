@@ -1,10 +1,14 @@
 import type { BrandCode } from './brands.js';
 import type { RateTable } from '../pricing/rate-tables.js';
-import type { BrandFile, QuoteConfigFile, TermFile } from './file-schemas.js';
+import type { QuoteType } from '../pricing/request.js';
+import type { Static } from 'typebox';
+import type { BrandFile, Province as ProvinceFile, QuoteConfigFile, TermFile } from './file-schemas.js';
+import type { RuleRefundBasis } from './refund-basis.js';
 
 /** Domain types of the compiled catalogue: what an import stores and what services read. */
 
-export type QuoteType = 'SINGLETRIP' | 'MULTITRIP';
+export type { QuoteType };
+
 
 export interface Destination {
   /** ISO 3166 alpha-3, or an extended X.. code for a region or a named country list. */
@@ -17,11 +21,7 @@ export interface Destination {
   readonly countryCodes: readonly string[];
 }
 
-export interface Province {
-  readonly code: string;
-  readonly name: string;
-  readonly timeZone: string;
-}
+export type Province = Readonly<Static<typeof ProvinceFile>>;
 
 export interface HomeCountry {
   readonly code: string;
@@ -52,15 +52,13 @@ export interface PlanVersion {
   readonly terms: readonly Term[];
 }
 
-export type RefundBasisRule = 'PRO_RATA' | 'NONE';
-
 /** How a policy of a plan may be cancelled and amended after purchase (catalogue/<brand>/servicing.yaml). */
 export interface ServicingRules {
   /** Days after the issue date: the last cooling-off day is issue date + coolingOffDays (only before departure); 0 = none. */
   readonly coolingOffDays: number;
   readonly cancellation: {
-    readonly beforeDeparture: RefundBasisRule;
-    readonly afterDeparture: RefundBasisRule;
+    readonly beforeDeparture: RuleRefundBasis;
+    readonly afterDeparture: RuleRefundBasis;
     /** Minor units of the plan currency. */
     readonly feeMinor: number;
   };

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BrandCodeParam, LongId } from '../http/schemas.js';
+import { QUOTE_TYPES } from '../pricing/request.js';
 
 /** Shapes of the product endpoints (spec §2.5–2.7, §4.4–4.9); field names exactly as the spec. */
 
@@ -125,7 +126,7 @@ const Lang = Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}([-_][A-Za-z]{2})
 
 export const QuoteConfigQuery = Type.Object({
   // Optional with a default (filled in by validation), so clients may leave it out.
-  quoteType: Type.Optional(Type.Enum(['SINGLETRIP', 'MULTITRIP'], { type: 'string', default: 'SINGLETRIP' })),
+  quoteType: Type.Optional(Type.Enum([...QUOTE_TYPES], { type: 'string', default: 'SINGLETRIP' })),
 });
 export const PlansQuery = Type.Object({
   planCode: Type.String({ minLength: 1, maxLength: 20 }),

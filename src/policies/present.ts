@@ -12,6 +12,7 @@ import type {
   DependentShortSummary,
   FinancialSummary,
   PolicyDetailLongSummary,
+  PolicyStatus,
   PolicySummary,
   TravelClearSummary,
   TravellerShortSummary,
@@ -19,11 +20,11 @@ import type {
 
 /** Policy records → the contract's JSON (spec §2.8, §2.9). Pure. */
 
-type Money = (minor: number) => number;
+type ToMajor = (minor: number) => number;
 
-function moneyOf(policy: PolicyRecord): { major: Money; display: (minor: number) => string } {
+function moneyOf(policy: PolicyRecord): { major: ToMajor; display: (minor: number) => string } {
   const digits = policy.currency.minorUnits;
-  const major: Money = (minor) => minor / 10 ** digits;
+  const major: ToMajor = (minor) => minor / 10 ** digits;
   const number = amountFormat(digits);
   return { major, display: (minor) => `${policy.currency.symbol}${number.format(major(minor))}` };
 }
@@ -62,7 +63,7 @@ function authorizationOf(policy: PolicyRecord): Static<typeof AuthorizationPolic
   return { planId: policy.plan.planId, partnerId: policy.partnerId, customerUserId: policy.customerUserId };
 }
 
-function travelClearOf(person: PersonRecord, major: Money): Static<typeof TravelClearSummary> | undefined {
+function travelClearOf(person: PersonRecord, major: ToMajor): Static<typeof TravelClearSummary> | undefined {
   const clear = person.travelClear;
   if (!clear) return undefined;
   const authorized = clear.authorizedPerson;
@@ -78,7 +79,7 @@ function travelClearOf(person: PersonRecord, major: Money): Static<typeof Travel
   };
 }
 
-function dependentOf(person: PersonRecord, major: Money): Static<typeof DependentShortSummary> {
+function dependentOf(person: PersonRecord, major: ToMajor): Static<typeof DependentShortSummary> {
   return {
     dependentId: person.id,
     guid: person.guid,
@@ -92,7 +93,7 @@ function dependentOf(person: PersonRecord, major: Money): Static<typeof Dependen
   };
 }
 
-function travellerOf(policy: PolicyRecord, person: PersonRecord, major: Money): Static<typeof TravellerShortSummary> {
+function travellerOf(policy: PolicyRecord, person: PersonRecord, major: ToMajor): Static<typeof TravellerShortSummary> {
   const { dependentId, ...common } = dependentOf(person, major);
   return {
     travellerId: dependentId,
@@ -120,12 +121,12 @@ function transactionMinor(detail: DetailRecord): number {
   );
 }
 
-const named = (detail: DetailRecord, type: number, major: Money) =>
+const named = (detail: DetailRecord, type: number, major: ToMajor) =>
   detail.financials
     .filter((f) => f.transactionTypeId === type)
     .map((f) => ({ name: f.name, amount: major(f.amountMinor) }));
 
-function financialSummaryOf(detail: DetailRecord, major: Money): Static<typeof FinancialSummary> {
+function financialSummaryOf(detail: DetailRecord, major: ToMajor): Static<typeof FinancialSummary> {
   return {
     policyDetailId: detail.id,
     transactionAmount: major(transactionMinor(detail)),
@@ -173,7 +174,7 @@ export function presentSummary(policy: PolicyRecord): PolicySummary {
     policyNumber: policy.policyNumber,
     sequenceNumber: policy.sequenceNumber,
     policyStatusId: policy.statusId,
-    policyStatus: policy.status as 'Active' | 'Cancelled', // the two values policy rows are written with
+    policyStatus: policy.status as PolicyStatus, // the two values policy rows are written with
     detailStatusId: detail.statusId,
     detailStatus: detail.status,
     policyActionTypeId: ACTION_TYPE_IDS[detail.actionType],

@@ -11,6 +11,10 @@ const utc = (what: string) => str(`${what}, UTC ISO 8601 (e.g. \`2026-11-30T13:0
 const local = (what: string) =>
   str(`${what}, wall-clock time in \`presentationTimeZoneCode\` without offset (e.g. \`2026-12-01T00:00:00.000\`).`);
 
+/** The two statuses policy rows are written with. */
+export const POLICY_STATUSES = ['Active', 'Cancelled'] as const;
+export type PolicyStatus = (typeof POLICY_STATUSES)[number];
+
 export const POLICY_ACTION_TYPES = ['Purchase', 'Amendment', 'Cancellation'] as const;
 export type PolicyActionType = (typeof POLICY_ACTION_TYPES)[number];
 export const PolicyActionTypeSchema = (description: string) =>

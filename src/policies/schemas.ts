@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BrandCodeParam } from '../http/schemas.js';
-import { PolicyActionTypeSchema } from './schemas-detail.js';
+import { POLICY_STATUSES, PolicyActionTypeSchema } from './schemas-detail.js';
 import {
   Address,
   Audit,
@@ -31,7 +31,7 @@ export const PolicySummary = Type.Object(
     policyNumber: opt(str()),
     sequenceNumber: opt(Type.Integer({ description: 'Latest version of the policy (1 after purchase).' })),
     policyStatusId: opt(long('1 Active, 2 Cancelled.')),
-    policyStatus: opt(Type.Enum(['Active', 'Cancelled'], { type: 'string', description: 'Status of the policy.' })),
+    policyStatus: opt(Type.Enum([...POLICY_STATUSES], { type: 'string', description: 'Status of the policy.' })),
     detailStatusId: opt(long('1 Active.')),
     detailStatus: opt(str('Status of the latest transaction; mainly for policies in a manual authorisation workflow.')),
     policyActionTypeId: opt(long('1 Purchase, 2 Amendment, 3 Cancellation.')),

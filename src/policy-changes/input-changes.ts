@@ -1,4 +1,5 @@
 import type { PolicyHolderInput, QuoteInput } from '../quotes/schemas.js';
+import { TRIP_DATES } from '../quotes/validation/trip.js';
 
 /**
  * What differs between a policy's current quote input and the one an amendment asks for, each
@@ -7,7 +8,7 @@ import type { PolicyHolderInput, QuoteInput } from '../quotes/schemas.js';
  * corrections are not changes. Pure.
  */
 
-export type ChangeKind =
+export type ChangeCategory =
   /** Never changeable on an issued policy. */
   | 'fixed'
   | 'dates'
@@ -18,7 +19,7 @@ export type ChangeKind =
   | 'other';
 
 export interface Change {
-  readonly kind: ChangeKind;
+  readonly kind: ChangeCategory;
   /** The field's name as a partner knows it (`departureDate`, `dateOfBirth`). */
   readonly field: string;
   /** Path inside the quote input, e.g. `policyHolders[1].dateOfBirth`. */
@@ -112,7 +113,7 @@ const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 /** Every difference between `current` and `next` that the servicing rules judge. */
 export function changesOf(current: QuoteInput, next: QuoteInput): Change[] {
   const changes: Change[] = [];
-  const field = (kind: ChangeKind, name: Field, differs: boolean) => {
+  const field = (kind: ChangeCategory, name: Field, differs: boolean) => {
     if (differs) changes.push({ kind, field: name, path: name, value: next[name] });
   };
   field('fixed', 'quoteType', (current.quoteType ?? null) !== (next.quoteType ?? null));
@@ -124,8 +125,7 @@ export function changesOf(current: QuoteInput, next: QuoteInput): Change[] {
     }
   }
   field('fixed', 'campaignCode', (current.campaignCode ?? null) !== (next.campaignCode ?? null));
-  for (const name of ['departureDate', 'returnDate', 'coverEndDate'] as const)
-    field('dates', name, (current[name] ?? null) !== (next[name] ?? null));
+  for (const name of TRIP_DATES) field('dates', name, (current[name] ?? null) !== (next[name] ?? null));
   field('destinations', 'destinationCountryCodes', destinations(current) !== destinations(next));
   changes.push(...holderChanges(current, next));
   field('options', 'basicOptions', optedIn(current) !== optedIn(next));

@@ -1,7 +1,12 @@
 import type { Notification } from '../notifications/notification.js';
 import type { PolicyVersion } from '../policies/transaction-request.js';
-import type { QuoteInput, QuotePriceResult, QuotePriceSummary } from '../quotes/schemas.js';
+import type { QuoteInput } from '../quotes/schemas.js';
+import type { PricingRecord } from '../quotes/stored-quote.js';
+import type { ChallengeInfo } from '../purchases/model.js';
 import type { Parts } from './parts.js';
+import type { CancellationTerms } from './rules.js';
+
+export type { ChallengeInfo };
 
 /**
  * Amendments and cancellations of a policy (docs/api-contract.md, "Changing a policy"). A change
@@ -47,14 +52,10 @@ export const CANCELLATION_REASONS = [
 ] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
 
-export type RefundBasis = 'COOLING_OFF' | 'PRO_RATA' | 'NONE';
-
 /** An amendment's priced preview: the repriced quote and the difference, part by part (minor units). */
-export interface AmendmentPricing {
+export interface AmendmentPricing extends Pick<PricingRecord, 'priceResults' | 'prices'> {
   readonly kind: 'AMENDMENT';
   readonly input: QuoteInput;
-  readonly priceResults: QuotePriceResult[];
-  readonly prices: QuotePriceSummary[];
   /** What the policy has paid so far, over all its transactions. */
   readonly paid: Parts;
   /** What the policy costs as amended, at today's rates. */
@@ -64,16 +65,11 @@ export interface AmendmentPricing {
 }
 
 /** A cancellation's preview: the refund and its basis (minor units, the refund negative). */
-export interface CancellationPricing {
+export interface CancellationPricing extends CancellationTerms {
   readonly kind: 'CANCELLATION';
   readonly reasonCode: CancellationReason;
   readonly effectiveDate: string;
-  readonly basis: RefundBasis;
-  readonly coolingOffEndsAt: string;
-  readonly coverDays: number;
-  readonly unusedDays: number;
   readonly paid: Parts;
-  readonly refund: Parts;
 }
 
 export type ChangePricing = AmendmentPricing | CancellationPricing;
@@ -91,12 +87,6 @@ export interface RefundLine {
   readonly amountMinor: number;
   /** Set once the gateway answered `refunded` (kept only when a refund stopped part-way). */
   readonly refunded?: boolean;
-}
-
-export interface ChallengeInfo {
-  readonly threeDSStatus: string;
-  readonly threeDSRequestPattern: string;
-  readonly threeDSResponse: string;
 }
 
 export interface PolicyChange {
@@ -121,7 +111,7 @@ export interface PolicyChange {
   readonly paymentResult?: string;
   readonly declineReason?: string;
   readonly threeDSStatus?: string;
-  readonly challenge?: ChallengeInfo;
+  readonly challenge?: Readonly<ChallengeInfo>;
   readonly challengeExpiresAt?: string;
   readonly refunds?: readonly RefundLine[];
   readonly sequenceNumber?: number;

@@ -4,7 +4,14 @@ import type { Notification, Validation } from '../notifications/notification.js'
 import { isBlocking } from '../notifications/problems.js';
 import { PAYMENT_METHOD_CARD } from '../payments/gateway.js';
 import type { PolicySummary } from '../policies/schemas.js';
-import type { AmendmentPricing, CancellationPricing, ChangeState, PolicyChange } from './model.js';
+import type {
+  AmendmentPricing,
+  CancellationPricing,
+  ChangeKind,
+  ChangePricing,
+  ChangeState,
+  PolicyChange,
+} from './model.js';
 import type { NamedAmount, Parts } from './parts.js';
 import type {
   Amendment,
@@ -89,14 +96,14 @@ function common(args: ChangeViewArgs) {
 }
 
 /** The pricing to show: the one given, else the stored change's own when it is of that kind. */
-function pricingOf<K extends 'AMENDMENT' | 'CANCELLATION'>(
+function pricingOf<K extends ChangeKind>(
   kind: K,
-  given: Extract<AmendmentPricing | CancellationPricing, { kind: K }> | undefined,
+  given: Extract<ChangePricing, { kind: K }> | undefined,
   change: PolicyChange | undefined,
 ) {
   if (given) return given;
   const stored = change?.pricing;
-  return stored?.kind === kind ? (stored as Extract<AmendmentPricing | CancellationPricing, { kind: K }>) : undefined;
+  return stored?.kind === kind ? (stored as Extract<ChangePricing, { kind: K }>) : undefined;
 }
 
 export function amendmentView(args: ChangeViewArgs & { readonly pricing?: AmendmentPricing }): Amendment {

@@ -1,4 +1,5 @@
 import type { ServicingRules } from '../catalogue/model.js';
+import type { RefundBasis } from '../catalogue/refund-basis.js';
 import {
   coverDays as coverDaysOf,
   inclusiveDays,
@@ -41,7 +42,7 @@ export interface CancellationFacts {
 }
 
 export interface CancellationTerms {
-  readonly basis: 'COOLING_OFF' | 'PRO_RATA' | 'NONE';
+  readonly basis: RefundBasis;
   /** End of the last cooling-off day (issue date + coolingOffDays) in the zone; the issue instant when there is none. */
   readonly coolingOffEndsAt: string;
   readonly coverDays: number;

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { REFUND_BASES } from '../catalogue/refund-basis.js';
 import { Validation } from '../notifications/notification.js';
 import { ClientInfo } from '../quotes/schemas.js';
 import { DateText, Maybe, Money } from '../quotes/schemas/common.js';
@@ -14,7 +15,7 @@ export const CancellationReasonCode = Type.Enum([...CANCELLATION_REASONS], {
     'Why the customer cancels: `TRIP_CANCELLED`, `DUPLICATE_POLICY`, `OTHER_COVER_FOUND`, `CHANGE_OF_PLANS`, `COOLING_OFF`, `OTHER`. Recorded only: the refund follows the plan’s rules, not the reason.',
 });
 
-export const RefundBasis = Type.Enum(['COOLING_OFF', 'PRO_RATA', 'NONE'], {
+export const RefundBasis = Type.Enum([...REFUND_BASES], {
   title: 'RefundBasis',
   type: 'string',
   description: [

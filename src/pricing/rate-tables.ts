@@ -50,11 +50,15 @@ export const ExcessChoice = Type.Object({
   }),
 });
 
+/** How a basic option is priced: an amount per policy or per traveller, or a percentage of the base price. */
+export const OPTION_RATE_BASES = ['PER_POLICY', 'PER_TRAVELLER', 'PERCENT_OF_BASE'] as const;
+export type OptionRateBasis = (typeof OPTION_RATE_BASES)[number];
+
 export const BasicOptionRate = Type.Object({
   optionId: Id('Option id.'),
   optionTypeCode: Type.String({ minLength: 1, description: 'e.g. CRUISE, SNOWSPORTS, RENTALCAREXCESS, MOTORCYCLE.' }),
   name: Type.String({ minLength: 1 }),
-  basis: Type.Enum(['PER_POLICY', 'PER_TRAVELLER', 'PERCENT_OF_BASE'], { type: 'string' }),
+  basis: Type.Enum([...OPTION_RATE_BASES], { type: 'string' }),
   amount: Type.Number({
     minimum: 0,
     description: 'Minor units for PER_POLICY / PER_TRAVELLER; a percentage for PERCENT_OF_BASE.',

@@ -1,6 +1,10 @@
 import type { RateTable } from './rate-tables.js';
 import type { Minor } from '../money/units.js';
 
+/** Single trip or annual multi-trip: a plan sells one, a quote asks for one (the catalogue and the contract derive theirs from this list). */
+export const QUOTE_TYPES = ['SINGLETRIP', 'MULTITRIP'] as const;
+export type QuoteType = (typeof QUOTE_TYPES)[number];
+
 /**
  * What the engine prices: a quote already resolved into rating terms by the caller (the quotes
  * area maps destinations to rating regions, dates to a duration and ages, doubles to minor units).
@@ -14,7 +18,7 @@ export interface PricingRequest {
    * SINGLETRIP or MULTITRIP. The rate table has no quote-type dimension (single and multi-trip are
    * different plans), so this only says how `tripDurationDays` was measured.
    */
-  quoteType: 'SINGLETRIP' | 'MULTITRIP';
+  quoteType: QuoteType;
   travellers: readonly PricingTraveller[];
   /** Rating regions of every destination; the trip is rated at the highest-ranked one. */
   regionCodes: readonly string[];
@@ -39,6 +43,11 @@ export interface PricingRequest {
   quoteDate: string;
 }
 
+/**
+ * A traveller as the engine rates it. The contract's PolicyHolderInput (quotes/schemas/input.ts) is
+ * another shape on purpose (every field optional, age or date of birth): quotes/validation/travellers.ts
+ * resolves one into this (guid filled in, age at the quote date), and the quotes area passes it on as is.
+ */
 export interface PricingTraveller {
   guid: string;
   /** Age at the quote date, whole years. */

@@ -1,5 +1,7 @@
 import type { BrandCode } from '../catalogue/brands.js';
+import type { PlanVersion as CataloguePlanVersion } from '../catalogue/model.js';
 import type { Notification } from '../notifications/notification.js';
+import type { PricingTraveller, SpecifiedItemChoice } from '../pricing/request.js';
 import type { QuotePriceResult, QuotePriceSummary, QuoteType } from './schemas.js';
 
 /**
@@ -74,18 +76,11 @@ export interface Destination {
   regionCode: string;
 }
 
-/** One version of a plan (spec §2.6 subset). */
-export interface PlanVersion {
-  planId: number;
-  code: string;
-  name: string;
-  quoteType: QuoteType;
-  homeCountryCodes: readonly string[];
-  /** YYYY-MM-DD, inclusive. */
-  effectiveFromDate: string;
-  /** YYYY-MM-DD, inclusive; absent = open-ended. */
-  effectiveToDate?: string;
-}
+/** One version of a plan (spec §2.6 subset): the catalogue's, as much of it as a quote reads. */
+export type PlanVersion = Pick<
+  CataloguePlanVersion,
+  'planId' | 'code' | 'name' | 'quoteType' | 'homeCountryCodes' | 'effectiveFromDate' | 'effectiveToDate'
+>;
 
 /** A published discount code. */
 export interface CampaignInfo {
@@ -113,12 +108,6 @@ export interface QuoteCatalogue {
   versionInForce(brandCode: BrandCode, at: Date): Promise<string>;
 }
 
-export interface PricedTraveller {
-  guid: string;
-  age: number;
-  isDependent: boolean;
-}
-
 /** What the quotes area asks its pricing port to price (the engine takes a `PricingRequest` of its own, `src/pricing/request.ts`); validated and normalised by the quotes area first. */
 export interface QuotePricingRequest {
   brandCode: BrandCode;
@@ -135,7 +124,7 @@ export interface QuotePricingRequest {
   /** The longest single trip (single trip: the trip itself). */
   longestTripDays: number;
   regionCodes: readonly string[];
-  travellers: readonly PricedTraveller[];
+  travellers: readonly PricingTraveller[];
   /** The plans to price: those sold for the home country on the quote date. */
   plans: readonly PlanVersion[];
   campaign?: CampaignInfo;
@@ -143,13 +132,11 @@ export interface QuotePricingRequest {
   basicOptions: readonly { optionType: string; isOptedIn: boolean; optedInTotalValue?: number }[];
   adventureActivityIds: readonly number[];
   /** In the input's order (index j is `input.specifiedItemOption.specifiedItems[j]`). */
-  specifiedItems: readonly {
-    guid: string;
+  specifiedItems: readonly (Pick<SpecifiedItemChoice, 'guid' | 'itemValue'> & {
     name: string;
-    itemValue: number;
     itemTypeId?: number;
     itemTypeCode?: string;
-  }[];
+  })[];
   cancellationCoverLimit?: number;
   tripValue?: number;
 }

@@ -26,6 +26,7 @@ export const ClientInfo = Type.Object(
   },
   { title: 'ClientInfo', description: "The end customer's client (spec §2.1 ClientInfo)." },
 );
+export type ClientInfo = Static<typeof ClientInfo>;
 
 export const QuoteAudit = Type.Object(
   {
@@ -38,6 +39,7 @@ export const QuoteAudit = Type.Object(
   },
   { title: 'QuoteAudit', description: 'Who stored the quote and when (spec §2.1 Audit, quote form).' },
 );
+export type QuoteAudit = Static<typeof QuoteAudit>;
 
 export const QuoteStage = Type.Enum(['INITIAL', 'BASEQUOTE', 'OPTIONS', 'DETAILS', 'MEDICAL_SCREENING', 'PAYMENT'], {
   title: 'QuoteStage',

@@ -1,5 +1,5 @@
 import type { Validation } from '../notifications/notification.js';
-import type { QuoteInput, QuotePriceResult, QuotePriceSummary, QuoteStage } from './schemas.js';
+import type { ClientInfo, QuoteAudit, QuoteInput, QuotePriceResult, QuotePriceSummary, QuoteStage } from './schemas.js';
 
 /** The prices of an evaluation, amounts in integer minor units of `currencyCode`. */
 export interface PricingRecord {
@@ -8,14 +8,8 @@ export interface PricingRecord {
   prices: QuotePriceSummary[];
 }
 
-export interface QuoteAuditRecord {
-  createdAt: string;
-  updatedAt: string;
-  createdByUserId: number;
-  createdByUsername: string;
-  updatedByUserId: number;
-  updatedByUsername: string;
-}
+/** The contract's QuoteAudit, every field known once stored. */
+export type QuoteAuditRecord = Required<QuoteAudit>;
 
 /** What an evaluation produces and an update writes. */
 export interface QuoteRecord {
@@ -25,7 +19,7 @@ export interface QuoteRecord {
   input: QuoteInput;
   pricing: PricingRecord;
   validation: Validation;
-  clientInfo?: { ipAddress?: string; userAgent?: string; referer?: string };
+  clientInfo?: ClientInfo;
   pricedVersion: string;
   hasConfigChanged: boolean;
   evaluatedAt: string;

@@ -1,4 +1,4 @@
-import type { Campaign, PlanRates, TaxRule } from '../../pricing/rate-tables.js';
+import type { Campaign, OptionRateBasis, PlanRates, TaxRule } from '../../pricing/rate-tables.js';
 
 /** Factors behind the demo rate tables (see generate-rates.ts). Money in minor units. */
 export interface BrandRateSpec {
@@ -33,7 +33,7 @@ function plans(scale: number, optionBase: number, annualMaxTrip: number): BrandR
     { excess: m(standard), priceMultiplier: 1 },
     { excess: m(standard * 2), priceMultiplier: 0.9 },
   ];
-  const option = (id: number, optionTypeCode: string, name: string, basis: 'PER_POLICY' | 'PER_TRAVELLER' | 'PERCENT_OF_BASE', amount: number, displayOrder: number) => ({
+  const option = (id: number, optionTypeCode: string, name: string, basis: OptionRateBasis, amount: number, displayOrder: number) => ({
     optionId: optionBase + id, optionTypeCode, name, basis, amount: basis === 'PERCENT_OF_BASE' ? amount : m(amount), isDefault: false, displayOrder,
   });
   const cancellation = (id: number, limits: [number, number][]) => ({

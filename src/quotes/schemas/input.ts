@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Validation } from '../../notifications/notification.js';
+import { QUOTE_TYPES } from '../../pricing/request.js';
 import { Amount, DateText, Flag, Long, LongDefault0, Maybe, ShortText, Text } from './common.js';
 
 /** Quote input types of spec §2.1–2.2, field names letter for letter. */
@@ -138,7 +139,7 @@ export const ExternalIdentifiers = Type.Object(
   { title: 'ExternalIdentifiers', description: 'Identifiers of the quote in other systems (spec §2.2).' },
 );
 
-export const QuoteType = Type.Enum(['SINGLETRIP', 'MULTITRIP'], {
+export const QuoteType = Type.Enum([...QUOTE_TYPES], {
   title: 'QuoteType',
   type: 'string',
   description: 'Single trip or annual multi-trip.',

@@ -1,12 +1,13 @@
 import type { Notification } from '../../notifications/notification.js';
-import type { AgeRules, PricedTraveller, QuoteConfiguration } from '../ports.js';
+import type { PricingTraveller } from '../../pricing/request.js';
+import type { AgeRules, QuoteConfiguration } from '../ports.js';
 import type { PolicyHolderInput } from '../schemas.js';
 import { ageOn, parseDate, type CalendarDate } from '../../calendar/dates.js';
 import { problem } from '../../notifications/problems.js';
 
 export interface TravellerFacts {
   /** Every holder with a known age; shorter than the holder list when some age is missing or wrong. */
-  travellers: PricedTraveller[];
+  travellers: PricingTraveller[];
   allAgesKnown: boolean;
 }
 
@@ -116,7 +117,7 @@ export function validateTravellers(
     out.push(problem('MULTIPLE_PRIMARY_HOLDERS', 'Only one policy holder can be primary.', list));
   }
 
-  const travellers: PricedTraveller[] = [];
+  const travellers: PricingTraveller[] = [];
   holders.forEach((holder, index) => {
     const path = `${list}[${index}]`;
     const dependent = holder.isDependent === true;

@@ -13,19 +13,20 @@ import {
 } from '../../calendar/dates.js';
 import { problem } from '../../notifications/problems.js';
 
-export interface TripFacts {
-  departureDate: string;
-  returnDate: string;
-  coverEndDate: string;
+/** The quote input's trip dates, in the order they are judged. */
+export const TRIP_DATES = [
+  'departureDate',
+  'returnDate',
+  'coverEndDate',
+] as const satisfies readonly (keyof QuoteInput)[];
+export type TripDate = (typeof TRIP_DATES)[number];
+
+export interface TripFacts extends Record<TripDate, string> {
   coverDays: number;
   longestTripDays: number;
 }
 
-function dateField(
-  input: QuoteInput,
-  field: 'departureDate' | 'returnDate' | 'coverEndDate',
-  out: Notification[],
-): CalendarDate | undefined {
+function dateField(input: QuoteInput, field: TripDate, out: Notification[]): CalendarDate | undefined {
   const text = input[field];
   if (text === undefined) return undefined;
   const date = parseDate(text);

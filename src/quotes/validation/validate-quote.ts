@@ -1,12 +1,12 @@
 import type { BrandCode } from '../../catalogue/brands.js';
 import type { Notification } from '../../notifications/notification.js';
-import type { CampaignInfo, Destination, PlanVersion, PricedTraveller, QuoteConfiguration } from '../ports.js';
+import type { CampaignInfo, Destination, PlanVersion, QuoteConfiguration } from '../ports.js';
 import type { QuoteInput, QuoteType } from '../schemas.js';
 import { isoDate, parseDate, type CalendarDate } from '../../calendar/dates.js';
 import { calendarDateIn } from '../../calendar/zones.js';
 import { validateDestinations } from './destinations.js';
 import { problem } from '../../notifications/problems.js';
-import { validateTravellers } from './travellers.js';
+import { validateTravellers, type TravellerFacts } from './travellers.js';
 import { validateTrip, type TripFacts } from './trip.js';
 
 /** What validation reads besides the input: catalogue data, the caller's partner, the instant. */
@@ -27,14 +27,12 @@ export interface ValidationData {
 }
 
 /** What validation learned, for the stage rules and the pricing request. */
-export interface QuoteFacts {
+export interface QuoteFacts extends TravellerFacts {
   quoteType: QuoteType;
   quoteDate: string;
   homeCountryCode?: string;
   provinceCode?: string;
   trip?: TripFacts;
-  travellers: PricedTraveller[];
-  allAgesKnown: boolean;
   regionCodes: string[];
   plansSold: PlanVersion[];
   /** Set only when the campaign applies to this quote. */
