@@ -1,14 +1,16 @@
 import { Forbidden, InvalidInput, Unauthenticated } from '../errors.js';
 
 /** RFC 6749 §5.2 error codes (plus `temporarily_unavailable` for the brute-force lock). */
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'temporarily_unavailable'
-  | 'server_error';
+export const OAUTH_ERROR_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'temporarily_unavailable',
+  'server_error',
+] as const;
+export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 
 /**
  * A token-endpoint failure. It is not a DomainError on purpose: the token endpoint answers with

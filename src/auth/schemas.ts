@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { OAUTH_ERROR_CODES } from './errors.js';
 
 /** Spec §4.1 form fields. All text, as a form carries them; the grant decides which are required. */
 export const TokenForm = Type.Object(
@@ -88,22 +89,10 @@ export const TokenResult = Type.Object(
 export const TokenError = (description: string) =>
   Type.Object(
     {
-      error: Type.Enum(
-        [
-          'invalid_request',
-          'invalid_client',
-          'invalid_grant',
-          'unauthorized_client',
-          'unsupported_grant_type',
-          'temporarily_unavailable',
-          'server_error',
-        ],
-        {
-          type: 'string',
-          description:
-            'RFC 6749 §5.2 code; `temporarily_unavailable` is the 429 answer, `server_error` the 500 answer.',
-        },
-      ),
+      error: Type.Enum([...OAUTH_ERROR_CODES], {
+        type: 'string',
+        description: 'RFC 6749 §5.2 code; `temporarily_unavailable` is the 429 answer, `server_error` the 500 answer.',
+      }),
       error_description: Type.String({
         description: 'What went wrong, for a person. Never tells whether a username exists.',
       }),

@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import { isBrandCode } from '../catalogue/brands.js';
 import type { AppContext } from '../context.js';
 import { signAccessToken } from './access-tokens.js';
@@ -5,6 +6,7 @@ import type { AccessClaims } from './claims.js';
 import { LoginThrottle } from './brute-force.js';
 import { OAuthError, badCredentials, invalidRequest } from './errors.js';
 import { KeyStore } from './keys.js';
+import type { TokenResult as TokenResultSchema } from './schemas.js';
 import { PasswordHasher } from './passwords.js';
 import { rotate, startFamily, type RefreshBinding } from './refresh-tokens.js';
 import { VerifiedTokenCache } from './verified-tokens.js';
@@ -90,12 +92,8 @@ export interface TokenRequest {
   readonly fields: Readonly<Record<string, string | undefined>>;
 }
 
-export interface TokenResult {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_token: string;
-}
+/** The token endpoint's answer: the contract's shape. */
+export type TokenResult = Static<typeof TokenResultSchema>;
 
 function required(fields: TokenRequest['fields'], name: string): string {
   const value = fields[name];

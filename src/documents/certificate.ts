@@ -6,7 +6,8 @@ import { LABELS, type DocumentLabels, type DocumentLanguage } from './labels.js'
 import { PdfWriter, printable } from '../pdf/writer.js';
 
 /** CERTIFICATE for a purchase or an amendment; CANCELLATION_NOTICE for a cancellation. */
-export type DocumentKind = 'CERTIFICATE' | 'CANCELLATION_NOTICE';
+export const DOCUMENT_KINDS = ['CERTIFICATE', 'CANCELLATION_NOTICE'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 /** Everything a policy document shows; the render reads nothing else (no clock, no database). */
 export interface CertificateFacts {

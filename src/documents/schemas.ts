@@ -1,9 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { PolicyParams } from '../policies/schemas.js';
+import { DOCUMENT_KINDS } from './certificate.js';
 
 /** TypeBox shapes of the documents routes; descriptions become the OpenAPI text partners read. */
 
-export const DocumentKindSchema = Type.Enum(['CERTIFICATE', 'CANCELLATION_NOTICE'], {
+export const DocumentKindSchema = Type.Enum([...DOCUMENT_KINDS], {
   type: 'string',
   description:
     '`CERTIFICATE`: certificate of insurance of a purchase or an amendment (the cover as it stands after it); `CANCELLATION_NOTICE`: the notice of a cancellation, with its refund.',

@@ -1,4 +1,5 @@
 import { minorDigits, toMajor } from '../money/units.js';
+import type { PolicyActionType, PolicyStatus } from '../policies/schemas-detail.js';
 import type { PolicyChange } from '../policy-changes/model.js';
 import type { Purchase } from '../purchases/model.js';
 import type { NewPartnerEvent, PolicyReferences } from './model.js';
@@ -24,8 +25,8 @@ interface PolicyFacts {
   readonly policyNumber: string;
   readonly brandCode: string;
   readonly sequenceNumber: number;
-  readonly actionType: 'Purchase' | 'Amendment' | 'Cancellation';
-  readonly policyStatus: 'Active' | 'Cancelled';
+  readonly actionType: PolicyActionType;
+  readonly policyStatus: PolicyStatus;
   readonly currency: string;
   /** This transaction's money, signed (minor units). */
   readonly transactionMinor: number;

@@ -57,11 +57,14 @@ export interface PolicyReferences {
   readonly bookingReference?: string;
 }
 
+export const ATTEMPT_OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
 /** One delivery attempt of an event to a webhook endpoint, as its partner reads it. */
 export interface DeliveryAttemptView {
   readonly attempt: number;
   readonly attemptedAt: string;
-  readonly outcome: 'SUCCEEDED' | 'FAILED';
+  readonly outcome: AttemptOutcome;
   readonly statusCode?: number;
   readonly latencyMs: number;
   readonly error?: string;
@@ -69,7 +72,8 @@ export interface DeliveryAttemptView {
 }
 
 /** A delivery's outbox state: PENDING (attempts to come), SENT, FAILED (retries exhausted). */
-export type DeliveryState = 'PENDING' | 'SENT' | 'FAILED';
+export const DELIVERY_STATES = ['PENDING', 'SENT', 'FAILED'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** An event's deliveries to one endpoint: the delivery's state (PENDING, SENT, FAILED) and its attempts. */
 export interface EventDeliveries {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { POLICY_ACTION_TYPES, POLICY_STATUSES } from '../policies/schemas-detail.js';
 
 /**
  * The `data` of each event type (docs/api-contract.md, "Events"), documented in the OpenAPI
@@ -40,11 +41,11 @@ export const PolicyEventData = Type.Object(
     policyNumber,
     brandCode,
     sequenceNumber,
-    actionType: Type.Enum(['Purchase', 'Amendment', 'Cancellation'], {
+    actionType: Type.Enum([...POLICY_ACTION_TYPES], {
       type: 'string',
       description: 'The transaction.',
     }),
-    policyStatus: Type.Enum(['Active', 'Cancelled'], { type: 'string', description: 'The policy after it.' }),
+    policyStatus: Type.Enum([...POLICY_STATUSES], { type: 'string', description: 'The policy after it.' }),
     amounts: PolicyEventAmounts,
     reasonCode: Type.Optional(text('`policy.cancelled`: the reason the partner gave.')),
     effectiveDate: Type.Optional(text('`policy.cancelled`: the day cover ends (YYYY-MM-DD).')),

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { BrandCodeParam } from '../http/schemas.js';
-import { EVENT_TYPES } from './model.js';
+import { ATTEMPT_OUTCOMES, DELIVERY_STATES, EVENT_TYPES } from './model.js';
 import { FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX } from './service.js';
 
 /** TypeBox shapes of the event log's routes; descriptions become the OpenAPI text partners read. */
@@ -65,7 +65,7 @@ export const DeliveryAttemptSchema = Type.Object(
   {
     attempt: Type.Integer({ minimum: 1, description: '1, 2, 3 … per endpoint, across redeliveries.' }),
     attemptedAt: Type.String({ format: 'date-time', description: 'When it was sent (UTC).' }),
-    outcome: Type.Enum(['SUCCEEDED', 'FAILED'], { type: 'string', description: '2xx answered: SUCCEEDED.' }),
+    outcome: Type.Enum([...ATTEMPT_OUTCOMES], { type: 'string', description: '2xx answered: SUCCEEDED.' }),
     statusCode: Type.Optional(Type.Integer({ description: "The receiver's HTTP status; absent when none came." })),
     latencyMs: Type.Integer({ minimum: 0, description: 'Time to the answer (or the failure), milliseconds.' }),
     error: Type.Optional(Type.String({ description: '`TIMEOUT`, `ADDRESS_REFUSED`, `CONNECTION`, `HTTP_500` …' })),
@@ -78,7 +78,7 @@ export const EventDeliveriesSchema = Type.Object(
   {
     webhookId: Type.String({ description: 'The endpoint.' }),
     state: Type.Optional(
-      Type.Enum(['PENDING', 'SENT', 'FAILED'], {
+      Type.Enum([...DELIVERY_STATES], {
         type: 'string',
         description: 'PENDING: attempts to come; SENT: delivered; FAILED: retries exhausted (redeliver it).',
       }),

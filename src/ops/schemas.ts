@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { DIALECT_NAMES } from '../db/dialect.js';
 
 export const HealthResponse = Type.Object(
   { status: Type.Enum(['ok'], { type: 'string' }) },
@@ -8,7 +9,7 @@ export const HealthResponse = Type.Object(
 export const ReadyResponse = Type.Object(
   {
     status: Type.Enum(['ready', 'unavailable', 'draining'], { type: 'string' }),
-    database: Type.Enum(['sqlite', 'postgres'], { type: 'string', description: 'The engine this process uses.' }),
+    database: Type.Enum([...DIALECT_NAMES], { type: 'string', description: 'The engine this process uses.' }),
   },
   { title: 'ReadyResponse', description: 'Whether the process can serve requests that need the database.' },
 );

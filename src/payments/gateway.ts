@@ -15,8 +15,14 @@ export interface Money {
 }
 
 /** 3-D Secure state of a payment, as partners see it in `threeDSStatus` (docs/api-contract.md). */
-export type ThreeDsStatus =
-  'NOT_REQUIRED' | 'FRICTIONLESS' | 'CHALLENGE_REQUIRED' | 'CHALLENGE_COMPLETED' | 'CHALLENGE_FAILED';
+export const THREE_DS_STATUSES = [
+  'NOT_REQUIRED',
+  'FRICTIONLESS',
+  'CHALLENGE_REQUIRED',
+  'CHALLENGE_COMPLETED',
+  'CHALLENGE_FAILED',
+] as const;
+export type ThreeDsStatus = (typeof THREE_DS_STATUSES)[number];
 
 /** What the cardholder's browser must do to complete a challenge (spec §2.3 ThreeDsResponseInfo). */
 export interface ThreeDsChallenge {
@@ -117,8 +123,14 @@ export interface PaymentGateway {
 }
 
 /** Values of the purchase response's `paymentResult` (docs/api-contract.md, "Payments"). */
-export type PaymentResult =
-  'APPROVED' | 'DECLINED' | 'INSUFFICIENT_FUNDS' | 'THREEDS_CHALLENGE_REQUIRED' | 'GATEWAY_ERROR';
+export const PAYMENT_RESULTS = [
+  'APPROVED',
+  'DECLINED',
+  'INSUFFICIENT_FUNDS',
+  'THREEDS_CHALLENGE_REQUIRED',
+  'GATEWAY_ERROR',
+] as const;
+export type PaymentResult = (typeof PAYMENT_RESULTS)[number];
 
 /** The only `paymentMethod` value: a tokenised card. */
 export const PAYMENT_METHOD_CARD = 'CARD';

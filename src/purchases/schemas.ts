@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Validation } from '../notifications/notification.js';
+import { PAYMENT_RESULTS, THREE_DS_STATUSES } from '../payments/gateway.js';
 import { ClientInfo, Quote, QuoteStage } from '../quotes/schemas.js';
 import { Flag, Long, Maybe, ShortText, Text } from '../quotes/schemas/common.js';
 import { RegulatoryDeclarationInput, TravelClearOptionInput } from '../quotes/schemas/input.js';
@@ -115,7 +116,7 @@ export const ThreeDsRequestInfo = Type.Object(
 export const ThreeDsResponseInfo = Type.Object(
   {
     threeDSStatus: Maybe(
-      Type.Enum(['NOT_REQUIRED', 'FRICTIONLESS', 'CHALLENGE_REQUIRED', 'CHALLENGE_COMPLETED', 'CHALLENGE_FAILED'], {
+      Type.Enum([...THREE_DS_STATUSES], {
         type: 'string',
         description: 'See docs/api-contract.md, "Payments".',
       }),
@@ -166,7 +167,7 @@ export const PurchaseResponse = Type.Object(
     paymentIds: Maybe(ShortText("The gateway's payment id of this attempt.")),
     threeDSResponseInfo: Maybe(ThreeDsResponseInfo),
     paymentResult: Maybe(
-      Type.Enum(['APPROVED', 'DECLINED', 'INSUFFICIENT_FUNDS', 'THREEDS_CHALLENGE_REQUIRED', 'GATEWAY_ERROR'], {
+      Type.Enum([...PAYMENT_RESULTS], {
         type: 'string',
         description: 'Outcome of the payment step; absent when no payment was tried.',
       }),

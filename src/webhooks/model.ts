@@ -1,7 +1,8 @@
 import type { EventType } from '../events/model.js';
 
 /** Why an endpoint stopped receiving: its receiver answered 410, it failed for days, or the partner turned it off. */
-export type DisabledReason = 'GONE' | 'FAILING' | 'PARTNER';
+export const DISABLED_REASONS = ['GONE', 'FAILING', 'PARTNER'] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
 /** A partner's webhook endpoint as the service sees it (its secrets stay sealed in the repository). */
 export interface WebhookEndpoint {

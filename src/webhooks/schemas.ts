@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { EVENT_TYPES } from '../events/model.js';
 import { BrandParams } from '../http/schemas.js';
+import { DISABLED_REASONS } from './model.js';
 
 /** TypeBox shapes of the webhook endpoint routes; descriptions become the OpenAPI text partners read. */
 
@@ -41,7 +42,7 @@ export const WebhookEndpointSchema = Type.Object(
     eventTypes: EventTypes,
     enabled: Type.Boolean({ description: 'False: nothing is delivered to it (events stay in the pull feed).' }),
     disabledReason: Type.Optional(
-      Type.Enum(['GONE', 'FAILING', 'PARTNER'], {
+      Type.Enum([...DISABLED_REASONS], {
         type: 'string',
         description:
           'Why it is disabled: `GONE` the receiver answered 410; `FAILING` no delivery succeeded for WEBHOOK_DISABLE_AFTER_DAYS (5 days); `PARTNER` you disabled it. Re-enable with PATCH `{ "enabled": true }`.',

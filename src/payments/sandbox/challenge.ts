@@ -12,7 +12,8 @@ export interface ChallengeView {
   readonly state: ChallengeState;
 }
 
-export type ChallengeDecision = 'approve' | 'decline';
+export const CHALLENGE_DECISIONS = ['approve', 'decline'] as const;
+export type ChallengeDecision = (typeof CHALLENGE_DECISIONS)[number];
 
 /** The sandbox issuer's view of a challenge (the page the cardholder's browser opens). */
 export async function describeChallenge(db: Db, challengeId: string, now: Date): Promise<ChallengeView> {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { answerChallenge, describeChallenge } from './challenge.js';
+import { answerChallenge, CHALLENGE_DECISIONS, describeChallenge } from './challenge.js';
 import { challengePage, resultPage } from './pages.js';
 
 export interface SandboxRoutesOptions {
@@ -16,7 +16,9 @@ const ChallengeParams = Type.Object({
     description: 'The challenge id from `threeDSResponse`.',
   }),
 });
-const ChallengeAnswer = Type.Object({ decision: Type.Union([Type.Literal('approve'), Type.Literal('decline')]) });
+const ChallengeAnswer = Type.Object({
+  decision: Type.Union(CHALLENGE_DECISIONS.map((decision) => Type.Literal(decision))),
+});
 
 /** The issuer's pages are HTML for a browser: never cached, never scripted, posting only here. */
 function sendHtml(reply: FastifyReply, html: string): FastifyReply {
