@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, importSPKI, type CryptoKey } from 'jose';
 import type { AppContext } from '../context.js';
-import { seal, unseal } from '../crypto/seal.js';
+import { seal, unseal } from '../kernel/crypto/seal.js';
 import type { Executor } from '../db/database.js';
 import { findUsableKey, insertKey, listUsableKeys, retireKeysExcept, type StoredKey } from './token-repository.js';
 

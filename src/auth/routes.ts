@@ -3,9 +3,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { databaseFault } from '../db/faults.js';
-import { InvalidInput } from '../errors.js';
+import { InvalidInput } from '../kernel/errors.js';
 import { BrandParams } from '../http/schemas.js';
-import { redactCardNumbers } from '../payments/card-numbers.js';
+import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { BasicClientRefused, clientIdOf } from './client-auth.js';
 import { OAuthError, invalidRequest } from './errors.js';
 import { TokenError, TokenForm, TokenResult } from './schemas.js';

@@ -1,4 +1,4 @@
-import { isBrandCode } from '../catalogue/brands.js';
+import { isBrandCode } from '../kernel/brands.js';
 import type { AppContext } from '../context.js';
 import { signAccessToken } from './access-tokens.js';
 import type { AccessClaims } from './claims.js';
@@ -8,7 +8,7 @@ import { KeyStore } from './keys.js';
 import { PasswordHasher } from './passwords.js';
 import { rotate, startFamily, type RefreshBinding } from './refresh-tokens.js';
 import { VerifiedTokenCache } from './verified-tokens.js';
-import { setBounded } from '../cache/bounded-map.js';
+import { setBounded } from '../kernel/cache/bounded-map.js';
 import { isFamilyRevoked } from './token-repository.js';
 import { findClientInterfaces, findUserByLogin, findUserPartner, isUserInGoodStanding } from './repository.js';
 

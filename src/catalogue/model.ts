@@ -1,4 +1,4 @@
-import type { BrandCode } from './brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { RateTable } from '../pricing/rate-tables.js';
 import type { BrandFile, QuoteConfigFile, TermFile } from './file-schemas.js';
 

@@ -1,4 +1,4 @@
-import type { BrandCode } from './brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { Db } from '../db/database.js';
 import type { CachedResponse } from '../http/cache-headers.js';
 import { CatalogueNotLoaded } from './errors.js';

@@ -14,7 +14,7 @@ import {
   BrandContentResponse, BrandIdParams, ContractParams, FeaturesResponse, LangQuery, PdsQuery, PdsSummaryResponse, PlanResponse, PlansQuery,
   QuoteConfigQuery, QuoteConfigResponse,
 } from './schemas.js';
-import { nextMidnightIn } from '../calendar/zones.js';
+import { nextMidnightIn } from '../kernel/calendar/zones.js';
 import { brandOf, brandTimeZone, callerPartner, catalogueOf, effectiveDate, planVersionAt } from './service.js';
 import { principalOf } from '../auth/principal.js';
 

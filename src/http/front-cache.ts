@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import type { RequestLineWriter } from '../logging/request-log-line.js';
-import { setBounded } from '../cache/bounded-map.js';
+import { setBounded } from '../kernel/cache/bounded-map.js';
 import { loggablePath } from '../logging/loggable-path.js';
 import { cachedResponseHeaders, namesEtag, type CachedResponse } from './cache-headers.js';
 import type { HttpMetrics } from './metrics.js';

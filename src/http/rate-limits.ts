@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { OAuthError } from '../auth/errors.js';
 import type { TokenRequestLimits } from '../auth/routes.js';
-import { RateLimited } from '../errors.js';
+import { RateLimited } from '../kernel/errors.js';
 import type { LimitClass, RateLimitConfig } from './rate-limit-config.js';
 
 /** What a budget says about one more request. */

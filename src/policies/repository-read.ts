@@ -1,5 +1,5 @@
 import { sql, type Selectable } from 'kysely';
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { Executor } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
 import { reusableQuery } from '../db/reusable-query.js';

@@ -10,7 +10,7 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   idempotentRoute,
 } from '../idempotency/hooks.js';
-import { redactCardNumbers } from '../payments/card-numbers.js';
+import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { getPolicySummary } from '../policies/service.js';
 import { previewAmendment } from './amendments.js';
 import { previewCancellation } from './cancellations.js';

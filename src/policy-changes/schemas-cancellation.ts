@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Validation } from '../notifications/notification.js';
+import { Validation } from '../kernel/notifications/notification.js';
 import { ClientInfo } from '../quotes/schemas.js';
 import { DateText, Maybe, Money } from '../quotes/schemas/common.js';
 import { CANCELLATION_REASONS } from './model.js';

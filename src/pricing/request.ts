@@ -1,5 +1,5 @@
 import type { RateTable } from './rate-tables.js';
-import type { Minor } from '../money/units.js';
+import type { Minor } from '../kernel/money/units.js';
 
 /**
  * What the engine prices: a quote already resolved into rating terms by the caller (the quotes

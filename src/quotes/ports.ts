@@ -1,5 +1,5 @@
-import type { BrandCode } from '../catalogue/brands.js';
-import type { Notification } from '../notifications/notification.js';
+import type { BrandCode } from '../kernel/brands.js';
+import type { Notification } from '../kernel/notifications/notification.js';
 import type { QuotePriceResult, QuotePriceSummary, QuoteType } from './schemas.js';
 
 /**

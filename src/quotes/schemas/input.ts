@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Validation } from '../../notifications/notification.js';
+import { Validation } from '../../kernel/notifications/notification.js';
 import { Amount, DateText, Flag, Long, LongDefault0, Maybe, ShortText, Text } from './common.js';
 
 /** Quote input types of spec §2.1–2.2, field names letter for letter. */
