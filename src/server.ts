@@ -12,7 +12,7 @@ import { recoverPurchases } from './purchases/recovery.js';
 import { startRecoverySweep } from './purchases/sweeper.js';
 import { changeDepsFor } from './policy-changes/deps.js';
 import { recoverPolicyChanges } from './policy-changes/recovery.js';
-import { ConnectionTracker } from './http/listener.js';
+import { ConnectionTracker } from './http/server/listener.js';
 import { deliveryDepsOf, documentDeliveryHandlers } from './documents/delivery.js';
 import { webhookDeliveryDepsOf, webhookDeliveryKinds } from './webhooks/delivery.js';
 import { publishEventHandler } from './events/publish.js';

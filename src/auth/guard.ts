@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isBrandCode } from '../kernel/brands.js';
-import { BEARER_SCHEME } from '../http/openapi-shared.js';
+import { BEARER_SCHEME } from '../http/openapi/shared.js';
 import type { AppContext } from '../context.js';
 import { UnknownBrand } from '../kernel/errors.js';
 import { verifyAccessToken } from './access-tokens.js';

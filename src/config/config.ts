@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { AuthEnvSchema, authConfigFrom, authConfigProblems, type AuthConfig } from '../auth/config.js';
 import { AreaEnvSchema, areaConfigProblems, areaConfigsFrom, type AreaConfigs } from './areas.js';
-import { RateLimitEnvSchema, rateLimitConfigFrom, type RateLimitConfig } from '../http/rate-limit-config.js';
+import { RateLimitEnvSchema, rateLimitConfigFrom, type RateLimitConfig } from './rate-limits.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ForbiddenProperty } from '../kernel/errors.js';
+import { ForbiddenProperty } from '../../kernel/errors.js';
 
 /**
  * Fastify's own JSON parser (secure-json-parse) with its refusal of `__proto__` and

@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import { REQUEST_ID_HEADER } from './request-id.js';
+import { REQUEST_ID_HEADER } from '../request-id.js';
 
 /** A response serialised once and answered from memory after that (the catalogue's product reads). */
 export interface CachedResponse {

@@ -1,6 +1,6 @@
 import type { FastifyRequest, preValidationHookHandler } from 'fastify';
-import { InvalidInput } from '../kernel/errors.js';
-import { propertyPathsHolding } from '../kernel/notifications/property-path.js';
+import { InvalidInput } from '../../kernel/errors.js';
+import { propertyPathsHolding } from '../../kernel/notifications/property-path.js';
 
 /**
  * Control characters no field of the contract may hold: names, addresses, codes, tokens and

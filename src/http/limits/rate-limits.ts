@@ -9,14 +9,11 @@
  * cached reads are answered as stored bytes (front-cache.ts) and every header there is a cost on
  * the hottest path; a partner learns the policy from the contract and from its first 429.
  */
-import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import { OAuthError } from '../auth/errors.js';
-import type { TokenRequestLimits } from '../auth/routes.js';
-import { RateLimited } from '../kernel/errors.js';
-import type { LimitClass, RateLimitConfig } from './rate-limit-config.js';
+import { RateLimited } from '../../kernel/errors.js';
+import type { LimitClass, RateLimitConfig } from '../../config/rate-limits.js';
 
 /** What a budget says about one more request. */
 export type Verdict =
@@ -34,10 +31,6 @@ interface Carrier {
   readonly routeOptions: { readonly config: object };
 }
 const carrierOf = (request: FastifyRequest) => (request as unknown as Carrier)[LIMIT];
-
-/** A bounded, opaque key for a username: a username may be anything a partner types (never stored as sent). */
-const usernameKey = (username: string) =>
-  createHash('sha256').update(username.toLowerCase()).digest('base64url').slice(0, 32);
 
 /** Counters this process keeps without Redis; least recently used ones beyond this are forgotten. */
 const LOCAL_COUNTERS = 100_000;
@@ -150,31 +143,6 @@ export function limitPartnerRequests(scope: FastifyInstance, limits: RateLimits 
       );
     }
   });
-}
-
-/** Token-endpoint budgets; a 429 there uses the endpoint's OAuth body (`temporarily_unavailable`). */
-export function tokenEndpointLimits(limits: RateLimits): TokenRequestLimits {
-  const refuse = (reply: FastifyReply, verdict: Verdict, what: string) => {
-    if (verdict.allowed) return;
-    reply.headers(verdict.headers);
-    const retryAfter = Number(verdict.headers['retry-after']);
-    throw new OAuthError(
-      429,
-      'temporarily_unavailable',
-      `Too many token requests for this ${what}; try again later.`,
-      retryAfter,
-    );
-  };
-  return {
-    async byAddress(request, reply) {
-      refuse(reply, await limits.take('token-address', `address:${request.ip}`), 'address');
-    },
-    async byUsername(request, reply) {
-      const username = (request.body as Record<string, unknown> | undefined)?.username;
-      if (typeof username !== 'string' || username === '') return;
-      refuse(reply, await limits.take('token-username', `username:${usernameKey(username)}`), 'username');
-    },
-  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ServerOptions } from 'node:http';
-import type { AppConfig } from '../config/config.js';
+import type { AppConfig } from '../../config/config.js';
 
 type TimeoutConfig = Pick<AppConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>;
 

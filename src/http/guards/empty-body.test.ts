@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { validatorCompiler } from './validation.js';
+import { validatorCompiler } from '../validation.js';
 import { emptyBodyAsObject } from './empty-body.js';
-import { CancellationConfirmRequest } from '../policy-changes/schemas.js';
+import { CancellationConfirmRequest } from '../../policy-changes/schemas.js';
 
 describe('an optional confirm body', () => {
   it('takes no body, {} and a clientInfo; without the hook Fastify refuses a missing body', async () => {

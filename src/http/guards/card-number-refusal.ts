@@ -1,6 +1,6 @@
 import type { FastifyRequest, preValidationHookHandler } from 'fastify';
-import { InvalidInput } from '../kernel/errors.js';
-import { containsCardNumber, findCardNumber } from '../kernel/card-numbers/card-numbers.js';
+import { InvalidInput } from '../../kernel/errors.js';
+import { containsCardNumber, findCardNumber } from '../../kernel/card-numbers/card-numbers.js';
 
 const IN_BODY = 'Card numbers must never be sent to the quote endpoints; send a card token at purchase instead.';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ShuttingDown } from '../kernel/errors.js';
+import { ShuttingDown } from '../../kernel/errors.js';
 
 /** Where this process is in its shutdown; read by /ready, the response hook and the request hook. */
 export interface Lifecycle {

@@ -1,5 +1,5 @@
 import type { FastifySchema } from 'fastify';
-import type { OpenApiDocument } from './openapi-document.js';
+import type { OpenApiDocument } from './document.js';
 
 /**
  * What every operation shares, added to the generated document in one place so no route can

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from './server-node-flags.js';
+import { SERVER_NODE_FLAGS } from './node-flags.js';
 
 describe('the server runs with its Node flags', () => {
-  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  const packageJson = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
     scripts: Record<string, string>;
   };
 
@@ -13,7 +13,7 @@ describe('the server runs with its Node flags', () => {
   });
 
   it('the README shows the compiled form with the same flags', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     expect(readme).toContain(`node ${SERVER_NODE_FLAGS.join(' ')} dist/cli.js serve`);
   });
 });

@@ -11,12 +11,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
-import type { RequestLineWriter } from '../logging/request-log-line.js';
-import { setBounded } from '../kernel/cache/bounded-map.js';
-import { loggablePath } from '../logging/loggable-path.js';
+import type { RequestLineWriter } from '../../logging/request-log-line.js';
+import { setBounded } from '../../kernel/cache/bounded-map.js';
+import { loggablePath } from '../../logging/loggable-path.js';
 import { cachedResponseHeaders, namesEtag, type CachedResponse } from './cache-headers.js';
-import type { HttpMetrics } from './metrics.js';
-import { requestIdFor } from './request-id.js';
+import type { HttpMetrics } from '../metrics.js';
+import { requestIdFor } from '../request-id.js';
 
 /** A product read Fastify has answered, as it may be answered again without routing. */
 export interface RememberedRead {

@@ -1,9 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import type { AppConfig } from '../config/config.js';
-import { nameSchemas, type OpenApiDocument } from './openapi-document.js';
-import { addSharedParts, BEARER_SCHEME, documentRoute } from './openapi-shared.js';
+import type { AppConfig } from '../../config/config.js';
+import { nameSchemas, type OpenApiDocument } from './document.js';
+import { addSharedParts, BEARER_SCHEME, documentRoute } from './shared.js';
 
 export const API_TAGS = [
   { name: 'auth', description: 'Bearer tokens for partner users (spec §4.1, §5).' },

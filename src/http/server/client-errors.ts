@@ -12,10 +12,10 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { loggablePath } from '../logging/loggable-path.js';
-import { envelope } from './error-handler.js';
-import type { HttpMetrics } from './metrics.js';
-import { requestIdFor } from './request-id.js';
+import { loggablePath } from '../../logging/loggable-path.js';
+import { envelope } from '../error-handler.js';
+import type { HttpMetrics } from '../metrics.js';
+import { requestIdFor } from '../request-id.js';
 
 interface ClientErrorAnswer {
   readonly status: number;

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { claimsKnownFor } from '../auth/known-bearer.js';
-import type { AuthServices } from '../auth/service.js';
-import { catalogueOf } from '../catalogue/service.js';
-import type { AppContext } from '../context.js';
-import { requestCompletedLine } from '../logging/options.js';
-import { directRequestLineWriter, type RequestLineWriter } from '../logging/request-log-line.js';
-import type { FrontCache, FrontCacheDeps } from './front-cache.js';
-import type { Lifecycle } from './lifecycle.js';
-import type { HttpMetrics } from './metrics.js';
-import type { RateLimits } from './rate-limits.js';
+import { claimsKnownFor } from './auth/known-bearer.js';
+import type { AuthServices } from './auth/service.js';
+import { catalogueOf } from './catalogue/service.js';
+import type { AppContext } from './context.js';
+import { requestCompletedLine } from './logging/options.js';
+import { directRequestLineWriter, type RequestLineWriter } from './logging/request-log-line.js';
+import type { FrontCache, FrontCacheDeps } from './http/front-cache/front-cache.js';
+import type { Lifecycle } from './http/server/lifecycle.js';
+import type { HttpMetrics } from './http/metrics.js';
+import type { RateLimits } from './http/limits/rate-limits.js';
 
 /** Gives the front cache what it asks of the app: the logger, metrics, lifecycle, catalogue and bearer checks. */
 export function connectFrontCache(
