@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 /** Request budgets per window; merged into the main environment schema in src/config/config.ts. */
 export const RateLimitEnvSchema = Type.Object({
@@ -46,36 +46,19 @@ export const RateLimitEnvSchema = Type.Object({
   RATE_LIMIT_REDIS_PREFIX: Type.String({ default: 'partner-api:rate-limit:', minLength: 1, maxLength: 100 }),
 });
 
-interface RateLimitEnv {
-  RATE_LIMITS: 'true' | 'false';
-  RATE_LIMIT_WINDOW_SECONDS: number;
-  RATE_LIMIT_READS: number;
-  RATE_LIMIT_QUOTE_WRITES: number;
-  RATE_LIMIT_PURCHASES: number;
-  RATE_LIMIT_TOKEN_PER_ADDRESS: number;
-  RATE_LIMIT_TOKEN_PER_USERNAME: number;
-  RATE_LIMIT_DOCUMENT_LINK_PER_ADDRESS: number;
-  REDIS_URL?: string;
-  RATE_LIMIT_REDIS_PREFIX: string;
-}
+type RateLimitEnv = Static<typeof RateLimitEnvSchema>;
 
 /** The budgets by name; the names appear in the `RateLimit-Policy` and `RateLimit` headers. */
 export type LimitClass = 'reads' | 'quote-writes' | 'purchases' | 'token-address' | 'token-username' | 'document-link';
 
-export interface RateLimitConfig {
-  readonly enabled: boolean;
-  readonly windowSeconds: number;
-  readonly quotas: Readonly<Record<LimitClass, number>>;
-  /** Counters in Redis (shared by every process) when set; in this process otherwise. */
-  readonly redisUrl: string | undefined;
-  readonly redisPrefix: string;
-}
+/** Request limits per partner and route class, and on the token endpoint: the shape `rateLimitConfigFrom` builds. */
+export type RateLimitConfig = ReturnType<typeof rateLimitConfigFrom>;
 
-export function rateLimitConfigFrom(env: RateLimitEnv): RateLimitConfig {
+export function rateLimitConfigFrom(env: RateLimitEnv) {
   return Object.freeze({
     enabled: env.RATE_LIMITS === 'true',
     windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
-    quotas: Object.freeze({
+    quotas: Object.freeze<Record<LimitClass, number>>({
       reads: env.RATE_LIMIT_READS,
       'quote-writes': env.RATE_LIMIT_QUOTE_WRITES,
       purchases: env.RATE_LIMIT_PURCHASES,
@@ -83,6 +66,7 @@ export function rateLimitConfigFrom(env: RateLimitEnv): RateLimitConfig {
       'token-username': env.RATE_LIMIT_TOKEN_PER_USERNAME,
       'document-link': env.RATE_LIMIT_DOCUMENT_LINK_PER_ADDRESS,
     }),
+    /** Counters in Redis (shared by every process) when set; in this process otherwise. */
     redisUrl: env.REDIS_URL,
     redisPrefix: env.RATE_LIMIT_REDIS_PREFIX,
   });

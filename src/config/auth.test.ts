@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../config/config.js';
-import { DEMO_KEY_ENCRYPTION_SECRET } from './config.js';
+import { ConfigError, loadConfig } from './config.js';
+import { DEMO_KEY_ENCRYPTION_SECRET } from './auth.js';
 
 function problems(env: Record<string, string>): string[] {
   try {

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 /** Signature algorithms an operator may choose; all asymmetric (RFC 8725: no shared secrets). */
 export const JWT_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'EdDSA', 'RS256', 'PS256'] as const;
@@ -30,49 +30,10 @@ export const AuthEnvSchema = Type.Object({
   LOGIN_IP_FAILURE_LIMIT: Type.Integer({ default: 50, minimum: 1 }),
 });
 
-interface AuthEnv {
-  JWT_ALGORITHM: JwtAlgorithm;
-  JWT_ISSUER?: string;
-  JWT_AUDIENCE: string;
-  ACCESS_TOKEN_TTL_SECONDS: number;
-  REFRESH_TOKEN_TTL_SECONDS: number;
-  REFRESH_TOKEN_IDLE_SECONDS: number;
-  KEY_ENCRYPTION_SECRET?: string;
-  SIGNING_KEY_CACHE_SECONDS: number;
-  USER_STATUS_CACHE_SECONDS: number;
-  ARGON2_MEMORY_KIB: number;
-  ARGON2_TIME_COST: number;
-  LOGIN_FAILURE_WINDOW_SECONDS: number;
-  LOGIN_SLOWDOWN_AFTER: number;
-  LOGIN_DELAY_STEP_MS: number;
-  LOGIN_MAX_DELAY_MS: number;
-  LOGIN_USER_FAILURE_LIMIT: number;
-  LOGIN_IP_FAILURE_LIMIT: number;
-}
+type AuthEnv = Static<typeof AuthEnvSchema>;
 
-export interface AuthConfig {
-  readonly jwtAlgorithm: JwtAlgorithm;
-  /** `iss`; undefined means the server's public base URL. */
-  readonly issuer: string | undefined;
-  readonly audience: string;
-  readonly accessTokenTtlSeconds: number;
-  /** Absolute lifetime of a refresh-token family, counted from the password login. */
-  readonly refreshTokenTtlSeconds: number;
-  /** A refresh token unused for this long expires. */
-  readonly refreshTokenIdleSeconds: number;
-  readonly keyEncryptionSecret: string;
-  readonly signingKeyCacheSeconds: number;
-  readonly userStatusCacheSeconds: number;
-  readonly argon2: { readonly memoryKib: number; readonly timeCost: number };
-  readonly bruteForce: {
-    readonly windowSeconds: number;
-    readonly slowdownAfter: number;
-    readonly delayStepMs: number;
-    readonly maxDelayMs: number;
-    readonly userFailureLimit: number;
-    readonly ipFailureLimit: number;
-  };
-}
+/** Tokens, signing keys, password hashing and brute-force limits: the shape `authConfigFrom` builds. */
+export type AuthConfig = ReturnType<typeof authConfigFrom>;
 
 export function authConfigProblems(env: AuthEnv, production: boolean): string[] {
   const problems: string[] = [];
@@ -85,13 +46,16 @@ export function authConfigProblems(env: AuthEnv, production: boolean): string[] 
   return problems;
 }
 
-export function authConfigFrom(env: AuthEnv, production: boolean): AuthConfig {
+export function authConfigFrom(env: AuthEnv, production: boolean) {
   return Object.freeze({
     jwtAlgorithm: env.JWT_ALGORITHM,
+    /** `iss`; undefined means the server's public base URL. */
     issuer: env.JWT_ISSUER,
     audience: env.JWT_AUDIENCE,
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
+    /** Absolute lifetime of a refresh-token family, counted from the password login. */
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
+    /** A refresh token unused for this long expires. */
     refreshTokenIdleSeconds: env.REFRESH_TOKEN_IDLE_SECONDS,
     keyEncryptionSecret: env.KEY_ENCRYPTION_SECRET ?? (production ? '' : DEMO_KEY_ENCRYPTION_SECRET),
     signingKeyCacheSeconds: env.SIGNING_KEY_CACHE_SECONDS,

@@ -11,11 +11,11 @@ export const DocumentEnvSchema = Type.Object({
   }),
 });
 
-export interface DocumentConfig {
-  /** The customer's link opens until the end of the cover's last day plus this many days. */
-  readonly linkDaysAfterCover: number;
-}
+export type DocumentConfig = ReturnType<typeof documentConfigFrom>;
 
-export function documentConfigFrom(env: Static<typeof DocumentEnvSchema>): DocumentConfig {
-  return { linkDaysAfterCover: env.DOCUMENT_LINK_DAYS_AFTER_COVER };
+export function documentConfigFrom(env: Static<typeof DocumentEnvSchema>) {
+  return {
+    /** The customer's link opens until the end of the cover's last day plus this many days. */
+    linkDaysAfterCover: env.DOCUMENT_LINK_DAYS_AFTER_COVER,
+  } as const;
 }
