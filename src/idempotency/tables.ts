@@ -23,3 +23,8 @@ export interface IdempotencyKeyTable {
   created_at: string;
   expires_at: string;
 }
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends IdempotencyTables {}
+}
