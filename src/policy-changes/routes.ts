@@ -9,7 +9,7 @@ import {
   heldIdempotencyKeyId,
   IDEMPOTENCY_KEY_HEADER,
   idempotentRoute,
-} from '../idempotency/hooks.js';
+} from '../http/idempotency/hooks.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { getPolicySummary } from '../policies/service.js';
 import { previewAmendment } from './amendments.js';

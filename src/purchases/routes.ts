@@ -3,7 +3,7 @@ import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { refuseCardNumbers } from '../http/guards/card-number-refusal.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
-import { doNotKeepAnswer, heldIdempotencyKeyId, idempotentRoute } from '../idempotency/hooks.js';
+import { doNotKeepAnswer, heldIdempotencyKeyId, idempotentRoute } from '../http/idempotency/hooks.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { purchaseDepsFor } from './deps.js';
 import { isRetryableEnd } from './model.js';

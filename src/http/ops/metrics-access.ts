@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { onRequestHookHandler } from 'fastify';
-import type { AppConfig } from '../config/config.js';
-import { Forbidden, Unauthenticated } from '../kernel/errors.js';
+import type { AppConfig } from '../../config/config.js';
+import { Forbidden, Unauthenticated } from '../../kernel/errors.js';
 
 /** Production without METRICS_TOKEN: nobody may read /metrics. */
 export class MetricsDisabled extends Forbidden {

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
-import type { AppContext, Clock } from '../context.js';
-import type { Db } from '../db/database.js';
+import type { AppContext, Clock } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import type { MailMessage } from './model.js';
 import { keepMail } from './repository.js';
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
-import type { AppContext } from '../context.js';
-import { dialectOf } from '../db/dialect.js';
-import type { Lifecycle } from '../http/server/lifecycle.js';
-import type { HttpMetrics } from '../http/metrics.js';
-import { errorResponses } from '../http/schemas.js';
+import type { AppContext } from '../../context.js';
+import { dialectOf } from '../../db/dialect.js';
+import type { Lifecycle } from '../server/lifecycle.js';
+import type { HttpMetrics } from '../metrics.js';
+import { errorResponses } from '../schemas.js';
 import { metricsAccess } from './metrics-access.js';
 import { HealthResponse, ReadyResponse } from './schemas.js';
 

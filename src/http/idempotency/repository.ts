@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Executor } from '../db/database.js';
-import { runPlannedPerRun } from '../db/per-run-plan.js';
+import type { Executor } from '../../db/database.js';
+import { runPlannedPerRun } from '../../db/per-run-plan.js';
 import type { IdempotencyKeyTable } from './tables.js';
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, Executor } from '../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import type { MailAddress, MailMessage } from './model.js';
 
 /** An attachment of a kept e-mail, without its bytes. */

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../../context.js';
 import { findKeptAttachment, findKeptMail, listKeptMail } from '../repository.js';
 import { NOT_FOUND_PAGE, mailListPage, mailPage } from './pages.js';
 

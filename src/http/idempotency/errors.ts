@@ -1,4 +1,4 @@
-import { Conflict, InvalidInput, Unprocessable } from '../kernel/errors.js';
+import { Conflict, InvalidInput, Unprocessable } from '../../kernel/errors.js';
 
 /** The Idempotency-Key header is not 1–255 printable ASCII characters, or comes more than once. */
 export class IdempotencyKeyMalformed extends InvalidInput {

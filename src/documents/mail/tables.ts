@@ -32,7 +32,7 @@ export interface MailTables {
 export type SandboxMailRow = Selectable<SandboxMailTable>;
 export type NewSandboxMailRow = Insertable<SandboxMailTable>;
 
-declare module '../db/database.js' {
+declare module '../../db/database.js' {
   /** This area's tables, part of the one `Database` type (db/ imports no area). */
   interface Database extends MailTables {}
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../context.js';
-import type { Db } from '../db/database.js';
+import type { Clock } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import { IdempotencyKeyMalformed, IdempotencyKeyReused, IdempotencyRequestInFlight } from './errors.js';
 import { deleteClaim, deleteExpired, findKey, insertClaim, storeResponse, takeOver } from './repository.js';
 

@@ -24,7 +24,7 @@ export interface IdempotencyKeyTable {
   expires_at: string;
 }
 
-declare module '../db/database.js' {
+declare module '../../db/database.js' {
   /** This area's tables, part of the one `Database` type (db/ imports no area). */
   interface Database extends IdempotencyTables {}
 }

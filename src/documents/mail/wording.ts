@@ -1,4 +1,4 @@
-import type { PolicyActionType } from '../policies/schemas-detail.js';
+import type { PolicyActionType } from '../../policies/schemas-detail.js';
 
 export type MailLanguage = 'en' | 'es';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { loadConfig, type AppConfig } from '../config/config.js';
-import { connectDatabase } from '../db/connect.js';
+import { loadConfig, type AppConfig } from '../../config/config.js';
+import { connectDatabase } from '../../db/connect.js';
 import { IdempotencyService } from './service.js';
 
 /** Operator commands of Idempotency-Key records. */

@@ -5,7 +5,7 @@ import type {
   onSendAsyncHookHandler,
   preHandlerAsyncHookHandler,
 } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../../context.js';
 import { IdempotencyKeyMalformed } from './errors.js';
 import {
   IdempotencyService,

@@ -1,4 +1,4 @@
-import type { PolicyActionType } from '../policies/schemas-detail.js';
+import type { PolicyActionType } from '../../policies/schemas-detail.js';
 import type { MailAddress, MailAttachment, MailMessage } from './model.js';
 import { WORDING, type MailLanguage } from './wording.js';
 
