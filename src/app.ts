@@ -57,7 +57,7 @@ export interface BuildAppOptions {
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
   const frontCache = new FrontCache();
-  // The exact Node.js version is shown only behind METRICS_TOKEN (ops/routes.ts).
+  // The exact Node.js version is shown only behind METRICS_TOKEN (http/ops/routes.ts).
   const metrics = createHttpMetrics({ nodeVersion: config.metricsToken !== undefined });
   const app = Fastify({
     logger: options.logger ?? { ...loggerOptions(config), stream: batchedStandardOutput() },
@@ -66,7 +66,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     bodyLimit: config.bodyLimitBytes,
     logController: new OneLineRequestLog(),
     // Framework-level errors in the contract's body (issue 18, items 9 and 10): bounded request
-    // time, parser refusals, pre-routing errors; 503 on closing comes from http/lifecycle.ts.
+    // time, parser refusals, pre-routing errors; 503 on closing comes from http/server/lifecycle.ts.
     ...serverTimeoutOptions(config),
     clientErrorHandler: clientErrorHandler({ metrics, oauthPath: tokenPathPattern(config.basePath) }),
     frameworkErrors: frameworkErrorHandler(metrics),
@@ -150,7 +150,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set `draining` before closing so /ready fails and clients reconnect elsewhere. */
     lifecycle: Lifecycle;
-    /** Answers repeated product reads ahead of routing (http/front-cache.ts). */
+    /** Answers repeated product reads ahead of routing (http/front-cache/front-cache.ts). */
     frontCache: FrontCache;
   }
 }

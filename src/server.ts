@@ -27,7 +27,7 @@ export interface RunningServer {
   /**
    * Drains (readiness fails, responses say `Connection: close`) for the configured time, then
    * stops accepting, answers what is in flight or arrives on open connections, closes idle
-   * connections (http/listener.ts) and closes the database. Idempotent.
+   * connections (http/server/listener.ts) and closes the database. Idempotent.
    */
   close(): Promise<void>;
 }

@@ -7,7 +7,7 @@ import { findUsableKey, insertKey, listUsableKeys, retireKeysExcept, type Stored
 
 /**
  * Signing keys live in the database so every server process signs and verifies with the same
- * set. Private keys are sealed (crypto/seal.ts) under KEY_ENCRYPTION_SECRET; the kid is bound as
+ * set. Private keys are sealed (kernel/crypto/seal.ts) under KEY_ENCRYPTION_SECRET; the kid is bound as
  * associated data.
  */
 const SIGNING_KEY_INFO = 'partner-api signing key';

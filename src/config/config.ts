@@ -112,7 +112,7 @@ const EnvSchema = Type.Object({
     description: 'How often a process checks for a newer catalogue import.',
   }),
   ...AuthEnvSchema.properties,
-  // Request limits per partner and on the token endpoint (issue 18 item 7; http/rate-limit-config.ts).
+  // Request limits per partner and on the token endpoint (issue 18 item 7; config/rate-limits.ts).
   ...RateLimitEnvSchema.properties,
   ...AreaEnvSchema.properties,
   IDEMPOTENCY_RETENTION_HOURS: Type.Integer({

@@ -100,7 +100,7 @@ export class Unprocessable extends DomainError {
 }
 
 /**
- * The caller spent a request budget (http/rate-limits.ts). `headers` name the budget and when it
+ * The caller spent a request budget (http/limits/rate-limits.ts). `headers` name the budget and when it
  * refills (`Retry-After`, `RateLimit-Policy`, `RateLimit`).
  */
 export class RateLimited extends DomainError {

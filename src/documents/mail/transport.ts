@@ -76,7 +76,7 @@ export function sandboxMailbox(db: Db, clock: Clock = () => new Date()): MailTra
   };
 }
 
-/** The transport the configuration chose (src/mail/config.ts). */
+/** The transport the configuration chose (src/config/mail.ts). */
 export function mailTransportFor(context: AppContext): MailTransport {
   const mail = context.config.mail;
   return mail.transport === 'smtp' ? smtpTransport(mail.smtpUrl) : sandboxMailbox(context.db, context.clock);

@@ -60,7 +60,7 @@ export interface FrontCacheDeps {
    */
   callerOf(authorization: string | undefined, nowMs: number, connection: object): KnownCaller | undefined;
   /**
-   * Counts a read against the caller's request budget (http/rate-limits.ts), so reads answered
+   * Counts a read against the caller's request budget (http/limits/rate-limits.ts), so reads answered
    * from memory count like any other; absent when limits are off. False: over budget, and Fastify
    * answers (429, counting it once more: the caller is over its budget either way).
    */

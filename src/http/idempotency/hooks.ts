@@ -54,7 +54,7 @@ export interface IdempotentRouteHooks {
   preHandler: preHandlerAsyncHookHandler;
   onSend: onSendAsyncHookHandler;
   onResponse: onResponseAsyncHookHandler;
-  /** Tells the OpenAPI document (http/openapi-shared.ts) that the route reads `Idempotency-Key`. */
+  /** Tells the OpenAPI document (http/openapi/shared.ts) that the route reads `Idempotency-Key`. */
   config: { idempotencyKey: true };
 }
 

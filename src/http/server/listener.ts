@@ -3,7 +3,7 @@
  * Node's `server.close()` destroys every connection without a request in flight at once, and
  * that includes connections accepted a moment ago whose request is still on its way: their
  * clients saw a reset. Here the listener stops accepting first, requests in flight and those
- * arriving on open connections are answered (with `Connection: close`, http/lifecycle.ts), and a
+ * arriving on open connections are answered (with `Connection: close`, http/server/lifecycle.ts), and a
  * connection is closed only once it has stayed idle for a grace period, or has answered.
  */
 import { Server as NetServer, type Socket } from 'node:net';

@@ -6,7 +6,7 @@ type TimeoutConfig = Pick<AppConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | '
 /**
  * The Fastify options that bound how long a connection may take to deliver a request. Fastify's
  * own default `requestTimeout` is 0 (never), which let a client that sent headers and no body hold
- * a socket for ever; Node then answers 408 through 'clientError' (http/client-errors.ts).
+ * a socket for ever; Node then answers 408 through 'clientError' (http/server/client-errors.ts).
  * `http` reaches `createServer` in Fastify and in the front cache's server factory alike.
  */
 export function serverTimeoutOptions(config: TimeoutConfig): {
