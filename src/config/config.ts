@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
-import { AuthEnvSchema, authConfigFrom, authConfigProblems, type AuthConfig } from './auth.js';
-import { AreaEnvSchema, areaConfigProblems, areaConfigsFrom, type AreaConfigs } from './areas.js';
-import { RateLimitEnvSchema, rateLimitConfigFrom, type RateLimitConfig } from './rate-limits.js';
+import { AuthEnvSchema, authConfigFrom, authConfigProblems } from './auth.js';
+import { AreaEnvSchema, areaConfigProblems, areaConfigsFrom } from './areas.js';
+import { RateLimitEnvSchema, rateLimitConfigFrom } from './rate-limits.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.
