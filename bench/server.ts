@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVER_NODE_FLAGS } from '../src/http/server-node-flags.js';
+import { SERVER_NODE_FLAGS } from '../src/http/server/node-flags.js';
 
 export interface ServerProcess {
   readonly url: string;

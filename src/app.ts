@@ -2,22 +2,22 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
-import { clientErrorHandler } from './http/client-errors.js';
-import { refuseControlCharacters } from './http/control-characters.js';
-import { registerJsonBodyParser } from './http/json-body.js';
-import { serverTimeoutOptions } from './http/server-timeouts.js';
-import { registerLifecycle, type Lifecycle } from './http/lifecycle.js';
+import { clientErrorHandler } from './http/server/client-errors.js';
+import { refuseControlCharacters } from './http/guards/control-characters.js';
+import { registerJsonBodyParser } from './http/guards/json-body.js';
+import { serverTimeoutOptions } from './http/server/timeouts.js';
+import { registerLifecycle, type Lifecycle } from './http/server/lifecycle.js';
 import { createHttpMetrics, registerHttpMetrics } from './http/metrics.js';
-import { registerOpenApi } from './http/openapi.js';
-import { registerPrivateAnswers } from './http/private-answers.js';
+import { registerOpenApi } from './http/openapi/openapi.js';
+import { registerPrivateAnswers } from './http/guards/private-answers.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { batchedStandardOutput } from './logging/destination.js';
 import { loggerOptions, OneLineRequestLog } from './logging/options.js';
-import { operationsRoutes } from './ops/routes.js';
+import { operationsRoutes } from './http/ops/routes.js';
 import { productRoutes } from './catalogue/routes.js';
-import { FrontCache, serverWithFrontCache } from './http/front-cache.js';
-import { connectFrontCache } from './http/front-cache-wiring.js';
+import { FrontCache, serverWithFrontCache } from './http/front-cache/front-cache.js';
+import { connectFrontCache } from './front-cache-wiring.js';
 import type { QuotePorts } from './quotes/ports.js';
 import { quotesRoutes } from './quotes/routes.js';
 import { quotePortsFor } from './quotes/live-ports.js';
@@ -26,8 +26,8 @@ import { authRoutes } from './auth/routes.js';
 import { metadataRoutes } from './auth/metadata.js';
 import { createAuthServices } from './auth/service.js';
 import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js';
-import { sandboxMailRoutes } from './mail/sandbox/routes.js';
-import { idempotencyServiceFor } from './idempotency/hooks.js';
+import { sandboxMailRoutes } from './documents/mail/sandbox/routes.js';
+import { idempotencyServiceFor } from './http/idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
 import { purchaseRoutes } from './purchases/routes.js';
 import { policyChangeRoutes } from './policy-changes/routes.js';
@@ -39,7 +39,8 @@ import { webhooksOfEventLog } from './webhooks/fan-out.js';
 import type { EventWebhooks } from './events/model.js';
 import { eventsRoutes } from './events/routes.js';
 import { eventWebhooks } from './events/openapi-webhooks.js';
-import { limitPartnerRequests, registerRateLimits, tokenEndpointLimits } from './http/rate-limits.js';
+import { limitPartnerRequests, registerRateLimits } from './http/limits/rate-limits.js';
+import { tokenEndpointLimits } from './auth/token-limits.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -56,7 +57,7 @@ export interface BuildAppOptions {
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
   const frontCache = new FrontCache();
-  // The exact Node.js version is shown only behind METRICS_TOKEN (ops/routes.ts).
+  // The exact Node.js version is shown only behind METRICS_TOKEN (http/ops/routes.ts).
   const metrics = createHttpMetrics({ nodeVersion: config.metricsToken !== undefined });
   const app = Fastify({
     logger: options.logger ?? { ...loggerOptions(config), stream: batchedStandardOutput() },
@@ -65,7 +66,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     bodyLimit: config.bodyLimitBytes,
     logController: new OneLineRequestLog(),
     // Framework-level errors in the contract's body (issue 18, items 9 and 10): bounded request
-    // time, parser refusals, pre-routing errors; 503 on closing comes from http/lifecycle.ts.
+    // time, parser refusals, pre-routing errors; 503 on closing comes from http/server/lifecycle.ts.
     ...serverTimeoutOptions(config),
     clientErrorHandler: clientErrorHandler({ metrics, oauthPath: tokenPathPattern(config.basePath) }),
     frameworkErrors: frameworkErrorHandler(metrics),
@@ -149,7 +150,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set `draining` before closing so /ready fails and clients reconnect elsewhere. */
     lifecycle: Lifecycle;
-    /** Answers repeated product reads ahead of routing (http/front-cache.ts). */
+    /** Answers repeated product reads ahead of routing (http/front-cache/front-cache.ts). */
     frontCache: FrontCache;
   }
 }

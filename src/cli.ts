@@ -6,7 +6,7 @@ import { registerCatalogueCommands } from './catalogue/cli.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
-import { registerIdempotencyCommands } from './idempotency/cli.js';
+import { registerIdempotencyCommands } from './http/idempotency/cli.js';
 import { registerOutboxCommands } from './outbox/cli.js';
 import { registerPurchasesCommands } from './purchases/cli.js';
 import { registerPolicyChangeCommands } from './policy-changes/cli.js';

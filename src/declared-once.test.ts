@@ -28,7 +28,7 @@ const ENGINE_PRICES: Allowed = {
 
 /** The calendar kernel's LocalDate value (every field) and the contract's schema of it (policies/schemas-shared.ts). */
 const KERNEL_LOCAL_DATE: Allowed = {
-  files: ['calendar/local-date.ts'],
+  files: ['kernel/calendar/local-date.ts'],
   reason: 'a kernel imports no area; the value has every field the schema makes optional',
 };
 
@@ -77,7 +77,7 @@ const ALLOWED_LITERALS: Readonly<Record<string, Allowed>> = {
     reason: "a change's gateway steps beside a purchase's; owner: being restructured (one money flow)",
   },
   'en|es': {
-    files: ['mail/wording.ts'],
+    files: ['documents/mail/wording.ts'],
     reason: 'mail wording and document labels are translated apart; a language may come to one first',
   },
 };

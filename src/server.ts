@@ -12,7 +12,7 @@ import { recoverPurchases } from './purchases/recovery.js';
 import { startRecoverySweep } from './purchases/sweeper.js';
 import { changeDepsFor } from './policy-changes/deps.js';
 import { recoverPolicyChanges } from './policy-changes/recovery.js';
-import { ConnectionTracker } from './http/listener.js';
+import { ConnectionTracker } from './http/server/listener.js';
 import { deliveryDepsOf, documentDeliveryHandlers } from './documents/delivery.js';
 import { webhookDeliveryDepsOf, webhookDeliveryKinds } from './webhooks/delivery.js';
 import { publishEventHandler } from './events/publish.js';
@@ -27,7 +27,7 @@ export interface RunningServer {
   /**
    * Drains (readiness fails, responses say `Connection: close`) for the configured time, then
    * stops accepting, answers what is in flight or arrives on open connections, closes idle
-   * connections (http/listener.ts) and closes the database. Idempotent.
+   * connections (http/server/listener.ts) and closes the database. Idempotent.
    */
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import type { Db, Tx } from '../../src/db/database.js';
 import { dialectOf } from '../../src/db/dialect.js';
-import { yearIn } from '../../src/calendar/zones.js';
+import { yearIn } from '../../src/kernel/calendar/zones.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE } from '../../src/policies/model.js';
 import {
   counterKeyOf,

@@ -3,7 +3,7 @@ import { catalogueReaderFor } from '../../src/catalogue/reader.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { AppContext } from '../../src/context.js';
 import { connectDatabase } from '../../src/db/connect.js';
-import type { BrandCode } from '../../src/catalogue/brands.js';
+import type { BrandCode } from '../../src/kernel/brands.js';
 import { quotePortsFor } from '../../src/quotes/live-ports.js';
 import type { QuoteRequest } from '../../src/quotes/schemas.js';
 import { createQuote } from '../../src/quotes/service.js';

@@ -1,4 +1,4 @@
-import { BRAND_CODES, isBrandCode, type BrandCode } from '../catalogue/brands.js';
+import { BRAND_CODES, isBrandCode, type BrandCode } from '../kernel/brands.js';
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { AppContext } from '../context.js';

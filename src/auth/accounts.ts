@@ -1,6 +1,6 @@
-import { isBrandCode } from '../catalogue/brands.js';
+import { isBrandCode } from '../kernel/brands.js';
 import type { AppContext } from '../context.js';
-import { Conflict, InvalidInput, NotFound } from '../errors.js';
+import { Conflict, InvalidInput, NotFound } from '../kernel/errors.js';
 import { PasswordHasher } from './passwords.js';
 import {
   deactivateUser,

@@ -1,4 +1,4 @@
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 
 /** What an access token asserts; also what the bearer guard hands to routes. */
 export interface AccessClaims {

@@ -1,4 +1,4 @@
-import { Forbidden, InvalidInput, Unauthenticated } from '../errors.js';
+import { Forbidden, InvalidInput, Unauthenticated } from '../kernel/errors.js';
 
 /** RFC 6749 §5.2 error codes (plus `temporarily_unavailable` for the brute-force lock). */
 export const OAUTH_ERROR_CODES = [

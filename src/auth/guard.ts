@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isBrandCode } from '../catalogue/brands.js';
-import { BEARER_SCHEME } from '../http/openapi-shared.js';
+import { isBrandCode } from '../kernel/brands.js';
+import { BEARER_SCHEME } from '../http/openapi/shared.js';
 import type { AppContext } from '../context.js';
-import { UnknownBrand } from '../errors.js';
+import { UnknownBrand } from '../kernel/errors.js';
 import { verifyAccessToken } from './access-tokens.js';
 import { BrandNotAllowed, InvalidToken, MalformedAuthorization, TokenRequired, bearerChallenge } from './errors.js';
 import type { Principal } from './principal.js';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, importSPKI, type CryptoKey } from 'jose';
 import type { AppContext } from '../context.js';
-import { seal, unseal } from '../crypto/seal.js';
+import { seal, unseal } from '../kernel/crypto/seal.js';
 import type { Executor } from '../db/database.js';
 import { findUsableKey, insertKey, listUsableKeys, retireKeysExcept, type StoredKey } from './token-repository.js';
 
 /**
  * Signing keys live in the database so every server process signs and verifies with the same
- * set. Private keys are sealed (crypto/seal.ts) under KEY_ENCRYPTION_SECRET; the kid is bound as
+ * set. Private keys are sealed (kernel/crypto/seal.ts) under KEY_ENCRYPTION_SECRET; the kid is bound as
  * associated data.
  */
 const SIGNING_KEY_INFO = 'partner-api signing key';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { AppContext } from '../context.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { issuerOf } from './access-tokens.js';

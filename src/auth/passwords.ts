@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import type { AuthConfig } from './config.js';
+import type { AuthConfig } from '../config/auth.js';
 
 /**
  * argon2id password hashing (the library's default algorithm). Costs come from configuration:

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import { TokenRequired } from './errors.js';
 
 /** Who is calling, as the bearer guard (guard.ts) established it; routes of `protectedApi` read it. */

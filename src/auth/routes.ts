@@ -3,9 +3,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { databaseFault } from '../db/faults.js';
-import { InvalidInput } from '../errors.js';
+import { InvalidInput } from '../kernel/errors.js';
 import { BrandParams } from '../http/schemas.js';
-import { redactCardNumbers } from '../payments/card-numbers.js';
+import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { BasicClientRefused, clientIdOf } from './client-auth.js';
 import { OAuthError, invalidRequest } from './errors.js';
 import { TokenError, TokenForm, TokenResult } from './schemas.js';
@@ -25,7 +25,7 @@ function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
 /** The token endpoint answers every failure with the spec's `{error, error_description}` body. */
 function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof OAuthError) return sendOAuthError(reply, error);
-  // A control character in a form field (http/control-characters.ts), in the OAuth error format.
+  // A control character in a form field (http/guards/control-characters.ts), in the OAuth error format.
   if (error instanceof InvalidInput) return sendOAuthError(reply, invalidRequest(error.message));
   if (error.validation && error.validationContext === 'params') {
     const brand = String((request.params as Record<string, unknown>).brandCode);
@@ -82,7 +82,7 @@ function transportProblem(request: FastifyRequest): OAuthError | undefined {
   return undefined;
 }
 
-/** Request budgets of the token endpoint (http/rate-limits.ts); absent when limits are off. */
+/** Request budgets of the token endpoint (http/limits/rate-limits.ts); absent when limits are off. */
 export interface TokenRequestLimits {
   /** On arrival, before anything is parsed. */
   readonly byAddress: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -100,7 +100,7 @@ export async function authRoutes(
 ): Promise<void> {
   const { limits } = options;
   const api = scope.withTypeProvider<TypeBoxTypeProvider>();
-  // Its answers carry `Cache-Control: no-store` and `Pragma: no-cache` (RFC 6749 §5.1) like every uncached answer: http/private-answers.ts.
+  // Its answers carry `Cache-Control: no-store` and `Pragma: no-cache` (RFC 6749 §5.1) like every uncached answer: http/guards/private-answers.ts.
   await api.register(formbody);
   api.post(
     '/users/:brandCode/token',

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { isBrandCode } from '../catalogue/brands.js';
+import { isBrandCode } from '../kernel/brands.js';
 import type { AppContext } from '../context.js';
 import { signAccessToken } from './access-tokens.js';
 import type { AccessClaims } from './claims.js';
@@ -10,7 +10,7 @@ import type { TokenResult as TokenResultSchema } from './schemas.js';
 import { PasswordHasher } from './passwords.js';
 import { rotate, startFamily, type RefreshBinding } from './refresh-tokens.js';
 import { VerifiedTokenCache } from './verified-tokens.js';
-import { setBounded } from '../cache/bounded-map.js';
+import { setBounded } from '../kernel/cache/bounded-map.js';
 import { isFamilyRevoked } from './token-repository.js';
 import { findClientInterfaces, findUserByLogin, findUserPartner, isUserInGoodStanding } from './repository.js';
 

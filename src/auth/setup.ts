@@ -1,4 +1,4 @@
-import { BRAND_CODES } from '../catalogue/brands.js';
+import { BRAND_CODES } from '../kernel/brands.js';
 import type { AppContext } from '../context.js';
 import { createPartner, createUser, findPartner, userExists } from './accounts.js';
 import { ensureSigningKey } from './keys.js';

@@ -99,3 +99,8 @@ export type AppUserRow = Selectable<AppUserTable>;
 export type NewAppUserRow = Insertable<AppUserTable>;
 export type SigningKeyRow = Selectable<SigningKeyTable>;
 export type RefreshTokenRow = Selectable<RefreshTokenTable>;
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends AuthTables {}
+}

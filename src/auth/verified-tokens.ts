@@ -1,4 +1,4 @@
-import { setBounded } from '../cache/bounded-map.js';
+import { setBounded } from '../kernel/cache/bounded-map.js';
 import type { AccessClaims } from './claims.js';
 
 /** What a successful verification established about one token string. */

@@ -1,4 +1,4 @@
-import { minorDigits, toMinor } from '../money/units.js';
+import { minorDigits, toMinor } from '../kernel/money/units.js';
 import type { Report } from './check-report.js';
 import type { LoadedBrand } from './load.js';
 

@@ -1,4 +1,4 @@
-import { isTimeZone } from '../calendar/zones.js';
+import { isTimeZone } from '../kernel/calendar/zones.js';
 import { checkPlanNumberFormat } from '../policies/policy-number.js';
 import { reporter, type KnownCodes, type Report } from './check-report.js';
 import { checkRates } from './checks-rates.js';

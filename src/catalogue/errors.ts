@@ -1,4 +1,4 @@
-import { Forbidden, InvalidInput, NotFound, Unavailable } from '../errors.js';
+import { Forbidden, InvalidInput, NotFound, Unavailable } from '../kernel/errors.js';
 
 /** Errors of the product catalogue area; each has a stable code partners can branch on. */
 

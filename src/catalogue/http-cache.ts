@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { cachedResponseHeaders, namesEtag, type CachedResponse } from '../http/cache-headers.js';
+import { cachedResponseHeaders, namesEtag, type CachedResponse } from '../http/front-cache/cache-headers.js';
 import type { CatalogueSnapshot } from './reader.js';
 
 /**

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
 import { LineCounter, parseDocument, type Document } from 'yaml';
-import { BRAND_CODES, type BrandCode } from './brands.js';
+import { BRAND_CODES, type BrandCode } from '../kernel/brands.js';
 import { RateTable } from '../pricing/rate-tables.js';
 import { BrandFile, CountriesFile, DestinationsFile, PlansFile, QuoteConfigFile, ServicingFile } from './file-schemas.js';
 

@@ -1,4 +1,4 @@
-import type { BrandCode } from './brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { RateTable } from '../pricing/rate-tables.js';
 import type { QuoteType } from '../pricing/request.js';
 import type { Static } from 'typebox';

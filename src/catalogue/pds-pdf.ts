@@ -1,5 +1,5 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { PdfWriter, printable } from '../pdf/writer.js';
+import { PdfWriter, printable } from '../kernel/pdf/writer.js';
 import type { PdsDocumentFile } from './file-schemas.js';
 import type { BrandCatalogue } from './model.js';
 

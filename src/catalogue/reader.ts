@@ -1,6 +1,6 @@
-import type { BrandCode } from './brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { Db } from '../db/database.js';
-import type { CachedResponse } from '../http/cache-headers.js';
+import type { CachedResponse } from '../http/front-cache/cache-headers.js';
 import { CatalogueNotLoaded } from './errors.js';
 import type { BrandFile, QuoteConfigFile } from './file-schemas.js';
 import type { BrandCatalogue, BrandServicing, CompiledCatalogue, Destination, HomeCountry, PlanVersion } from './model.js';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import type { CachedResponse } from '../http/cache-headers.js';
-import type { FrontCache } from '../http/front-cache.js';
+import type { CachedResponse } from '../http/front-cache/cache-headers.js';
+import type { FrontCache } from '../http/front-cache/front-cache.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { UnknownBrandId } from './errors.js';
 import { cached, json, sendCached } from './http-cache.js';
@@ -14,7 +14,7 @@ import {
   BrandContentResponse, BrandIdParams, ContractParams, FeaturesResponse, LangQuery, PdsQuery, PdsSummaryResponse, PlanResponse, PlansQuery,
   QuoteConfigQuery, QuoteConfigResponse,
 } from './schemas.js';
-import { nextMidnightIn } from '../calendar/zones.js';
+import { nextMidnightIn } from '../kernel/calendar/zones.js';
 import { brandOf, brandTimeZone, callerPartner, catalogueOf, effectiveDate, planVersionAt } from './service.js';
 import { principalOf } from '../auth/principal.js';
 

@@ -1,5 +1,5 @@
-import { parseDate } from '../calendar/dates.js';
-import { dateIn } from '../calendar/zones.js';
+import { parseDate } from '../kernel/calendar/dates.js';
+import { dateIn } from '../kernel/calendar/zones.js';
 import type { AppContext } from '../context.js';
 import { CatalogueNotLoaded, InvalidDate, PartnerNotAllowed, PlanNotSold, UnknownHomeCountry, UnknownPlanCode } from './errors.js';
 import type { BrandCatalogue, HomeCountry, PlanVersion, QuoteType } from './model.js';

@@ -1,4 +1,4 @@
-import { minorDigits, toMinor } from '../money/units.js';
+import { minorDigits, toMinor } from '../kernel/money/units.js';
 import type { ServicingFile, ServicingOverrideFile } from './file-schemas.js';
 import type { BrandCatalogue, BrandServicing, ServicingRules } from './model.js';
 

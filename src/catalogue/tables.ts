@@ -48,3 +48,8 @@ export type CatalogueVersionRow = Selectable<CatalogueVersionTable>;
 export type NewCatalogueVersionRow = Insertable<CatalogueVersionTable>;
 export type CatalogueDocumentRow = Selectable<CatalogueDocumentTable>;
 export type CataloguePdsRow = Selectable<CataloguePdsTable>;
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends CatalogueTables {}
+}

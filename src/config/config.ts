@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
-import { AuthEnvSchema, authConfigFrom, authConfigProblems, type AuthConfig } from '../auth/config.js';
-import { AreaEnvSchema, areaConfigProblems, areaConfigsFrom, type AreaConfigs } from './areas.js';
-import { RateLimitEnvSchema, rateLimitConfigFrom, type RateLimitConfig } from '../http/rate-limit-config.js';
+import { AuthEnvSchema, authConfigFrom, authConfigProblems } from './auth.js';
+import { AreaEnvSchema, areaConfigProblems, areaConfigsFrom } from './areas.js';
+import { RateLimitEnvSchema, rateLimitConfigFrom } from './rate-limits.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.
@@ -112,7 +112,7 @@ const EnvSchema = Type.Object({
     description: 'How often a process checks for a newer catalogue import.',
   }),
   ...AuthEnvSchema.properties,
-  // Request limits per partner and on the token endpoint (issue 18 item 7; http/rate-limit-config.ts).
+  // Request limits per partner and on the token endpoint (issue 18 item 7; config/rate-limits.ts).
   ...RateLimitEnvSchema.properties,
   ...AreaEnvSchema.properties,
   IDEMPOTENCY_RETENTION_HOURS: Type.Integer({
@@ -155,64 +155,20 @@ type Env = Static<typeof EnvSchema>;
 /** Gateways that move no real money; production refuses them. */
 const SANDBOX_GATEWAYS: readonly string[] = ['sandbox'];
 
-/** Bounds on database waits (see the DB_* variables above). */
-export interface DatabaseLimits {
-  readonly connectTimeoutMs: number;
-  readonly statementTimeoutMs: number;
-  readonly idleInTransactionTimeoutMs: number;
-  readonly busyTimeoutMs: number;
-  readonly applicationName: string;
-}
-
 /** The defaults of the DB_* variables, for databases opened without a loaded configuration. */
-export const DEFAULT_DATABASE_LIMITS: DatabaseLimits = Object.freeze({
-  connectTimeoutMs: 5000,
-  statementTimeoutMs: 10_000,
-  idleInTransactionTimeoutMs: 15_000,
-  busyTimeoutMs: 5000,
-  applicationName: 'partner-api',
-});
+export const DEFAULT_DATABASE_LIMITS = databaseLimitsFrom(Value.Default(EnvSchema, {}) as Env);
 
-export interface AppConfig extends AreaConfigs {
-  readonly env: 'staging' | 'production';
-  readonly host: string;
-  readonly port: number;
-  readonly basePath: string;
-  readonly publicBaseUrl: string;
-  readonly database: (
-    | { readonly kind: 'sqlite'; readonly path: string }
-    | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number }
-  ) & { readonly limits?: DatabaseLimits };
-  readonly logLevel: string;
-  readonly bodyLimitBytes: number;
-  readonly shutdownDrainMs: number;
-  readonly shutdownTimeoutMs: number;
-  /** Slow and oversized requests: time to receive headers, the whole request, and idle keep-alive time. */
-  readonly headersTimeoutMs: number;
-  readonly requestTimeoutMs: number;
-  readonly keepAliveTimeoutMs: number;
-  /** The token endpoint's body limit (its form fields are short; `bodyLimitBytes` is for JSON). */
-  readonly tokenBodyLimitBytes: number;
-  /** Load the demo catalogue, partners and users at start. */
-  readonly demoData: boolean;
-  readonly paymentGateway: 'sandbox';
-  /** Seconds between checks for a catalogue version imported by another process. */
-  readonly catalogueRefreshSeconds: number;
-  /** The catalogue folder `prepareDatabase` imports when demo data is on. */
-  readonly catalogueDir: string;
-  /** Tokens, signing keys, password hashing and brute-force limits (src/auth/config.ts). */
-  readonly auth: AuthConfig;
-  readonly idempotencyRetentionHours: number;
-  /** Request limits per partner and route class, and on the token endpoint (http/rate-limits.ts). */
-  readonly rateLimits: RateLimitConfig;
-  /** Purchases changed more recently than this are left to the process working on them. */
-  readonly purchaseRecoveryGraceSeconds: number;
-  readonly purchaseRecoveryIntervalSeconds: number;
-  /** `Authorization: Bearer <this>` opens /metrics; unset: closed in production, open in staging. */
-  readonly metricsToken?: string;
-  /** Crash-test hook (never in production): kill the process right after this purchase step. */
-  readonly purchaseCrashAfter?: 'authorise' | 'issue';
-}
+/** Bounds on database waits (see the DB_* variables above). */
+export type DatabaseLimits = ReturnType<typeof databaseLimitsFrom>;
+
+/** Where the data lives; a database opened without a loaded configuration has no `limits` (the defaults). */
+export type DatabaseSettings = (
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number }
+) & { readonly limits?: DatabaseLimits };
+
+/** The configuration: the shape `loadConfig` builds from the schema above, declared nowhere else. */
+export type AppConfig = ReturnType<typeof loadConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -222,7 +178,7 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment; throws a ConfigError listing every bad variable (never its value). */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(EnvSchema.properties)) {
     const value = source[key];
@@ -249,41 +205,56 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   problems.push(...authConfigProblems(env, production), ...areaConfigProblems(env, production));
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const limits: DatabaseLimits = Object.freeze({
-    connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
-    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
-    idleInTransactionTimeoutMs: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-    busyTimeoutMs: env.DB_BUSY_TIMEOUT_MS,
-    applicationName: env.DB_APPLICATION_NAME,
-  });
+  const limits = databaseLimitsFrom(env);
+  const database: DatabaseSettings = env.DATABASE_URL
+    ? Object.freeze({ kind: 'postgres' as const, url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, limits })
+    : Object.freeze({ kind: 'sqlite' as const, path: env.SQLITE_PATH, limits });
   return Object.freeze({
     env: env.APP_ENV,
     host: env.HOST,
     port: env.PORT,
     basePath: env.BASE_PATH,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),
-    database: env.DATABASE_URL
-      ? Object.freeze({ kind: 'postgres' as const, url: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, limits })
-      : Object.freeze({ kind: 'sqlite' as const, path: env.SQLITE_PATH, limits }),
+    database,
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    /** Slow and oversized requests: time to receive headers, the whole request, and idle keep-alive time. */
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+    /** The token endpoint's body limit (its form fields are short; `bodyLimitBytes` is for JSON). */
     tokenBodyLimitBytes: env.TOKEN_BODY_LIMIT_BYTES,
+    /** Load the demo catalogue, partners and users at start. */
     demoData,
     paymentGateway,
+    /** Seconds between checks for a catalogue version imported by another process. */
     catalogueRefreshSeconds: env.CATALOGUE_REFRESH_SECONDS,
+    /** The catalogue folder `prepareDatabase` imports when demo data is on. */
     catalogueDir: env.CATALOGUE_DIR,
+    /** Tokens, signing keys, password hashing and brute-force limits (config/auth.ts). */
     auth: authConfigFrom(env, production),
     idempotencyRetentionHours: env.IDEMPOTENCY_RETENTION_HOURS,
+    /** Request limits per partner and route class, and on the token endpoint (http/limits/rate-limits.ts). */
     rateLimits: rateLimitConfigFrom(env),
     ...areaConfigsFrom(env),
+    /** Purchases changed more recently than this are left to the process working on them. */
     purchaseRecoveryGraceSeconds: env.PURCHASE_RECOVERY_GRACE_SECONDS,
     purchaseRecoveryIntervalSeconds: env.PURCHASE_RECOVERY_INTERVAL_SECONDS,
+    /** `Authorization: Bearer <this>` opens /metrics; unset: closed in production, open in staging. */
     ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
+    /** Crash-test hook (never in production): kill the process right after this purchase step. */
     ...(env.PURCHASE_CRASH_AFTER ? { purchaseCrashAfter: env.PURCHASE_CRASH_AFTER } : {}),
+  });
+}
+
+function databaseLimitsFrom(env: Env) {
+  return Object.freeze({
+    connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    busyTimeoutMs: env.DB_BUSY_TIMEOUT_MS,
+    applicationName: env.DB_APPLICATION_NAME,
   });
 }

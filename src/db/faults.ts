@@ -1,4 +1,4 @@
-import { Unavailable } from '../errors.js';
+import { Unavailable } from '../kernel/errors.js';
 
 /**
  * Which database errors mean "the database cannot serve right now" rather than "this request is

@@ -1,5 +1,5 @@
 import { createQueryId, type CompiledQuery, type Compilable, type QueryResult } from 'kysely';
-import { setBounded } from '../cache/bounded-map.js';
+import { setBounded } from '../kernel/cache/bounded-map.js';
 import type { Executor } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
 

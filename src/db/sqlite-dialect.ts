@@ -13,7 +13,7 @@ import {
   type SqliteStatement,
 } from 'kysely';
 import type { WalCheckpointer } from './checkpointer.js';
-import { setBounded } from '../cache/bounded-map.js';
+import { setBounded } from '../kernel/cache/bounded-map.js';
 import type { WalSync } from './wal-sync.js';
 import { WriteBatch } from './write-batch.js';
 

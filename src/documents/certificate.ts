@@ -1,9 +1,9 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { amountFormat } from '../money/currency.js';
-import { instantIn } from '../calendar/zones.js';
+import { amountFormat } from '../kernel/money/currency.js';
+import { instantIn } from '../kernel/calendar/zones.js';
 import { TRANSACTION_TYPE, type DetailRecord, type PersonRecord, type PolicyRecord } from '../policies/model.js';
 import { LABELS, type DocumentLabels, type DocumentLanguage } from './labels.js';
-import { PdfWriter, printable } from '../pdf/writer.js';
+import { PdfWriter, printable } from '../kernel/pdf/writer.js';
 
 /** CERTIFICATE for a purchase or an amendment; CANCELLATION_NOTICE for a cancellation. */
 export const DOCUMENT_KINDS = ['CERTIFICATE', 'CANCELLATION_NOTICE'] as const;

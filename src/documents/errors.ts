@@ -1,4 +1,4 @@
-import { NotFound } from '../errors.js';
+import { NotFound } from '../kernel/errors.js';
 
 /** A document id that is not one of this policy's documents (or not a document at all). */
 export class DocumentNotFound extends NotFound {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
-import { documentLinkLimit, type RateLimits } from '../http/rate-limits.js';
+import { documentLinkLimit, type RateLimits } from '../http/limits/rate-limits.js';
 import { documentLinkPage, NOT_FOUND_PAGE } from './link-page.js';
 import { documentThroughLink, openDocumentLink, type LinkDeps } from './link-service.js';
 import { documentDepsOf, sendPdf } from './routes.js';

@@ -1,4 +1,4 @@
-import { endOfDayIn } from '../calendar/zones.js';
+import { endOfDayIn } from '../kernel/calendar/zones.js';
 import type { PolicyRecord } from '../policies/model.js';
 import { findPolicy } from '../policies/repository.js';
 import { isDocumentLanguage, type DocumentLanguage } from './labels.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { Executor } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
 import type { DocumentKind } from './certificate.js';

@@ -4,9 +4,9 @@ import { principalOf } from '../auth/principal.js';
 import { catalogueReaderFor } from '../catalogue/reader.js';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../http/schemas.js';
-import { idempotentRoute } from '../idempotency/hooks.js';
+import { idempotentRoute } from '../http/idempotency/hooks.js';
 import { PolicyParams } from '../policies/schemas.js';
-import { emptyBodyAsObject } from '../http/empty-body.js';
+import { emptyBodyAsObject } from '../http/guards/empty-body.js';
 import { requestDocumentsResend } from './delivery.js';
 import {
   PdfAnswer,

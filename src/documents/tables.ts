@@ -28,3 +28,8 @@ export type PolicyDocumentRow = Selectable<PolicyDocumentTable>;
 export interface DocumentsTables {
   policy_document: PolicyDocumentTable;
 }
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends DocumentsTables {}
+}

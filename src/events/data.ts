@@ -1,4 +1,4 @@
-import { minorDigits, toMajor } from '../money/units.js';
+import { minorDigits, toMajor } from '../kernel/money/units.js';
 import type { PolicyActionType, PolicyStatus } from '../policies/schemas-detail.js';
 import type { PolicyChange } from '../policy-changes/model.js';
 import type { Purchase } from '../purchases/model.js';

@@ -1,4 +1,4 @@
-import { InvalidInput, NotFound } from '../errors.js';
+import { InvalidInput, NotFound } from '../kernel/errors.js';
 
 /** An event id that is not one of this partner's events under this brand (or not an event at all). */
 export class EventNotFound extends NotFound {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
-import { emptyBodyAsObject } from '../http/empty-body.js';
+import { emptyBodyAsObject } from '../http/guards/empty-body.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { eventBody } from './repository.js';
 import type { EventWebhooks, PartnerEvent } from './model.js';

@@ -40,3 +40,8 @@ export interface EventCounterTable {
 }
 
 export type PartnerEventRow = Selectable<PartnerEventTable>;
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends EventsTables {}
+}

@@ -9,12 +9,12 @@ import {
   RateLimited,
   ShuttingDown,
   Unavailable,
-} from '../errors.js';
+} from '../kernel/errors.js';
 import { databaseFault } from '../db/faults.js';
 import { requestCompletedLine } from '../logging/options.js';
 import { schemaViolationToNotification } from './notifications.js';
-import { redactCardNumbers, redactPath } from '../payments/card-numbers.js';
-import type { Notification } from '../notifications/notification.js';
+import { redactCardNumbers, redactPath } from '../kernel/card-numbers/card-numbers.js';
+import type { Notification } from '../kernel/notifications/notification.js';
 import type { HttpMetrics } from './metrics.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import type { ErrorResponse } from './schemas.js';

@@ -11,7 +11,7 @@ export interface HttpMetrics {
 /**
  * Request count and latency by route pattern, method and status. Each app has its own registry,
  * so several apps in one process (tests) never share counters. Made before the app, so the
- * answers Fastify gives outside its hooks (http/client-errors.ts, pre-routing errors) count too.
+ * answers Fastify gives outside its hooks (http/server/client-errors.ts, pre-routing errors) count too.
  */
 export function createHttpMetrics(options: { nodeVersion: boolean }): HttpMetrics {
   const registry = new Registry();

@@ -1,6 +1,6 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import { echoValue } from '../errors.js';
-import type { Notification } from '../notifications/notification.js';
+import { echoValue } from '../kernel/errors.js';
+import type { Notification } from '../kernel/notifications/notification.js';
 
 /** `/quote/input/policyHolders/0/firstName` → `quote.input.policyHolders[0].firstName`. */
 export function jsonPointerToPath(pointer: string): string {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { containsCardNumber } from '../payments/card-numbers.js';
+import { containsCardNumber } from '../kernel/card-numbers/card-numbers.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const SAFE_ID = /^[A-Za-z0-9._-]{8,64}$/;

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { BRAND_CODES } from '../catalogue/brands.js';
-import { Validation } from '../notifications/notification.js';
+import { BRAND_CODES } from '../kernel/brands.js';
+import { Validation } from '../kernel/notifications/notification.js';
 
 /** The error envelope every endpoint uses, and shared HTTP shapes (parameters, ids). */
 

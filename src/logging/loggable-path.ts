@@ -1,4 +1,4 @@
-import { redactPath } from '../payments/card-numbers.js';
+import { redactPath } from '../kernel/card-numbers/card-numbers.js';
 
 /** The customer's document link carries a bearer secret in its path (documents/link-routes.ts). */
 const DOCUMENT_LINK = '/documents/v1/';

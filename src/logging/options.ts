@@ -1,7 +1,7 @@
 import { LogController, type FastifyLoggerOptions, type FastifyReply, type FastifyRequest } from 'fastify';
 import { stdSerializers, type LoggerOptions } from 'pino';
 import type { AppConfig } from '../config/config.js';
-import { containsCardNumber, redactCardNumbers } from '../payments/card-numbers.js';
+import { containsCardNumber, redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { loggablePath } from './loggable-path.js';
 
 /** Keys whose values never reach a log line, at any depth a logged object nests them. */

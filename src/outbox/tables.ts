@@ -33,3 +33,8 @@ export interface OutboxTables {
 
 export type OutboxMessageRow = Selectable<OutboxMessageTable>;
 export type NewOutboxMessageRow = Insertable<OutboxMessageTable>;
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends OutboxTables {}
+}

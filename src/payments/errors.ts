@@ -1,4 +1,4 @@
-import { NotFound } from '../errors.js';
+import { NotFound } from '../kernel/errors.js';
 
 /** No sandbox 3-D Secure challenge has this id. */
 export class ChallengeNotFound extends NotFound {

@@ -39,3 +39,8 @@ export interface SandboxOperationTable {
   outcome_json: string;
   created_at: string;
 }
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends PaymentsTables {}
+}

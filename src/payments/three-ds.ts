@@ -1,6 +1,6 @@
 import type { ThreeDsStatus } from './gateway.js';
-import type { Notification } from '../notifications/notification.js';
-import { problem } from '../notifications/problems.js';
+import type { Notification } from '../kernel/notifications/notification.js';
+import { problem } from '../kernel/notifications/problems.js';
 
 /** The answers a cardholder gives a challenge, echoed by the partner in `threeDSRequestInfo.threeDSStatus`. */
 export const CONTINUATION_STATUSES = ['CHALLENGE_COMPLETED', 'CHALLENGE_FAILED'];

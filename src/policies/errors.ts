@@ -1,4 +1,4 @@
-import { Conflict, NotFound, Unprocessable } from '../errors.js';
+import { Conflict, NotFound, Unprocessable } from '../kernel/errors.js';
 
 /** Unknown number, another partner's policy, or another brand's: the caller cannot tell which. */
 export class PolicyNotFound extends NotFound {

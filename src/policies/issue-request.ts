@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { BRAND_CODES } from '../catalogue/brands.js';
+import { BRAND_CODES } from '../kernel/brands.js';
 
 /**
  * Everything a completed purchase knows that a policy records. Not an HTTP shape: the purchase

@@ -1,5 +1,5 @@
 import type { CounterKey, NumberTemplate } from './policy-number.js';
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { HomeAddress, InsuredPerson, PlanSnapshot, PolicyIssueRequest } from './issue-request.js';
 import type { PolicyActionType } from './schemas-detail.js';
 

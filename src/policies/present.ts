@@ -1,9 +1,9 @@
 import type { Static } from 'typebox';
-import { amountFormat } from '../money/currency.js';
+import { amountFormat } from '../kernel/money/currency.js';
 import type { HomeAddress } from './issue-request.js';
-import { coverDays } from '../calendar/dates.js';
-import { localDateOf } from '../calendar/local-date.js';
-import { endOfDayIn, instantIn, startOfDayIn } from '../calendar/zones.js';
+import { coverDays } from '../kernel/calendar/dates.js';
+import { localDateOf } from '../kernel/calendar/local-date.js';
+import { endOfDayIn, instantIn, startOfDayIn } from '../kernel/calendar/zones.js';
 import { ACTION_TYPE_IDS, TRANSACTION_TYPE, type DetailRecord, type PersonRecord, type PolicyRecord } from './model.js';
 import type {
   Address,

@@ -1,9 +1,9 @@
 import { sql, type Selectable } from 'kysely';
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { Executor } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
 import { reusableQuery } from '../db/reusable-query.js';
-import { jsonRows, jsonRowsOf } from './json-rows.js';
+import { jsonRows, jsonRowsOf } from './child-rows-json.js';
 import type { PolicyActionType } from './schemas-detail.js';
 import type { DetailRecord, FinancialRecord, OptionRecord, PersonRecord, PolicyRecord } from './model.js';
 import type {

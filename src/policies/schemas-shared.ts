@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DAYS_OF_WEEK } from '../calendar/local-date.js';
+import { DAYS_OF_WEEK } from '../kernel/calendar/local-date.js';
 
 /** Building blocks of the policy records (spec §2.8); every field optional, as the spec says. */
 

@@ -5,8 +5,8 @@ import type { Executor } from '../db/database.js';
 import { jsonPointerToPath } from '../http/notifications.js';
 import { InvalidPolicyIssue, PolicyNotFound } from './errors.js';
 import { PolicyIssueRequest } from './issue-request.js';
-import { isIsoDate } from '../calendar/dates.js';
-import { isTimeZone, yearIn } from '../calendar/zones.js';
+import { isIsoDate } from '../kernel/calendar/dates.js';
+import { isTimeZone, yearIn } from '../kernel/calendar/zones.js';
 import type { NumberedIssue } from './model.js';
 import {
   counterKeyOf,

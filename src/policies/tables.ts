@@ -121,3 +121,8 @@ export interface PolicyFinancialValueTable {
   traveller_guid: string | null;
   dependent_guid: string | null;
 }
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends PoliciesTables {}
+}

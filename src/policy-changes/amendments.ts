@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/principal.js';
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { PlanVersion } from '../catalogue/model.js';
 import { brandOf } from '../catalogue/service.js';
 import { servicingRulesOf } from '../catalogue/servicing.js';
-import { dateIn } from '../calendar/zones.js';
-import type { Notification } from '../notifications/notification.js';
-import { isBlocking, problem } from '../notifications/problems.js';
+import { dateIn } from '../kernel/calendar/zones.js';
+import type { Notification } from '../kernel/notifications/notification.js';
+import { isBlocking, problem } from '../kernel/notifications/problems.js';
 import { buildPolicyRequest } from '../purchases/policy-request.js';
 import { evaluateQuote } from '../quotes/evaluation.js';
 import { findQuote } from '../quotes/repository.js';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/principal.js';
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import { brandOf } from '../catalogue/service.js';
 import { servicingRulesOf } from '../catalogue/servicing.js';
-import { isIsoDate, isoDate, parseDate, plusDays } from '../calendar/dates.js';
-import type { Notification } from '../notifications/notification.js';
-import { problem } from '../notifications/problems.js';
+import { isIsoDate, isoDate, parseDate, plusDays } from '../kernel/calendar/dates.js';
+import type { Notification } from '../kernel/notifications/notification.js';
+import { problem } from '../kernel/notifications/problems.js';
 import type { ChangeDeps } from './deps.js';
 import type { CancellationPricing, CancellationReason, PreviewResult } from './model.js';
 import { changeStart, paidSoFar, versionOf } from './policy-facts.js';

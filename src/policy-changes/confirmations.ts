@@ -1,7 +1,7 @@
 import type { Actor } from '../auth/principal.js';
-import type { BrandCode } from '../catalogue/brands.js';
-import type { Notification } from '../notifications/notification.js';
-import { problem } from '../notifications/problems.js';
+import type { BrandCode } from '../kernel/brands.js';
+import type { Notification } from '../kernel/notifications/notification.js';
+import { problem } from '../kernel/notifications/problems.js';
 import { continuationProblems } from '../payments/three-ds.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import { findPolicy } from '../policies/repository.js';

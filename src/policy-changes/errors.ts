@@ -1,4 +1,4 @@
-import { Conflict, InvalidInput, NotFound } from '../errors.js';
+import { Conflict, InvalidInput, NotFound } from '../kernel/errors.js';
 import type { ChangeKind } from './model.js';
 
 const noun = (kind: ChangeKind) => (kind === 'AMENDMENT' ? 'amendment' : 'cancellation');

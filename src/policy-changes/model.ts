@@ -1,4 +1,4 @@
-import type { Notification } from '../notifications/notification.js';
+import type { Notification } from '../kernel/notifications/notification.js';
 import type { PolicyVersion } from '../policies/transaction-request.js';
 import type { QuoteInput } from '../quotes/schemas.js';
 import type { PricingRecord } from '../quotes/stored-quote.js';

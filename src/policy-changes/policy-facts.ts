@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.js';
-import { dateIn } from '../calendar/zones.js';
+import { dateIn } from '../kernel/calendar/zones.js';
 import {
   POLICY_STATUS,
   TRANSACTION_TYPE,

@@ -1,7 +1,7 @@
 import { threeDsAnswerOf } from '../payments/three-ds.js';
-import { minorDigits, pricesToMajor, toMajor } from '../money/units.js';
-import type { Notification, Validation } from '../notifications/notification.js';
-import { isBlocking } from '../notifications/problems.js';
+import { minorDigits, pricesToMajor, toMajor } from '../kernel/money/units.js';
+import type { Notification, Validation } from '../kernel/notifications/notification.js';
+import { isBlocking } from '../kernel/notifications/problems.js';
 import { PAYMENT_METHOD_CARD } from '../payments/gateway.js';
 import type { PolicySummary } from '../policies/schemas.js';
 import type {

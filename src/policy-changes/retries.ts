@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.js';
-import type { HeldClaim, InFlightVerdict } from '../idempotency/service.js';
+import type { HeldClaim, InFlightVerdict } from '../http/idempotency/service.js';
 import { findChangeOfKey } from './repository.js';
 
 /** States a confirming process works through without waiting for anyone (recovery finishes them). */

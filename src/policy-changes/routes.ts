@@ -2,21 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
-import { refuseCardNumbers } from '../http/card-number-refusal.js';
+import { refuseCardNumbers } from '../http/guards/card-number-refusal.js';
 import { errorResponses } from '../http/schemas.js';
 import {
   doNotKeepAnswer,
   heldIdempotencyKeyId,
   IDEMPOTENCY_KEY_HEADER,
   idempotentRoute,
-} from '../idempotency/hooks.js';
-import { redactCardNumbers } from '../payments/card-numbers.js';
+} from '../http/idempotency/hooks.js';
+import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { getPolicySummary } from '../policies/service.js';
 import { previewAmendment } from './amendments.js';
 import { previewCancellation } from './cancellations.js';
 import { confirmChange, readChange, type ChangeLookup } from './confirmations.js';
 import { changeDepsFor } from './deps.js';
-import { emptyBodyAsObject } from '../http/empty-body.js';
+import { emptyBodyAsObject } from '../http/guards/empty-body.js';
 import { judgeHeldChangeKey } from './retries.js';
 import { IdempotencyKeyRequired } from './errors.js';
 import type { ChangeKind, PolicyChange, PreviewResult } from './model.js';

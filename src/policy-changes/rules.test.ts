@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ServicingRules } from '../catalogue/model.js';
-import { isoDate, parseDate, plusDays } from '../calendar/dates.js';
+import { isoDate, parseDate, plusDays } from '../kernel/calendar/dates.js';
 import { partsOf, type Parts } from './parts.js';
 import { cancellationTerms, type CancellationFacts } from './rules.js';
 

@@ -7,10 +7,10 @@ import {
   parseDate,
   plusDays,
   type CalendarDate,
-} from '../calendar/dates.js';
-import { dateIn, endOfDayIn, instantIn } from '../calendar/zones.js';
-import type { Notification } from '../notifications/notification.js';
-import { problem } from '../notifications/problems.js';
+} from '../kernel/calendar/dates.js';
+import { dateIn, endOfDayIn, instantIn } from '../kernel/calendar/zones.js';
+import type { Notification } from '../kernel/notifications/notification.js';
+import { problem } from '../kernel/notifications/problems.js';
 import type { QuoteInput } from '../quotes/schemas.js';
 import { changesOf, repeatedGuids, type Change } from './input-changes.js';
 import { negate, NO_PARTS, scaled, withFee, type Parts } from './parts.js';

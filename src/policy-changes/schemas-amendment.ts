@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Validation } from '../notifications/notification.js';
+import { Validation } from '../kernel/notifications/notification.js';
 import { CardTokenInput, ThreeDsRequestInfo } from '../purchases/schemas.js';
 import { ClientInfo, QuoteInput, QuotePriceResult, QuotePriceSummary } from '../quotes/schemas.js';
 import { Maybe, Money } from '../quotes/schemas/common.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { REFUND_BASES } from '../catalogue/refund-basis.js';
-import { Validation } from '../notifications/notification.js';
+import { Validation } from '../kernel/notifications/notification.js';
 import { ClientInfo } from '../quotes/schemas.js';
 import { DateText, Maybe, Money } from '../quotes/schemas/common.js';
 import { CANCELLATION_REASONS } from './model.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameSchemas, type OpenApiDocument } from '../http/openapi-document.js';
+import { nameSchemas, type OpenApiDocument } from '../http/openapi/document.js';
 import {
   Amendment,
   AmendmentConfirmRequest,

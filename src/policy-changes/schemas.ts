@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Validation } from '../notifications/notification.js';
+import { Validation } from '../kernel/notifications/notification.js';
 import { PolicySummary } from '../policies/schemas.js';
 import { ThreeDsResponseInfo } from '../purchases/schemas.js';
 import { Maybe, Text } from '../quotes/schemas/common.js';

@@ -54,3 +54,8 @@ export interface PolicyChangesTables {
 }
 
 export type PolicyChangeRow = Selectable<PolicyChangeTable>;
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends PolicyChangesTables {}
+}

@@ -1,6 +1,6 @@
 import { allocateBreakdown, breakDown, type Rates } from './breakdown.js';
-import { applyFactor, applyPercentage, sum } from '../money/arithmetic.js';
-import type { Minor } from '../money/units.js';
+import { applyFactor, applyPercentage, sum } from '../kernel/money/arithmetic.js';
+import type { Minor } from '../kernel/money/units.js';
 import { basePriceKey, findBand, type PlanIndex, type RateIndex } from './rate-index.js';
 import type { PricingTraveller } from './request.js';
 import { notPriceable, type BasePriceResult, type NotPriceable } from './results.js';

@@ -1,5 +1,5 @@
-import { allocate, applyPercentage } from '../money/arithmetic.js';
-import type { Minor } from '../money/units.js';
+import { allocate, applyPercentage } from '../kernel/money/arithmetic.js';
+import type { Minor } from '../kernel/money/units.js';
 import type { PriceBreakdown } from './results.js';
 
 /** The percentages that turn a sale list price into its breakdown, fixed per plan and request. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { premiumOf } from './breakdown.js';
 import { priceQuote } from './engine.js';
 import { rateTableArb, requestArb } from './fixtures/arbitraries.js';
-import { sum } from '../money/arithmetic.js';
+import { sum } from '../kernel/money/arithmetic.js';
 import { RateTable } from './rate-tables.js';
 import type { PlanPrice, PriceBreakdown } from './results.js';
 import type { PricingRequest } from './request.js';

@@ -1,7 +1,7 @@
 import { priceBase, resolveRating } from './base.js';
 import { premiumOf, type Rates } from './breakdown.js';
 import { matchCampaign } from './campaign.js';
-import { sum } from '../money/arithmetic.js';
+import { sum } from '../kernel/money/arithmetic.js';
 import {
   priceAdventure,
   priceBasicOptions,

@@ -1,7 +1,7 @@
 import { travellerShare } from './base.js';
 import { allocateBreakdown, breakDown, type Rates } from './breakdown.js';
-import { applyPercentage, roundToMinor, sum } from '../money/arithmetic.js';
-import type { Minor } from '../money/units.js';
+import { applyPercentage, roundToMinor, sum } from '../kernel/money/arithmetic.js';
+import type { Minor } from '../kernel/money/units.js';
 import type { PlanIndex } from './rate-index.js';
 import type { PricingRequest, PricingTraveller } from './request.js';
 import { notPriceable, type NotPriceable, type OptionPriceResult, type OptionPriceResultDetail } from './results.js';

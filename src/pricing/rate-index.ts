@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { applyPercentage } from '../money/arithmetic.js';
+import { applyPercentage } from '../kernel/money/arithmetic.js';
 import type {
   AdventureLevelRate,
   AgeBand,

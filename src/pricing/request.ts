@@ -1,5 +1,5 @@
 import type { RateTable } from './rate-tables.js';
-import type { Minor } from '../money/units.js';
+import type { Minor } from '../kernel/money/units.js';
 
 /** Single trip or annual multi-trip: a plan sells one, a quote asks for one (the catalogue and the contract derive theirs from this list). */
 export const QUOTE_TYPES = ['SINGLETRIP', 'MULTITRIP'] as const;

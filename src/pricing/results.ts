@@ -1,4 +1,4 @@
-import type { Minor } from '../money/units.js';
+import type { Minor } from '../kernel/money/units.js';
 
 /**
  * Engine results. Shapes and field names follow spec §2.2 (QuotePriceResult, QuotePriceSummary and

@@ -1,5 +1,5 @@
 import { premiumOf } from './breakdown.js';
-import { sum } from '../money/arithmetic.js';
+import { sum } from '../kernel/money/arithmetic.js';
 import type {
   BasePriceResult,
   OptionPriceResult,

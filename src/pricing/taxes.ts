@@ -1,5 +1,5 @@
-import { allocate, applyPercentage, sum } from '../money/arithmetic.js';
-import type { Minor } from '../money/units.js';
+import { allocate, applyPercentage, sum } from '../kernel/money/arithmetic.js';
+import type { Minor } from '../kernel/money/units.js';
 import type { RateIndex } from './rate-index.js';
 import type { TaxComponentResult } from './results.js';
 

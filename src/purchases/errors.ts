@@ -1,4 +1,4 @@
-import { Conflict, InvalidInput, NotFound } from '../errors.js';
+import { Conflict, InvalidInput, NotFound } from '../kernel/errors.js';
 
 /** The purchase body names no stored quote (`quote.id`, an extension of QuoteMinimum). */
 export class QuoteIdRequired extends InvalidInput {

@@ -3,9 +3,9 @@ import worldCountries, { type Country } from 'world-countries';
 import type { BrandCatalogue, PlanVersion } from '../catalogue/model.js';
 import type { CatalogueSnapshot } from '../catalogue/reader.js';
 import type { InsuredPerson, PolicyIssueRequest } from '../policies/issue-request.js';
-import { wholeYears } from '../calendar/dates.js';
-import { currencyFacts } from '../money/currency.js';
-import { minorDigits, toMinor } from '../money/units.js';
+import { wholeYears } from '../kernel/calendar/dates.js';
+import { currencyFacts } from '../kernel/money/currency.js';
+import { minorDigits, toMinor } from '../kernel/money/units.js';
 import type { PolicyHolderInput, QuoteInput, QuotePriceSummary } from '../quotes/schemas.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 

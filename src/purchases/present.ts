@@ -1,7 +1,7 @@
 import { threeDsAnswerOf } from '../payments/three-ds.js';
 import { PAYMENT_METHOD_CARD, type PaymentResult } from '../payments/gateway.js';
 import { toContractQuote } from '../quotes/contract.js';
-import { isBlocking } from '../notifications/problems.js';
+import { isBlocking } from '../kernel/notifications/problems.js';
 import type { PurchaseRequest, PurchaseResponse } from './schemas.js';
 import type { PurchaseResult } from './service.js';
 

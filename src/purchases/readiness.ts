@@ -1,9 +1,9 @@
 import type { PlanVersion, Term } from '../catalogue/model.js';
-import type { Notification } from '../notifications/notification.js';
+import type { Notification } from '../kernel/notifications/notification.js';
 import type { PolicyHolderInput, QuoteInput, QuotePriceSummary, QuoteStage } from '../quotes/schemas.js';
 import { dataReaches, stageRank } from '../quotes/stages.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
-import { problem } from '../notifications/problems.js';
+import { problem } from '../kernel/notifications/problems.js';
 import type { PurchaseRequest } from './schemas.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { HeldClaim, InFlightVerdict } from '../idempotency/service.js';
+import type { HeldClaim, InFlightVerdict } from '../http/idempotency/service.js';
 import type { FlowDeps } from './flow.js';
 import { findPurchaseOfKey } from './repository.js';
 

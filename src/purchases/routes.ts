@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
-import { refuseCardNumbers } from '../http/card-number-refusal.js';
+import { refuseCardNumbers } from '../http/guards/card-number-refusal.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
-import { doNotKeepAnswer, heldIdempotencyKeyId, idempotentRoute } from '../idempotency/hooks.js';
-import { redactCardNumbers } from '../payments/card-numbers.js';
+import { doNotKeepAnswer, heldIdempotencyKeyId, idempotentRoute } from '../http/idempotency/hooks.js';
+import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { purchaseDepsFor } from './deps.js';
 import { isRetryableEnd } from './model.js';
 import { toPurchaseResponse } from './present.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Validation } from '../notifications/notification.js';
+import { Validation } from '../kernel/notifications/notification.js';
 import { PAYMENT_RESULTS, THREE_DS_STATUSES } from '../payments/gateway.js';
 import { ClientInfo, Quote, QuoteStage } from '../quotes/schemas.js';
 import { Flag, Long, Maybe, ShortText, Text } from '../quotes/schemas/common.js';

@@ -44,3 +44,8 @@ export interface PurchasesTables {
 export type PurchaseRow = Selectable<PurchaseTable>;
 export type NewPurchaseRow = Insertable<PurchaseTable>;
 export type PurchaseRowUpdate = Updateable<PurchaseTable>;
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends PurchasesTables {}
+}

@@ -1,4 +1,4 @@
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import { brandOf, brandTimeZone, homeCountryQuoteConfiguration } from '../catalogue/service.js';
 import type { CatalogueReader } from '../catalogue/reader.js';
 import type { CampaignInfo, Destination, PlanVersion, QuoteCatalogue, QuoteConfiguration } from './ports.js';

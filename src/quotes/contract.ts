@@ -1,4 +1,4 @@
-import { minorDigits, pricesToMajor } from '../money/units.js';
+import { minorDigits, pricesToMajor } from '../kernel/money/units.js';
 import type { Quote } from './schemas.js';
 import type { QuoteView } from './service.js';
 

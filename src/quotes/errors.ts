@@ -1,4 +1,4 @@
-import { Conflict, NotFound } from '../errors.js';
+import { Conflict, NotFound } from '../kernel/errors.js';
 
 /** Unknown id, or a quote of another brand or partner: the caller cannot tell which. */
 export class QuoteNotFound extends NotFound {

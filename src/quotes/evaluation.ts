@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { BrandCode } from '../catalogue/brands.js';
-import type { Notification, Validation } from '../notifications/notification.js';
-import { toMinor, minorDigits } from '../money/units.js';
+import type { BrandCode } from '../kernel/brands.js';
+import type { Notification, Validation } from '../kernel/notifications/notification.js';
+import { toMinor, minorDigits } from '../kernel/money/units.js';
 import { jsonCopy } from './json-copy.js';
 import { withNestedValidation } from './nested-validation.js';
 import type { QuotePricingRequest, QuotePorts, QuoteConfiguration } from './ports.js';
@@ -9,7 +9,7 @@ import { compileCleaner } from './schema-clean.js';
 import { QuoteInput, type QuoteRequest, type QuoteStage } from './schemas.js';
 import { resolveStage } from './stages.js';
 import type { PricingRecord } from './stored-quote.js';
-import { isBlocking } from '../notifications/problems.js';
+import { isBlocking } from '../kernel/notifications/problems.js';
 import { validateQuote, type QuoteFacts } from './validation/validate-quote.js';
 
 export interface Evaluation {

@@ -1,6 +1,6 @@
-import type { Notification, Validation } from '../notifications/notification.js';
+import type { Notification, Validation } from '../kernel/notifications/notification.js';
 import type { QuoteInput } from './schemas.js';
-import { isBlocking } from '../notifications/problems.js';
+import { isBlocking } from '../kernel/notifications/problems.js';
 
 /** The Validation of one object: the notifications whose property lies inside `path`. */
 export function validationAt(path: string, notifications: readonly Notification[]): Validation {

@@ -1,6 +1,6 @@
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { PlanVersion as CataloguePlanVersion } from '../catalogue/model.js';
-import type { Notification } from '../notifications/notification.js';
+import type { Notification } from '../kernel/notifications/notification.js';
 import type { PricingTraveller, SpecifiedItemChoice } from '../pricing/request.js';
 import type { QuotePriceResult, QuotePriceSummary, QuoteType } from './schemas.js';
 

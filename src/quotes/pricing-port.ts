@@ -1,10 +1,10 @@
 import { brandOf } from '../catalogue/service.js';
 import type { CatalogueReader } from '../catalogue/reader.js';
-import type { Notification } from '../notifications/notification.js';
+import type { Notification } from '../kernel/notifications/notification.js';
 import { priceQuote } from '../pricing/engine.js';
 import type { NotPriceable } from '../pricing/results.js';
 import type { PricedPlan, PricingOutcome, QuotePricingRequest, QuotePricing } from './ports.js';
-import { problem, warning } from '../notifications/problems.js';
+import { problem, warning } from '../kernel/notifications/problems.js';
 
 /** The quotes area's pricing, by the rating engine over the brand's rate table in force. */
 export function enginePricingPort(reader: CatalogueReader): QuotePricing {

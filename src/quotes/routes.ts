@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.js';
-import { refuseCardNumbers } from '../http/card-number-refusal.js';
+import { refuseCardNumbers } from '../http/guards/card-number-refusal.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { toContractQuote } from './contract.js';
 import type { QuotePorts } from './ports.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Validation } from '../notifications/notification.js';
+import { Validation } from '../kernel/notifications/notification.js';
 import { Flag, Long, Maybe, ShortText, Text } from './schemas/common.js';
 import { QuoteInput } from './schemas/input.js';
 import { QuotePriceResult, QuotePriceSummary } from './schemas/prices.js';

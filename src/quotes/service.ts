@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BrandCode } from '../catalogue/brands.js';
+import type { BrandCode } from '../kernel/brands.js';
 import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
 import { QuoteChangedConcurrently, QuoteNotFound, QuotePurchased, QuotePurchaseInitiated } from './errors.js';

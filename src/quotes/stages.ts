@@ -1,6 +1,6 @@
-import type { Notification } from '../notifications/notification.js';
+import type { Notification } from '../kernel/notifications/notification.js';
 import type { QuoteInput, QuoteStage } from './schemas.js';
-import { problem } from '../notifications/problems.js';
+import { problem } from '../kernel/notifications/problems.js';
 import type { QuoteFacts } from './validation/validate-quote.js';
 
 /** The purchase path in order (spec §3). A quote moves forward only when each stage's needs are met. */

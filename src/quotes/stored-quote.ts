@@ -1,4 +1,4 @@
-import type { Validation } from '../notifications/notification.js';
+import type { Validation } from '../kernel/notifications/notification.js';
 import type { ClientInfo, QuoteAudit, QuoteInput, QuotePriceResult, QuotePriceSummary, QuoteStage } from './schemas.js';
 
 /** The prices of an evaluation, amounts in integer minor units of `currencyCode`. */

@@ -45,3 +45,8 @@ export interface QuotesTables {
 export type QuoteRow = Selectable<QuoteTable>;
 export type NewQuoteRow = Insertable<QuoteTable>;
 export type QuoteRowUpdate = Updateable<QuoteTable>;
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends QuotesTables {}
+}

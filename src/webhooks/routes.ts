@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
-import { emptyBodyAsObject } from '../http/empty-body.js';
+import { emptyBodyAsObject } from '../http/guards/empty-body.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { systemResolver, type Resolver } from './address-guard.js';
 import type { WebhookEndpoint } from './model.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BRAND_CODES } from '../../src/catalogue/brands.js';
+import { BRAND_CODES } from '../../src/kernel/brands.js';
 import {
   DEMO_PARTNERS,
   DemoUsersInProduction,

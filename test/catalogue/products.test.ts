@@ -5,7 +5,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { BRAND_CODES } from '../../src/catalogue/brands.js';
+import { BRAND_CODES } from '../../src/kernel/brands.js';
 import { importCatalogue } from '../../src/catalogue/import.js';
 import { BrandContentResponse, FeaturesResponse, PdsSummaryResponse, PlanResponse, QuoteConfigResponse } from '../../src/catalogue/schemas.js';
 import { useTestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { BRAND_CODES } from '../../src/catalogue/brands.js';
+import { BRAND_CODES } from '../../src/kernel/brands.js';
 import { migrateDown, migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { createTestDatabase, DIALECT, POSTGRES_URL } from '../helpers/database.js';

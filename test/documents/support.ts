@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { BrandCode } from '../../src/catalogue/brands.js';
+import type { BrandCode } from '../../src/kernel/brands.js';
 import type { TestApp } from '../helpers/app.js';
 import { call } from '../policy-changes/support.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { BrandCode } from '../../src/catalogue/brands.js';
+import type { BrandCode } from '../../src/kernel/brands.js';
 import { publishEventHandler, type FanOut } from '../../src/events/publish.js';
 import { PUBLISH_EVENT } from '../../src/events/repository.js';
 import type { TestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TestApp } from './app.js';
-import type { BrandCode } from '../../src/catalogue/brands.js';
+import type { BrandCode } from '../../src/kernel/brands.js';
 import { createPartner, createUser, findPartner, userExists } from '../../src/auth/accounts.js';
 
 /** Test partners: A and B, each with one partner user (userTypeId 4) per brand. */

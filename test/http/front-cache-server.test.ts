@@ -6,7 +6,7 @@ import {
   serverWithFrontCache,
   type FrontCacheDeps,
   type RememberedRead,
-} from '../../src/http/front-cache.js';
+} from '../../src/http/front-cache/front-cache.js';
 
 const READ: RememberedRead = {
   brandCode: 'brandau',

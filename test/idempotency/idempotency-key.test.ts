@@ -4,8 +4,8 @@ import { Type } from 'typebox';
 import { buildApp } from '../../src/app.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
-import { InvalidInput, NotFound } from '../../src/errors.js';
-import { idempotentRoute } from '../../src/idempotency/hooks.js';
+import { InvalidInput, NotFound } from '../../src/kernel/errors.js';
+import { idempotentRoute } from '../../src/http/idempotency/hooks.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 
-// Product reads answered from memory (http/front-cache.ts, ahead of Fastify) must spend the same budget.
+// Product reads answered from memory (http/front-cache/front-cache.ts, ahead of Fastify) must spend the same budget.
 let t: TestApp;
 let origin: string;
 

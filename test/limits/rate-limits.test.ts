@@ -49,7 +49,7 @@ describe('request limits per partner, by route class', () => {
     const read = (partner: 'A' | 'B') => send(t, 'GET', '/quotes/v2/brandau/quote/1', partner);
     const first = await read('A');
     expect(first.statusCode).toBe(404);
-    // Successful (non-429) answers carry no limit headers: see http/rate-limits.ts.
+    // Successful (non-429) answers carry no limit headers: see http/limits/rate-limits.ts.
     expect(first.headers['ratelimit-policy']).toBeUndefined();
     expect(await repeat(4, () => read('A'))).toEqual([404, 404, 404, 404]);
     const limited = await read('A');

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { composePolicyEmail, MailContentMissing, messageIdFor, parseMailbox } from '../../src/mail/compose.js';
+import {
+  composePolicyEmail,
+  MailContentMissing,
+  messageIdFor,
+  parseMailbox,
+} from '../../src/documents/mail/compose.js';
 import { emailInput, NOMAD_EN, NOMAD_ES } from './fixtures.js';
 
 describe('composePolicyEmail', () => {

@@ -1,4 +1,4 @@
-import type { PolicyEmailInput } from '../../src/mail/compose.js';
+import type { PolicyEmailInput } from '../../src/documents/mail/compose.js';
 
 /** A small valid PDF's worth of bytes, every byte value included so corruption shows. */
 export const PDF_BYTES = new Uint8Array([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { composePolicyEmail } from '../../src/mail/compose.js';
-import { mailTransportFor, sandboxMailbox } from '../../src/mail/transport.js';
+import { composePolicyEmail } from '../../src/documents/mail/compose.js';
+import { mailTransportFor, sandboxMailbox } from '../../src/documents/mail/transport.js';
 import { buildApp } from '../../src/app.js';
 import { useTestApp } from '../helpers/app.js';
 import { emailInput, PDF_BYTES } from './fixtures.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { composePolicyEmail } from '../../src/mail/compose.js';
-import { MailSendFailed, smtpTransport } from '../../src/mail/transport.js';
+import { composePolicyEmail } from '../../src/documents/mail/compose.js';
+import { MailSendFailed, smtpTransport } from '../../src/documents/mail/transport.js';
 import { emailInput, PDF_BYTES } from './fixtures.js';
 import { startSmtpServer } from '../helpers/smtp-server.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { findPartner } from '../../src/auth/accounts.js';
 import { bearerFor, ensureTestUser, TEST_PARTNERS } from '../helpers/auth.js';
 import type { TestApp } from '../helpers/app.js';
-import type { BrandCode } from '../../src/catalogue/brands.js';
+import type { BrandCode } from '../../src/kernel/brands.js';
 import type { Db } from '../../src/db/database.js';
 import type { PolicyIssueRequest } from '../../src/policies/issue-request.js';
 import { issuePolicyOf, type IssuedPolicy } from '../helpers/issued-policy.js';

@@ -1,7 +1,7 @@
 // The policy read as it was before it became one query (five, one per table), kept as the
 // reference the one-query read is checked against (read-equivalence.test.ts).
 import type { Selectable } from 'kysely';
-import type { BrandCode } from '../../src/catalogue/brands.js';
+import type { BrandCode } from '../../src/kernel/brands.js';
 import type { Executor } from '../../src/db/database.js';
 import type { PolicyLookup } from '../../src/policies/repository-read.js';
 import type { PolicyActionType } from '../../src/policies/schemas-detail.js';

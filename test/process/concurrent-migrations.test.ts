@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { BRAND_CODES } from '../../src/catalogue/brands.js';
+import { BRAND_CODES } from '../../src/kernel/brands.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { createTestDatabase, DIALECT } from '../helpers/database.js';
 

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { findPartner } from '../../src/auth/accounts.js';
-import { IdempotencyService } from '../../src/idempotency/service.js';
+import { IdempotencyService } from '../../src/http/idempotency/service.js';
 import { recoverPurchases } from '../../src/purchases/recovery.js';
 import type { TestApp } from '../helpers/app.js';
 import { useTestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import type { BrandCode } from '../../src/catalogue/brands.js';
+import type { BrandCode } from '../../src/kernel/brands.js';
 import type { TestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 

@@ -1,4 +1,4 @@
-import type { BrandCode } from '../../src/catalogue/brands.js';
+import type { BrandCode } from '../../src/kernel/brands.js';
 import type {
   CampaignInfo,
   Destination,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { nowIsoDefault, withIdColumn } from '../columns.js';
-import { BRAND_CODES } from '../../catalogue/brands.js';
+import { BRAND_CODES } from '../../kernel/brands.js';
 
 const BRAND_NAMES: Record<(typeof BRAND_CODES)[number], string> = {
   brandau: 'Brand Australia',

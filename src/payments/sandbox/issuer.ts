@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Tx } from '../../db/database.js';
-import { findCardNumbers } from '../card-numbers.js';
+import { findCardNumbers } from '../../kernel/card-numbers/card-numbers.js';
 import type {
   AuthorisationOutcome,
   AuthoriseRequest,

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Validation } from '../../notifications/notification.js';
+import { Validation } from '../../kernel/notifications/notification.js';
 import { QUOTE_TYPES } from '../../pricing/request.js';
 import { Amount, DateText, Flag, Long, LongDefault0, Maybe, ShortText, Text } from './common.js';
 

@@ -3,7 +3,7 @@ import { Flag, Long, Maybe, Money, Percentage, ShortText, Text } from './common.
 
 /**
  * Price types of spec §2.2. Amounts are doubles in major units of the plan's currency; the
- * engine works in integer minor units and `money/units.ts` converts at the HTTP boundary.
+ * engine works in integer minor units and `kernel/money/units.ts` converts at the HTTP boundary.
  */
 
 export const TaxComponentResult = Type.Object(

@@ -1,6 +1,6 @@
-import type { Notification } from '../../notifications/notification.js';
+import type { Notification } from '../../kernel/notifications/notification.js';
 import type { Destination, RestrictionRules } from '../ports.js';
-import { problem, warning } from '../../notifications/problems.js';
+import { problem, warning } from '../../kernel/notifications/problems.js';
 
 /** Destination codes: known, not sanctioned, a product exists; unsafe ones only warn. Returns the rating regions. */
 export function validateDestinations(

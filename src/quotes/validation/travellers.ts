@@ -1,9 +1,9 @@
-import type { Notification } from '../../notifications/notification.js';
+import type { Notification } from '../../kernel/notifications/notification.js';
 import type { PricingTraveller } from '../../pricing/request.js';
 import type { AgeRules, QuoteConfiguration } from '../ports.js';
 import type { PolicyHolderInput } from '../schemas.js';
-import { ageOn, parseDate, type CalendarDate } from '../../calendar/dates.js';
-import { problem } from '../../notifications/problems.js';
+import { ageOn, parseDate, type CalendarDate } from '../../kernel/calendar/dates.js';
+import { problem } from '../../kernel/notifications/problems.js';
 
 export interface TravellerFacts {
   /** Every holder with a known age; shorter than the holder list when some age is missing or wrong. */

@@ -1,4 +1,4 @@
-import type { Notification } from '../../notifications/notification.js';
+import type { Notification } from '../../kernel/notifications/notification.js';
 import type { DurationRules } from '../ports.js';
 import type { QuoteInput, QuoteType } from '../schemas.js';
 import {
@@ -10,8 +10,8 @@ import {
   plusDays,
   plusMonths,
   type CalendarDate,
-} from '../../calendar/dates.js';
-import { problem } from '../../notifications/problems.js';
+} from '../../kernel/calendar/dates.js';
+import { problem } from '../../kernel/notifications/problems.js';
 
 /** The quote input's trip dates, in the order they are judged. */
 export const TRIP_DATES = [

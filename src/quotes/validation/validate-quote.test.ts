@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
 import { CAMPAIGNS, configurationFor, DESTINATIONS, NOW, PLANS, baliTrip } from '../../../test/quotes/fixtures.js';
 import { QuoteInput } from '../schemas.js';
-import { isBlocking } from '../../notifications/problems.js';
+import { isBlocking } from '../../kernel/notifications/problems.js';
 import { validateQuote, type ValidationData } from './validate-quote.js';
 
 const data = (

@@ -1,11 +1,11 @@
-import type { BrandCode } from '../../catalogue/brands.js';
-import type { Notification } from '../../notifications/notification.js';
+import type { BrandCode } from '../../kernel/brands.js';
+import type { Notification } from '../../kernel/notifications/notification.js';
 import type { CampaignInfo, Destination, PlanVersion, QuoteConfiguration } from '../ports.js';
 import type { QuoteInput, QuoteType } from '../schemas.js';
-import { isoDate, parseDate, type CalendarDate } from '../../calendar/dates.js';
-import { calendarDateIn } from '../../calendar/zones.js';
+import { isoDate, parseDate, type CalendarDate } from '../../kernel/calendar/dates.js';
+import { calendarDateIn } from '../../kernel/calendar/zones.js';
 import { validateDestinations } from './destinations.js';
-import { problem } from '../../notifications/problems.js';
+import { problem } from '../../kernel/notifications/problems.js';
 import { validateTravellers, type TravellerFacts } from './travellers.js';
 import { validateTrip, type TripFacts } from './trip.js';
 

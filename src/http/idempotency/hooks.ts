@@ -1,0 +1,152 @@
+import type {
+  FastifyReply,
+  FastifyRequest,
+  onResponseAsyncHookHandler,
+  onSendAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
+import type { AppContext } from '../../context.js';
+import { IdempotencyKeyMalformed } from './errors.js';
+import {
+  IdempotencyService,
+  parseIdempotencyKey,
+  type ClaimToken,
+  type HeldClaim,
+  type InFlightVerdict,
+} from './service.js';
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** Set on a replayed response, as Stripe does. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+export interface IdempotentRouteOptions {
+  /** Defaults to the app's `idempotency` decoration. */
+  readonly service?: IdempotencyService;
+  /** Who owns the key: the partner (keys never cross partners). */
+  scopeOf(request: FastifyRequest): string;
+  /** Judges a claim still in flight (its holder may have died); without it a retry waits for the lock timeout. */
+  readonly inFlight?: (request: FastifyRequest, claim: HeldClaim) => Promise<InFlightVerdict | undefined>;
+}
+
+/** Keys held by requests now running, so their handlers can tie what they start to the key. */
+const heldKeys = new WeakMap<FastifyRequest, ClaimToken>();
+/** Requests whose answer must not be kept for their key (a retry with it runs again). */
+const notKept = new WeakSet<FastifyRequest>();
+
+/** How many times a header came, from the raw name/value list (names in any case). */
+function headerCount(rawHeaders: readonly string[], name: string): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === name) count += 1;
+  return count;
+}
+
+/** The id of the Idempotency-Key record this request holds, if it carries a key and claimed it. */
+export function heldIdempotencyKeyId(request: FastifyRequest): number | undefined {
+  return heldKeys.get(request)?.id;
+}
+
+/** The answer is not final (e.g. a gateway outage the contract says to retry): free the key instead of keeping it. */
+export function doNotKeepAnswer(request: FastifyRequest): void {
+  notKept.add(request);
+}
+
+export interface IdempotentRouteHooks {
+  preHandler: preHandlerAsyncHookHandler;
+  onSend: onSendAsyncHookHandler;
+  onResponse: onResponseAsyncHookHandler;
+  /** Tells the OpenAPI document (http/openapi/shared.ts) that the route reads `Idempotency-Key`. */
+  config: { idempotencyKey: true };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route honours `Idempotency-Key` (set by `idempotentRoute`). */
+    idempotencyKey?: boolean;
+  }
+}
+
+/** The service for an app, with the configured retention. */
+export function idempotencyServiceFor(context: AppContext): IdempotencyService {
+  return new IdempotencyService({
+    db: context.db,
+    clock: context.clock,
+    retentionHours: context.config.idempotencyRetentionHours,
+  });
+}
+
+/**
+ * Route-level hooks that make a route honour `Idempotency-Key` (opt in by spreading them into
+ * the route options). They run after authentication and body validation, so a malformed body
+ * (400) never claims a key. `preHandler` claims or replays; `onSend` stores the response (or
+ * frees the key when the response is not kept); `onResponse` frees a claim nothing answered.
+ */
+export function idempotentRoute(options: IdempotentRouteOptions): IdempotentRouteHooks {
+  const claims = new WeakMap<FastifyRequest, ClaimToken>();
+  const serviceOf = (request: FastifyRequest) => options.service ?? request.server.idempotency;
+
+  const preHandler: preHandlerAsyncHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Node joins repeated headers with ", " into one value: two keys must not become a third.
+    if (headerCount(request.raw.rawHeaders, IDEMPOTENCY_KEY_HEADER) > 1)
+      throw new IdempotencyKeyMalformed('Send exactly one Idempotency-Key header.');
+    const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
+    if (key === undefined) return;
+    const { inFlight } = options;
+    const claim = await serviceOf(request).claim(
+      {
+        scope: options.scopeOf(request),
+        key,
+        method: request.method,
+        path: request.url,
+        body: request.body,
+      },
+      inFlight ? (held) => inFlight(request, held) : undefined,
+    );
+    if (claim.kind === 'claimed') {
+      claims.set(request, claim.token);
+      heldKeys.set(request, claim.token);
+      return;
+    }
+    const { response } = claim;
+    reply.code(response.status).header(REPLAYED_HEADER, 'true');
+    if (response.contentType) reply.type(response.contentType);
+    await reply.send(response.body);
+  };
+
+  const onSend: onSendAsyncHookHandler = async (request, reply, payload) => {
+    const token = claims.get(request);
+    if (!token) return payload;
+    claims.delete(request);
+    const body =
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+    const contentType = reply.getHeader('content-type');
+    try {
+      if (body === undefined || notKept.has(request)) await serviceOf(request).release(token);
+      else
+        await serviceOf(request).complete(token, {
+          status: reply.statusCode,
+          contentType: typeof contentType === 'string' ? contentType : null,
+          body,
+        });
+    } catch (error) {
+      // The request itself succeeded or failed already; an unrecorded key is freed by the lock timeout.
+      request.log.error({ err: error }, 'could not record the idempotent response');
+    }
+    return payload;
+  };
+
+  const onResponse: onResponseAsyncHookHandler = async (request) => {
+    const token = claims.get(request);
+    if (!token) return;
+    claims.delete(request);
+    await serviceOf(request).release(token);
+  };
+
+  return { preHandler, onSend, onResponse, config: { idempotencyKey: true } };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Idempotency-Key records with the configured retention (see `idempotentRoute`). */
+    idempotency: IdempotencyService;
+  }
+}

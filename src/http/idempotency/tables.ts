@@ -1,0 +1,30 @@
+import type { Generated } from 'kysely';
+
+/** The Idempotency-Key area's table (portable column rules: see src/db/database.ts). */
+export interface IdempotencyTables {
+  idempotency_key: IdempotencyKeyTable;
+}
+
+/** Idempotency-Key records of partner requests (Stripe semantics; docs/api-contract.md). */
+export interface IdempotencyKeyTable {
+  id: Generated<number>;
+  /** Who owns the key (the partner); the same key of another partner is another record. */
+  scope: string;
+  idempotency_key: string;
+  fingerprint: string;
+  /** `in_flight` while the first request runs, `completed` once its response is stored. */
+  state: string;
+  response_status: number | null;
+  response_content_type: string | null;
+  response_body: string | null;
+  /** Random token of the current claim: only its holder may complete or release the key. */
+  lock_token: string;
+  locked_at: string;
+  created_at: string;
+  expires_at: string;
+}
+
+declare module '../../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends IdempotencyTables {}
+}

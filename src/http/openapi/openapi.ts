@@ -1,0 +1,84 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from '../../config/config.js';
+import { nameSchemas, type OpenApiDocument } from './document.js';
+import { addSharedParts, BEARER_SCHEME, documentRoute } from './shared.js';
+
+export const API_TAGS = [
+  { name: 'auth', description: 'Bearer tokens for partner users (spec §4.1, §5).' },
+  { name: 'products', description: 'Product configuration per brand (spec §4.4–4.9).' },
+  { name: 'quotes', description: 'Pricing, refining and reading quotes (spec §4.3 and docs/api-contract.md).' },
+  { name: 'purchase', description: 'Buying a quote with a tokenised card and 3-D Secure (spec §4.2).' },
+  { name: 'policies', description: 'Policy summary and transaction details (spec §4.10, §4.11).' },
+  {
+    name: 'policy changes',
+    description:
+      'Amendments and cancellations: a priced preview, then a confirmation that moves the money (docs/api-contract.md).',
+  },
+  {
+    name: 'documents',
+    description:
+      "The customer's document link: a public HTML page and PDF downloads opened by the policy's access value.",
+  },
+  {
+    name: 'webhooks',
+    description:
+      'Webhook endpoints of a partner: signed (Standard Webhooks) deliveries of its events, secret rotation, a test event.',
+  },
+  {
+    name: 'events',
+    description:
+      'What happened to your policies and purchases: the event feed, each event with its deliveries, redelivery (docs/api-contract.md "Events").',
+  },
+  { name: 'operations', description: 'Health, readiness and metrics for operators.' },
+];
+
+/** The `webhooks` section (OpenAPI 3.1): the requests this API sends to partners' endpoints. */
+const withWebhooks = (webhooks: Record<string, unknown> | undefined) => (webhooks ? { webhooks } : {});
+
+/** OpenAPI 3.1 from the route schemas, served at /openapi.json and rendered at /docs. */
+export async function registerOpenApi(
+  app: FastifyInstance,
+  config: AppConfig,
+  extra: { readonly webhooks?: Record<string, unknown> } = {},
+): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Travel Insurance Partner API',
+        version: '1.0.0',
+        description:
+          'Partners obtain a token, read product configuration, price a quote, buy it with a tokenised card ' +
+          '(with 3-D Secure) and read the resulting policy. Decisions the partner specification leaves open are ' +
+          'recorded in docs/api-contract.md. Every error except the token endpoint answers with ' +
+          '`{"validation": {"isValid": false, "errors": [Notification]}}`.',
+        contact: { name: 'Partner integration support', email: 'partners@example.com' },
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: config.publicBaseUrl, description: 'This server.' }],
+      tags: API_TAGS,
+      components: {
+        securitySchemes: {
+          [BEARER_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'Access token from the token endpoint.',
+          },
+        },
+      },
+    },
+    transform: documentRoute,
+    // Named schemas first: the shared parts refer to ErrorResponse and TokenError by name.
+    transformObject: (generated) =>
+      'openapiObject' in generated
+        ? (addSharedParts(
+            nameSchemas({ ...(generated.openapiObject as OpenApiDocument), ...withWebhooks(extra.webhooks) }),
+          ) as typeof generated.openapiObject)
+        : generated.swaggerObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+}

@@ -1,0 +1,205 @@
+import type { FastifySchema } from 'fastify';
+import type { OpenApiDocument } from './document.js';
+
+/**
+ * What every operation shares, added to the generated document in one place so no route can
+ * forget it: the headers every answer carries, the framework-level errors any request can meet
+ * (timeouts, sizes, limits, faults) and the request headers a route's hooks read.
+ */
+
+type Json = Record<string, unknown>;
+
+/** The security scheme of the bearer guard; auth/guard.ts `protectWithBearer` declares it on every route it guards. */
+export const BEARER_SCHEME = 'bearerAuth';
+const ref = (kind: 'headers' | 'responses' | 'schemas', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const SHARED_HEADERS: Json = {
+  'X-Request-Id': {
+    description:
+      'On every answer: the request id of the log line (the inbound `X-Request-Id` when it is a safe token, else a generated one).',
+    schema: { type: 'string', maxLength: 64, example: 'req-7f3a9c' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', minimum: 0, example: 1 },
+  },
+  'RateLimit-Policy': {
+    description:
+      'IETF draft-ietf-httpapi-ratelimit-headers: the limit that refused the request, e.g. `"quotes";q=150;w=60`. Sent on 429 answers only.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'IETF draft RateLimit: remaining quota and seconds to reset, e.g. `"quotes";r=0;t=12`. Sent on 429 only.',
+    schema: { type: 'string' },
+  },
+  'WWW-Authenticate': {
+    description: 'RFC 6750 Bearer challenge (`Basic` on the token endpoint after HTTP Basic client authentication).',
+    schema: { type: 'string', example: 'Bearer realm="partner-api", error="invalid_token"' },
+  },
+  'Cache-Control': {
+    description:
+      '`no-store` on answers with personal data or tokens; `private, max-age=<expirySeconds>` on product reads.',
+    schema: { type: 'string' },
+  },
+  ETag: {
+    description: 'Entity tag of the answer; send it back in `If-None-Match` to get 304 while it is current.',
+    schema: { type: 'string', example: '"k2v9cZbqU3nQ0cX0y0V5o1pWm8s"' },
+  },
+};
+
+/** Shared error answers by status; the token endpoint gets the same statuses in its OAuth body. */
+const SHARED_ERRORS: Record<
+  string,
+  { description: string; when: (op: OperationFacts) => boolean; headers?: string[] }
+> = {
+  400: {
+    description:
+      'Malformed request: `MALFORMED_URL` (bad percent-encoding), `CONTROL_CHARACTER_REFUSED` (a control character where no field may hold one), `FORBIDDEN_PROPERTY` (`__proto__` and the like in a JSON body).',
+    when: () => true,
+  },
+  408: { description: '`REQUEST_TIMEOUT`: the request was not received in time.', when: () => true },
+  413: {
+    description: '`PAYLOAD_TOO_LARGE`: the body is over `BODY_LIMIT_BYTES`.',
+    when: (op) => op.hasBody,
+  },
+  414: {
+    description: '`PATH_SEGMENT_TOO_LONG`: a path parameter is over 100 characters.',
+    when: (op) => op.hasPathParameters,
+  },
+  429: {
+    description:
+      '`RATE_LIMITED` (`temporarily_unavailable` on the token endpoint): too many requests for this partner, address or username; see `Retry-After`.',
+    when: (op) => op.isProtected || op.isTokenEndpoint,
+    headers: ['Retry-After', 'RateLimit-Policy', 'RateLimit'],
+  },
+  431: { description: '`HEADERS_TOO_LARGE`: the request headers are over 16 KiB.', when: () => true },
+  500: {
+    description:
+      '`INTERNAL_ERROR` (`server_error` on the token endpoint): a fault of ours; only the request id is shown.',
+    when: () => true,
+  },
+  503: {
+    description:
+      '`DATABASE_UNAVAILABLE` while the database cannot be reached, `SHUTTING_DOWN` while the process drains; see `Retry-After`.',
+    when: () => true,
+    headers: ['Retry-After'],
+  },
+};
+
+interface OperationFacts {
+  readonly isProtected: boolean;
+  readonly isTokenEndpoint: boolean;
+  readonly isOperations: boolean;
+  readonly hasBody: boolean;
+  readonly hasPathParameters: boolean;
+  /** Answers 304 to `If-None-Match`, so its 200 carries an ETag. */
+  readonly hasEtag: boolean;
+}
+
+function factsOf(operation: Json): OperationFacts {
+  const parameters = (operation.parameters as Json[] | undefined) ?? [];
+  const security = operation.security as unknown[] | undefined;
+  return {
+    isProtected: Array.isArray(security) && security.length > 0,
+    // The token endpoint's errors use the OAuth body (auth/schemas.ts TokenError).
+    isTokenEndpoint: JSON.stringify(operation.responses).includes('"#/components/schemas/TokenError"'),
+    isOperations: Array.isArray(operation.tags) && operation.tags.includes('operations'),
+    hasBody: operation.requestBody !== undefined,
+    hasPathParameters: parameters.some((p) => p.in === 'path'),
+    hasEtag: isObject(operation.responses) && '304' in operation.responses,
+  };
+}
+
+/** The shared answer of `status` in the body the operation uses, added to `components.responses` on first use. */
+function sharedResponse(
+  responses: Json,
+  status: string,
+  spec: (typeof SHARED_ERRORS)[string],
+  oauthBody: boolean,
+): Json {
+  const name = `${oauthBody ? 'OAuth' : ''}Error${status}`;
+  responses[name] ??= {
+    description: spec.description,
+    headers: Object.fromEntries(['X-Request-Id', ...(spec.headers ?? [])].map((h) => [h, ref('headers', h)])),
+    content: { 'application/json': { schema: ref('schemas', oauthBody ? 'TokenError' : 'ErrorResponse') } },
+  };
+  return ref('responses', name);
+}
+
+/** Response headers an answer of `status` carries on this operation. */
+function headersFor(status: string, facts: OperationFacts): string[] {
+  const headers = ['X-Request-Id'];
+  const success = status.startsWith('2') || status === '304';
+  if (success && !facts.isOperations) headers.push('Cache-Control');
+  if (status === '304' || (status === '200' && facts.hasEtag)) headers.push('ETag');
+  if ((status === '401' || status === '403') && facts.isProtected) headers.push('WWW-Authenticate');
+  if (status === '401' && facts.isTokenEndpoint) headers.push('WWW-Authenticate');
+  if (status === '429') headers.push('Retry-After', 'RateLimit-Policy', 'RateLimit');
+  if (status === '503') headers.push('Retry-After');
+  return headers;
+}
+
+/** Adds the shared error answers, the response headers and the conditional request header. */
+export function addSharedParts(document: OpenApiDocument): OpenApiDocument {
+  const sharedResponses: Json = {};
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem)) {
+      if (!isObject(operation) || !isObject(operation.responses)) continue;
+      const responses = operation.responses;
+      // Public operations say so (an empty requirement list), so "no security" is a decision, not an omission.
+      operation.security ??= [];
+      const facts = factsOf(operation);
+      for (const [status, spec] of Object.entries(SHARED_ERRORS)) {
+        if (status in responses || !spec.when(facts)) continue;
+        responses[status] = sharedResponse(sharedResponses, status, spec, facts.isTokenEndpoint);
+      }
+      for (const [status, response] of Object.entries(responses)) {
+        if (!isObject(response) || '$ref' in response) continue;
+        const headers = isObject(response.headers) ? response.headers : {};
+        for (const name of headersFor(status, facts)) headers[name] ??= ref('headers', name);
+        response.headers = headers;
+      }
+      operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+    }
+  }
+  document.components = {
+    ...document.components,
+    responses: { ...(document.components.responses as Json | undefined), ...sharedResponses },
+    headers: { ...(document.components.headers as Json | undefined), ...SHARED_HEADERS },
+  };
+  return document;
+}
+
+const IDEMPOTENCY_KEY = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  description:
+    'Makes a retry safe: the same key with the same body replays the stored answer (docs/api-contract.md "Idempotency"); keys are per partner.',
+  example: '3f0c9b8e-1d2a-4c3b-9e8f-7a6b5c4d3e2f',
+};
+const IF_NONE_MATCH = {
+  type: 'string',
+  description: 'The `ETag` of an answer you hold: 304 with no body while it is current.',
+  example: '"k2v9cZbqU3nQ0cX0y0V5o1pWm8s"',
+};
+
+/**
+ * The per-route half (@fastify/swagger `transform`, document only: nothing here is validated):
+ * request headers a route's hooks read, declared from what the route is, not from its prose.
+ */
+export function documentRoute(input: { schema: FastifySchema; url: string; route: { config?: unknown } }): {
+  schema: FastifySchema;
+  url: string;
+} {
+  const schema: Json = isObject(input.schema) ? input.schema : {};
+  const config = isObject(input.route.config) ? input.route.config : {};
+  const response = isObject(schema.response) ? schema.response : {};
+  const headers: Json = {};
+  if (config.idempotencyKey === true) headers['Idempotency-Key'] = IDEMPOTENCY_KEY;
+  if ('304' in response) headers['If-None-Match'] = IF_NONE_MATCH;
+  if (Object.keys(headers).length === 0) return { schema: input.schema, url: input.url };
+  return { schema: { ...schema, headers: { type: 'object', properties: headers } }, url: input.url };
+}

@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.js';
+import { dialectOf } from '../../db/dialect.js';
+import type { Lifecycle } from '../server/lifecycle.js';
+import type { HttpMetrics } from '../metrics.js';
+import { errorResponses } from '../schemas.js';
+import { metricsAccess } from './metrics-access.js';
+import { HealthResponse, ReadyResponse } from './schemas.js';
+
+/** Liveness, readiness and metrics: outside the base path; /metrics is private in production (metrics-access.ts). */
+export const operationsRoutes: FastifyPluginAsyncTypebox<{
+  context: AppContext;
+  metrics: HttpMetrics;
+  lifecycle: Lifecycle;
+}> = (app, { context, metrics, lifecycle }) => {
+  const database = dialectOf(context.db);
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['operations'],
+        operationId: 'health',
+        summary: 'Liveness',
+        description: 'Answers while the process is up.',
+        response: { 200: HealthResponse },
+      },
+    },
+    () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/ready',
+    {
+      schema: {
+        tags: ['operations'],
+        operationId: 'ready',
+        summary: 'Readiness',
+        description:
+          'Answers 200 when the database answers a query; 503 when it does not, or while the process drains before shutdown.',
+        response: { 200: ReadyResponse, 503: ReadyResponse },
+      },
+    },
+    async (_request, reply) => {
+      if (lifecycle.draining) return reply.status(503).send({ status: 'draining' as const, database });
+      try {
+        await sql`select 1`.execute(context.db);
+        return { status: 'ready' as const, database };
+      } catch (error) {
+        reply.log.warn({ err: error }, 'readiness check failed');
+        return reply.status(503).send({ status: 'unavailable' as const, database });
+      }
+    },
+  );
+
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['operations'],
+        operationId: 'metrics',
+        summary: 'Prometheus metrics',
+        description:
+          'Request counts and latency by route and status, plus process metrics, in Prometheus text format. ' +
+          'With `METRICS_TOKEN` set it requires `Authorization: Bearer <METRICS_TOKEN>` (401 `METRICS_TOKEN_REQUIRED` otherwise); ' +
+          'without it, production answers 403 `METRICS_DISABLED` and staging answers anyone, without the Node.js version.',
+        produces: ['text/plain'],
+        response: {
+          200: { type: 'string', description: 'Prometheus exposition format.' },
+          ...errorResponses(401, 403),
+        },
+      },
+      onRequest: metricsAccess(context.config),
+    },
+    async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+  return Promise.resolve();
+};
