@@ -1,3 +1,4 @@
+import type { ChallengeInfo } from '../payments/flow/flow.js';
 import type { Notification } from '../notifications/notification.js';
 import type { PolicyVersion } from '../policies/transaction-request.js';
 import type { QuoteInput, QuotePriceResult, QuotePriceSummary } from '../quotes/schemas.js';
@@ -93,11 +94,8 @@ export interface RefundLine {
   readonly refunded?: boolean;
 }
 
-export interface ChallengeInfo {
-  readonly threeDSStatus: string;
-  readonly threeDSRequestPattern: string;
-  readonly threeDSResponse: string;
-}
+/** A waiting 3-D Secure challenge: declared once, in the money flow. */
+export type { ChallengeInfo };
 
 export interface PolicyChange {
   readonly id: string;
