@@ -1,5 +1,5 @@
 /**
- * The payment gateway seam. The purchase flow speaks only this interface; `sandbox` is the
+ * The payment gateway seam. The money flow (flow/flow.ts) speaks only this interface; `sandbox` is the
  * staging adapter, a card processor's adapter would be another implementation.
  *
  * Every call carries an `idempotencyKey` the caller derives from its own record (for example

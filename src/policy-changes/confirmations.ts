@@ -2,7 +2,7 @@ import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../kernel/brands.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import { problem } from '../kernel/notifications/problems.js';
-import { continuationProblems } from '../payments/three-ds.js';
+import { authorise, continueChallenge, isWaiting } from '../payments/flow/flow.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import { findPolicy } from '../policies/repository.js';
 import { findPurchaseOfQuote } from '../purchases/repository.js';
@@ -15,17 +15,10 @@ import {
   PolicyChangeNotFound,
 } from './errors.js';
 import { allocateRefund, paymentsOf } from './ledger.js';
-import { changeGatewayKey, type ChangeKind, type PolicyChange } from './model.js';
+import type { ChangeKind, PolicyChange } from './model.js';
 import { activePolicy } from './policy-facts.js';
 import { changesWithMoney, findChange, moveChange } from './repository.js';
-import {
-  advanceChange,
-  applyAuthorisation,
-  authoriseCharge,
-  holdPolicy,
-  refundChange,
-  settleWithoutMoney,
-} from './settlement.js';
+import { advanceChange, changeMoney, holdPolicy, refundChange, settleWithoutMoney } from './settlement.js';
 
 /**
  * Confirming a preview (docs/api-contract.md, "Confirming a change"): checks it may still apply,
@@ -76,7 +69,7 @@ export async function confirmChange(deps: ChangeDeps, call: ConfirmCall): Promis
   // A retry of this very confirmation (its answer never reached the caller): finish it, answer it.
   if (call.idempotencyKeyId !== undefined && change.idempotencyKeyId === call.idempotencyKeyId)
     return answer(await advanceChange(deps, change));
-  if (call.threeDS?.threeDSRequest !== undefined) return continueChallenge(deps, change, call);
+  if (call.threeDS?.threeDSRequest !== undefined) return continueWaiting(deps, change, call);
   if (change.state === 'STALE') throw new ChangePreviewStale(change.kind, change.baseSequenceNumber + 1);
   if (change.state !== 'PREVIEW') {
     if (['STARTED', 'CHALLENGE_PENDING', 'REFUNDING'].includes(change.state))
@@ -119,7 +112,7 @@ export async function confirmChange(deps: ChangeDeps, call: ConfirmCall): Promis
       challengeExpiresAt: null,
     });
     if (!held) throw new PolicyChangeInProgress(change.policyNumber);
-    return answer(await authoriseCharge(deps, held));
+    return answer(await authorise(changeMoney, deps, held));
   }
   if (change.amountMinor < 0) {
     const purchase = await findPurchaseOfQuote(deps.db, policy.quoteId, ['CAPTURED']);
@@ -145,24 +138,16 @@ export async function confirmChange(deps: ChangeDeps, call: ConfirmCall): Promis
 }
 
 /** The follow-up call after a 3-D Secure challenge: continues the waiting charge. */
-async function continueChallenge(deps: ChangeDeps, change: PolicyChange, call: ConfirmCall): Promise<ConfirmResult> {
-  const info = call.threeDS ?? {};
-  if (change.state !== 'CHALLENGE_PENDING' || !change.challenge || change.paymentId === undefined) {
+async function continueWaiting(deps: ChangeDeps, change: PolicyChange, call: ConfirmCall): Promise<ConfirmResult> {
+  if (!isWaiting(changeMoney, change)) {
     if (change.state === 'STARTED') throw new PolicyChangeInProgress(change.policyNumber);
     const property = 'threeDSRequestInfo.threeDSRequest';
     return answer(change, [
       problem('THREEDS_NO_PENDING_CHALLENGE', 'No 3-D Secure challenge of this change is waiting.', property),
     ]);
   }
-  const problems = continuationProblems(change.challenge.threeDSResponse, info, 'change');
-  if (problems.length > 0) return answer(change, problems);
-  const outcome = await deps.gateway.continueThreeDs({
-    idempotencyKey: changeGatewayKey(change, '3ds'),
-    paymentId: change.paymentId,
-    threeDSStatus: info.threeDSStatus ?? '',
-    threeDSRequest: change.challenge.threeDSResponse,
-  });
-  return answer(await applyAuthorisation(deps, change, outcome));
+  const continued = await continueChallenge(changeMoney, deps, change, call.threeDS ?? {});
+  return 'refused' in continued ? answer(change, continued.refused) : answer(continued.moved);
 }
 
 /** A change and the Notifications that explain a payment that did not go through. */

@@ -1,12 +1,10 @@
+import type { ChallengeInfo } from '../payments/flow/flow.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import type { PolicyVersion } from '../policies/transaction-request.js';
 import type { QuoteInput } from '../quotes/schemas.js';
 import type { PricingRecord } from '../quotes/stored-quote.js';
-import type { ChallengeInfo } from '../purchases/model.js';
 import type { Parts } from './parts.js';
 import type { CancellationTerms } from './rules.js';
-
-export type { ChallengeInfo };
 
 /**
  * Amendments and cancellations of a policy (docs/api-contract.md, "Changing a policy"). A change
@@ -88,6 +86,9 @@ export interface RefundLine {
   /** Set once the gateway answered `refunded` (kept only when a refund stopped part-way). */
   readonly refunded?: boolean;
 }
+
+/** A waiting 3-D Secure challenge: declared once, in the money flow. */
+export type { ChallengeInfo };
 
 export interface PolicyChange {
   readonly id: string;

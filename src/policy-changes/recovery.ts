@@ -2,6 +2,7 @@ import { failureName } from '../db/refused-values.js';
 import { UNFINISHED_STATES, type ChangeState } from './model.js';
 import { moveChange, unfinishedChanges } from './repository.js';
 import { advanceChange, type ChangeFlowDeps } from './settlement.js';
+import { emptyTally, settleLeased } from '../payments/flow/recovery.js';
 
 /**
  * Finishes what a dead process left of a change confirmation (model.ts has the states): STARTED →
@@ -18,31 +19,24 @@ export interface ChangeRecoveryReport {
   readonly problems: readonly { readonly changeId: string; readonly state: ChangeState; readonly reason: string }[];
 }
 
-type Counts = Partial<Record<ChangeState, number>>;
-const count = (map: Counts, state: ChangeState) => (map[state] = (map[state] ?? 0) + 1);
-
 export async function recoverPolicyChanges(
   deps: ChangeFlowDeps,
   options: { readonly graceSeconds: number },
 ): Promise<ChangeRecoveryReport> {
   const before = new Date(deps.clock().getTime() - options.graceSeconds * 1000).toISOString();
-  const examined: Counts = {};
-  const outcomes: Counts = {};
+  const tally = emptyTally<ChangeState>();
   const problems: { changeId: string; state: ChangeState; reason: string }[] = [];
-  for (const change of await unfinishedChanges(deps.db, UNFINISHED_STATES, before)) {
-    try {
-      const at = deps.clock().toISOString();
-      const leased = await moveChange(deps.db, change, [change.state], change.state, {}, at, change.updatedAt);
-      if (!leased) continue; // another process took it, or it moved on
-      count(examined, change.state);
-      count(outcomes, (await advanceChange(deps, leased)).state);
-    } catch (error) {
+  await settleLeased(deps, tally, await unfinishedChanges(deps.db, UNFINISHED_STATES, before), {
+    lease: (change, at) => moveChange(deps.db, change, [change.state], change.state, {}, at, change.updatedAt),
+    finish: (leased) => advanceChange(deps, leased),
+    failed: (change, error) => {
       problems.push({ changeId: change.id, state: change.state, reason: failureName(error) });
       deps.log?.error(
         { err: error, changeId: change.id },
         'policy change recovery: could not settle a record; going on',
       );
-    }
-  }
+    },
+  });
+  const { examined, outcomes } = tally;
   return { examined, outcomes, problems };
 }

@@ -11,16 +11,17 @@ import {
   idempotentRoute,
 } from '../http/idempotency/hooks.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
+import { judgeHeldKey } from '../payments/flow/held-keys.js';
 import { getPolicySummary } from '../policies/service.js';
 import { previewAmendment } from './amendments.js';
 import { previewCancellation } from './cancellations.js';
 import { confirmChange, readChange, type ChangeLookup } from './confirmations.js';
 import { changeDepsFor } from './deps.js';
 import { emptyBodyAsObject } from '../http/guards/empty-body.js';
-import { judgeHeldChangeKey } from './retries.js';
 import { IdempotencyKeyRequired } from './errors.js';
 import type { ChangeKind, PolicyChange, PreviewResult } from './model.js';
 import { amendmentView, cancellationView, confirmationView } from './present.js';
+import { changeMoney } from './settlement.js';
 import {
   Amendment,
   AmendmentConfirmRequest,
@@ -86,7 +87,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
   // A retry after a crash takes the dead request's key over once its change has an answer (or recovery's grace passed).
   const confirmation = idempotentRoute({
     scopeOf: (request) => `partner:${principalOf(request).partnerId}`,
-    inFlight: (_request, held) => judgeHeldChangeKey(context, context.config.purchaseRecoveryGraceSeconds, held),
+    inFlight: (_request, held) => judgeHeldKey(changeMoney, context, context.config.purchaseRecoveryGraceSeconds, held),
   });
   const requireKey = async (request: FastifyRequest) => {
     if (request.headers[IDEMPOTENCY_KEY_HEADER] === undefined) throw new IdempotencyKeyRequired();

@@ -1,52 +1,53 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../context.js';
-import type { Db } from '../db/database.js';
-import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway } from '../payments/gateway.js';
+import { authorise, capture, crashPoint, current, now, refundLines, releaseHold } from '../payments/flow/flow.js';
+import type { Approval, MoneyArea, MoneyDeps } from '../payments/flow/flow.js';
 import { policyPosition } from '../policies/repository-transactions.js';
 import { applyChange, settleCapture } from './commits.js';
 import { ChangePreviewStale, PolicyChangeInProgress } from './errors.js';
-import { changeGatewayKey, refundGatewayKey, type ChangeState, type PolicyChange, type RefundLine } from './model.js';
-import { findChangeById, isPolicyHeld, moveChange, type ChangePatch } from './repository.js';
+import { changeGatewayKey, refundGatewayKey, type ChangeState, type PolicyChange } from './model.js';
+import { findChangeById, findChangeOfKey, isPolicyHeld, moveChange, type ChangePatch } from './repository.js';
 
 /**
- * The money steps of a confirmed change, shared by the request and by recovery (model.ts has the
- * states). Every step is a compare and set on the change's state and every gateway call carries a
- * key derived from the change, so retries from any process converge on one charge or one refund
- * per line and one policy transaction.
+ * A confirmed change in the money flow (payments/flow/flow.ts): its states (model.ts), its commits
+ * and its answers, shared by the request and by recovery. Every step is a compare and set on the
+ * change's state and every gateway call carries a key derived from the change, so retries from any
+ * process converge on one charge or one refund per line and one policy transaction.
  */
 export type ChangeCrashPoint = 'hold' | 'authorise' | 'apply' | 'refund';
 
-export interface ChangeFlowDeps {
-  readonly db: Db;
-  readonly gateway: PaymentGateway;
-  readonly clock: Clock;
-  readonly log?: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
-  /** Test hook (never in production): kill the process right after this step. */
-  readonly crashAfter?: ChangeCrashPoint;
-}
-
-const now = (deps: ChangeFlowDeps) => deps.clock().toISOString();
-
-function crashPoint(deps: ChangeFlowDeps, step: ChangeCrashPoint): void {
-  // SIGKILL: no cleanup, no flushing, exactly like a machine dying (test hook, see config).
-  if (deps.crashAfter === step) process.kill(process.pid, 'SIGKILL');
-}
-
-async function current(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange> {
-  const found = await findChangeById(deps.db, change.id);
-  if (!found) throw new Error(`policy change ${change.id} vanished`);
-  return found;
-}
+export type ChangeFlowDeps = MoneyDeps<ChangeCrashPoint>;
 
 async function move(
-  deps: ChangeFlowDeps,
+  deps: MoneyDeps,
   change: PolicyChange,
   from: readonly ChangeState[],
   to: ChangeState,
   patch: ChangePatch = {},
 ): Promise<PolicyChange> {
-  return (await moveChange(deps.db, change, from, to, patch, now(deps))) ?? current(deps, change);
+  return (await moveChange(deps.db, change, from, to, patch, now(deps))) ?? current(changeMoney, deps, change.id);
 }
+
+export const changeMoney: MoneyArea<ChangeState, PolicyChange, PolicyChange> = {
+  name: 'policy change',
+  challengeOf: 'change',
+  logKey: 'changeId',
+  key: changeGatewayKey,
+  find: findChangeById,
+  ofKey: findChangeOfKey,
+  working: ['STARTED', 'APPLIED', 'REFUNDING'],
+  authorising: ['STARTED', 'CHALLENGE_PENDING'],
+  challengePending: 'CHALLENGE_PENDING',
+  move: moveChange,
+  approved: applyApproval,
+  // Nothing was charged: the preview stands and may be confirmed again with another card.
+  declined: (deps, change, from, patch) =>
+    moveChange(deps.db, change, from, 'PREVIEW', { ...patch, challenge: null }, now(deps)),
+  failed: (deps, change, from, patch) => moveChange(deps.db, change, from, 'PREVIEW', patch, now(deps)),
+  captured: settleCapture,
+  // The hold is gone: the transaction stands unpaid, an operator settles it.
+  captureRejected: (deps, change, code) =>
+    moveChange(deps.db, change, ['APPLIED'], 'ATTENTION', { declineReason: code }, now(deps)),
+  settled: (change) => change,
+};
 
 /** Rolls a hold back: the policy moved on since the preview. */
 class PolicyMovedOn extends Error {
@@ -62,7 +63,7 @@ class PolicyMovedOn extends Error {
  * PolicyChangeInProgress (another change holds it) or ChangePreviewStale (it moved on: STALE).
  */
 export async function holdPolicy(
-  deps: ChangeFlowDeps,
+  deps: MoneyDeps,
   change: PolicyChange,
   to: 'STARTED' | 'REFUNDING',
   patch: ChangePatch,
@@ -88,100 +89,33 @@ export async function holdPolicy(
   return held;
 }
 
-/** STARTED: asks the gateway for the charge (the same key replays its first answer). */
-export async function authoriseCharge(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange> {
-  const outcome = await deps.gateway.authorise({
-    idempotencyKey: changeGatewayKey(change, 'authorise'),
-    amount: { amountMinor: change.amountMinor, currency: change.currency },
-    cardToken: change.cardToken ?? '',
-    reference: change.id,
-  });
-  return applyAuthorisation(deps, change, outcome);
-}
-
-/** Records what the gateway answered to authorise or to a 3-D Secure continuation, and goes on. */
-export async function applyAuthorisation(
-  deps: ChangeFlowDeps,
+/** The approval and the policy transaction, one commit (APPLIED), then capture; a policy that moved on voids the hold. */
+async function applyApproval(
+  deps: MoneyDeps,
   change: PolicyChange,
-  outcome: AuthorisationOutcome,
+  { from, patch }: Approval<ChangeState>,
 ): Promise<PolicyChange> {
-  const from: ChangeState[] = ['STARTED', 'CHALLENGE_PENDING'];
-  const paymentResult = paymentResultOf(outcome);
-  switch (outcome.outcome) {
-    case 'approved': {
-      crashPoint(deps, 'authorise');
-      const patch = {
-        paymentId: outcome.paymentId,
-        paymentResult,
-        threeDSStatus: outcome.threeDSStatus,
-        challenge: null,
-      };
-      const applied = await applyChange(deps.db, change, {
-        from,
-        to: 'APPLIED',
-        patch,
-        at: now(deps),
-        paymentReference: outcome.paymentId,
-      });
-      if (applied === 'overtaken') {
-        const latest = await current(deps, change);
-        // Another step took the change elsewhere (e.g. recovery released an expired challenge): this hold is not ours to keep.
-        if (latest.paymentId !== outcome.paymentId || !['APPLIED', 'SETTLED'].includes(latest.state))
-          await deps.gateway.void({ idempotencyKey: changeGatewayKey(change, 'void'), paymentId: outcome.paymentId });
-        return advanceChange(deps, latest);
-      }
-      if (applied === 'stale') return voidCharge(deps, change, outcome.paymentId);
-      crashPoint(deps, 'apply');
-      return captureCharge(deps, applied);
-    }
-    case 'challenge_required': {
-      const { challengeId: _id, expiresAt, ...challenge } = outcome.challenge;
-      return move(deps, change, from, 'CHALLENGE_PENDING', {
-        paymentId: outcome.paymentId,
-        paymentResult,
-        threeDSStatus: 'CHALLENGE_REQUIRED',
-        challenge,
-        challengeExpiresAt: expiresAt,
-      });
-    }
-    case 'declined':
-    case 'insufficient_funds':
-      // Nothing was charged: the preview stands and may be confirmed again with another card.
-      return move(deps, change, from, 'PREVIEW', {
-        paymentId: outcome.paymentId,
-        paymentResult,
-        declineReason: outcome.outcome === 'declined' ? outcome.reason : 'INSUFFICIENT_FUNDS',
-        threeDSStatus: outcome.threeDSStatus,
-        challenge: null,
-      });
-    case 'gateway_error':
-      if (change.state === 'CHALLENGE_PENDING') return change;
-      return move(deps, change, from, 'PREVIEW', { paymentResult, declineReason: outcome.code });
-  }
-}
-
-/** An approved charge whose transaction can no longer be written: the hold is released. */
-async function voidCharge(deps: ChangeFlowDeps, change: PolicyChange, paymentId: string): Promise<PolicyChange> {
-  deps.log?.error({ changeId: change.id }, 'policy change: the policy moved on; voiding the authorisation');
-  const outcome = await deps.gateway.void({ idempotencyKey: changeGatewayKey(change, 'void'), paymentId });
-  if (outcome.outcome === 'gateway_error') return change; // recovery asks again
-  return move(deps, change, ['STARTED', 'CHALLENGE_PENDING'], 'VOIDED', { paymentId });
-}
-
-/** APPLIED → SETTLED. A failed capture leaves APPLIED for recovery (the transaction stands; nothing is charged twice). */
-export async function captureCharge(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange> {
-  if (change.paymentId === undefined) return change;
-  const outcome = await deps.gateway.capture({
-    idempotencyKey: changeGatewayKey(change, 'capture'),
-    paymentId: change.paymentId,
-    amount: { amountMinor: change.amountMinor, currency: change.currency },
+  const applied = await applyChange(deps.db, change, {
+    from,
+    to: 'APPLIED',
+    patch,
+    at: now(deps),
+    paymentReference: patch.paymentId,
   });
-  if (outcome.outcome === 'captured') return (await settleCapture(deps.db, change, now(deps))) ?? current(deps, change);
-  // The gateway refuses to capture (the hold is gone): the transaction stands unpaid, an operator settles it.
-  if (outcome.outcome === 'rejected')
-    return move(deps, change, ['APPLIED'], 'ATTENTION', { declineReason: outcome.code });
-  deps.log?.error({ changeId: change.id, outcome: outcome.outcome }, 'policy change: capture did not succeed');
-  return change;
+  if (applied === 'overtaken') {
+    const latest = await current(changeMoney, deps, change.id);
+    // Another step took the change elsewhere (e.g. recovery released an expired challenge): this hold is not ours to keep.
+    if (latest.paymentId !== patch.paymentId || !['APPLIED', 'SETTLED'].includes(latest.state))
+      await releaseHold(changeMoney, deps, change, patch.paymentId);
+    return advanceChange(deps, latest);
+  }
+  if (applied === 'stale') {
+    deps.log?.error({ changeId: change.id }, 'policy change: the policy moved on; voiding the authorisation');
+    if (!(await releaseHold(changeMoney, deps, change, patch.paymentId))) return change; // recovery asks again
+    return move(deps, change, ['STARTED', 'CHALLENGE_PENDING'], 'VOIDED', { paymentId: patch.paymentId });
+  }
+  crashPoint(deps, 'apply');
+  return capture(changeMoney, deps, applied);
 }
 
 /**
@@ -189,23 +123,17 @@ export async function captureCharge(deps: ChangeFlowDeps, change: PolicyChange):
  * A refusal before anything was refunded ends the change (REFUND_DECLINED, nothing changed); after
  * a part of it, ATTENTION (the lines that went through kept). An outage leaves it for recovery.
  */
-export async function refundChange(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange> {
-  const done: RefundLine[] = [];
-  for (const line of change.refunds ?? []) {
-    const outcome = await deps.gateway.refund({
-      idempotencyKey: refundGatewayKey(change, line),
-      paymentId: line.paymentId,
-      amount: { amountMinor: line.amountMinor, currency: change.currency },
-    });
-    // An outage that may pass leaves the change for recovery; any other refusal is final.
-    if (outcome.outcome === 'gateway_error' && outcome.retryable) return change;
-    if (outcome.outcome === 'gateway_error' || outcome.outcome === 'rejected') {
-      const refunds = (change.refunds ?? []).map((l) => (done.includes(l) ? { ...l, refunded: true } : l));
-      const to = done.length === 0 ? 'REFUND_DECLINED' : 'ATTENTION';
-      deps.log?.error({ changeId: change.id, code: outcome.code, to }, 'policy change: a refund was refused');
-      return move(deps, change, ['REFUNDING'], to, { declineReason: outcome.code, refunds });
-    }
-    done.push(line);
+export async function refundChange(deps: MoneyDeps, change: PolicyChange): Promise<PolicyChange> {
+  const lines = change.refunds ?? [];
+  const refunded = await refundLines(deps, lines, change.currency, (line) => refundGatewayKey(change, line));
+  // An outage that may pass leaves the change for recovery; any other refusal is final.
+  if (refunded.outcome === 'outage') return change;
+  if (refunded.outcome === 'refused') {
+    const { code, paid } = refunded;
+    const refunds = lines.map((l) => (paid.includes(l) ? { ...l, refunded: true } : l));
+    const to = paid.length === 0 ? 'REFUND_DECLINED' : 'ATTENTION';
+    deps.log?.error({ changeId: change.id, code, to }, 'policy change: a refund was refused');
+    return move(deps, change, ['REFUNDING'], to, { declineReason: code, refunds });
   }
   crashPoint(deps, 'refund');
   const applied = await applyChange(deps.db, change, {
@@ -215,7 +143,7 @@ export async function refundChange(deps: ChangeFlowDeps, change: PolicyChange): 
     at: now(deps),
     ...(change.refunds?.[0] ? { paymentReference: change.refunds[0].paymentId } : {}),
   });
-  if (applied === 'overtaken') return current(deps, change);
+  if (applied === 'overtaken') return current(changeMoney, deps, change.id);
   if (applied === 'stale') return move(deps, change, ['REFUNDING'], 'ATTENTION', { declineReason: 'POLICY_MOVED' });
   return applied;
 }
@@ -224,7 +152,7 @@ export async function refundChange(deps: ChangeFlowDeps, change: PolicyChange): 
  * A change that moves no money: PREVIEW → (the policy's hold) → SETTLED with its transaction, one
  * commit; the hold makes it wait its turn behind a change being confirmed (PolicyChangeInProgress).
  */
-export async function settleWithoutMoney(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange | 'stale'> {
+export async function settleWithoutMoney(deps: MoneyDeps, change: PolicyChange): Promise<PolicyChange | 'stale'> {
   let applied;
   try {
     applied = await applyChange(deps.db, change, {
@@ -238,15 +166,15 @@ export async function settleWithoutMoney(deps: ChangeFlowDeps, change: PolicyCha
     if (isPolicyHeld(error)) throw new PolicyChangeInProgress(change.policyNumber);
     throw error;
   }
-  if (applied === 'overtaken') return current(deps, change);
+  if (applied === 'overtaken') return current(changeMoney, deps, change.id);
   return applied;
 }
 
 /** Takes a change as far as it can go from its state (after losing a race, on a retry, in recovery). */
-export async function advanceChange(deps: ChangeFlowDeps, change: PolicyChange): Promise<PolicyChange> {
+export async function advanceChange(deps: MoneyDeps, change: PolicyChange): Promise<PolicyChange> {
   switch (change.state) {
     case 'STARTED':
-      return authoriseCharge(deps, change);
+      return authorise(changeMoney, deps, change);
     case 'CHALLENGE_PENDING': {
       const expired = change.challengeExpiresAt !== undefined && change.challengeExpiresAt < now(deps);
       if (!expired || change.paymentId === undefined) return change;
@@ -264,12 +192,12 @@ export async function advanceChange(deps: ChangeFlowDeps, change: PolicyChange):
         },
         now(deps),
       );
-      if (!released) return current(deps, change);
-      await deps.gateway.void({ idempotencyKey: changeGatewayKey(change, 'void'), paymentId: change.paymentId });
+      if (!released) return current(changeMoney, deps, change.id);
+      await releaseHold(changeMoney, deps, change, change.paymentId);
       return released;
     }
     case 'APPLIED':
-      return captureCharge(deps, change);
+      return capture(changeMoney, deps, change);
     case 'REFUNDING':
       return refundChange(deps, change);
     default:

@@ -1,3 +1,4 @@
+import type { ChallengeInfo } from '../payments/flow/flow.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 
 /**
@@ -14,11 +15,8 @@ export type PurchaseState =
 /** States a purchase can still move on from (the quote stays claimed meanwhile). */
 export const OPEN_STATES: readonly PurchaseState[] = ['STARTED', 'CHALLENGE_PENDING', 'AUTHORISED', 'ISSUED'];
 
-export interface ChallengeInfo {
-  threeDSStatus: string;
-  threeDSRequestPattern: string;
-  threeDSResponse: string;
-}
+/** A waiting 3-D Secure challenge: declared once, in the money flow. */
+export type { ChallengeInfo };
 
 export interface Purchase {
   id: string;

@@ -1,8 +1,10 @@
 import { failureName } from '../db/refused-values.js';
 import { listHeldClaims, releaseHeldClaim } from '../quotes/repository-purchase.js';
-import { advance, endWithoutPolicy, type FlowDeps } from './flow.js';
-import { gatewayKey, OPEN_STATES, type Purchase, type PurchaseState } from './model.js';
-import { findPurchase, hasPurchaseOfQuote } from './repository.js';
+import { current, releaseHold } from '../payments/flow/flow.js';
+import { emptyTally, settleLeased } from '../payments/flow/recovery.js';
+import { advance, endWithoutPolicy, purchaseMoney, type FlowDeps } from './flow.js';
+import { OPEN_STATES, type Purchase, type PurchaseState } from './model.js';
+import { hasPurchaseOfQuote } from './repository.js';
 import { leasePurchase, listLeases, type PurchaseLease } from './repository-leases.js';
 
 /**
@@ -36,40 +38,34 @@ export interface RecoveryProblem {
   readonly reason: string;
 }
 
-type Counts = Partial<Record<PurchaseState, number>>;
-const count = (map: Counts, state: PurchaseState) => (map[state] = (map[state] ?? 0) + 1);
-
 export async function recoverPurchases(deps: FlowDeps, options: { graceSeconds: number }): Promise<RecoveryReport> {
   const now = deps.clock();
   const before = new Date(now.getTime() - options.graceSeconds * 1000).toISOString();
-  const examined: Counts = {};
-  const outcomes: Counts = {};
+  const tally = emptyTally<PurchaseState>();
   const problems: RecoveryProblem[] = [];
   const failed = (problem: RecoveryProblem, error: unknown) => {
     problems.push(problem);
     deps.log?.error({ err: error, ...problem }, 'purchase recovery: could not settle a record; going on');
   };
+  const settle = (listed: readonly PurchaseLease[], step: (p: Purchase) => Promise<Purchase>) =>
+    settleLeased(deps, tally, listed, {
+      lease: async (lease, at) => ((await leasePurchase(deps.db, lease, at)) ? lease : undefined),
+      finish: async (lease) => step(await current(purchaseMoney, deps, lease.id)),
+      failed: (lease, error) => failed({ purchaseId: lease.id, state: lease.state, reason: failureName(error) }, error),
+    });
 
-  const settle = async (lease: PurchaseLease, step: (p: Purchase) => Promise<Purchase>) => {
-    try {
-      // Another process took it (or it moved on) since the listing: not ours to touch.
-      if (!(await leasePurchase(deps.db, lease, deps.clock().toISOString()))) return;
-      count(examined, lease.state);
-      const purchase = await findPurchase(deps.db, lease.id);
-      if (!purchase) throw new Error('purchase vanished');
-      count(outcomes, (await step(purchase)).state);
-    } catch (error) {
-      failed({ purchaseId: lease.id, state: lease.state, reason: failureName(error) }, error);
-    }
-  };
-
-  for (const lease of await listLeases(deps.db, ['AUTHORISED', 'ISSUED', 'STARTED'], before))
-    await settle(lease, async (p) => (await advance(deps, p)).purchase);
+  await settle(
+    await listLeases(deps.db, ['AUTHORISED', 'ISSUED', 'STARTED'], before),
+    async (p) => (await advance(deps, p)).purchase,
+  );
   const pending = await listLeases(deps.db, ['CHALLENGE_PENDING'], now.toISOString());
-  for (const lease of pending.filter((p) => (p.challengeExpiresAt ?? '') <= now.toISOString()))
-    await settle(lease, (p) => expireChallenge(deps, p));
+  await settle(
+    pending.filter((p) => (p.challengeExpiresAt ?? '') <= now.toISOString()),
+    (p) => expireChallenge(deps, p),
+  );
   const repairedClaims = await repairClaims(deps, before, failed);
 
+  const { examined, outcomes } = tally;
   const report = { examined, outcomes, repairedClaims, failures: problems.length, problems };
   if (problems.length > 0 || repairedClaims > 0 || Object.keys(examined).length > 0)
     deps.log?.info(report, 'purchase recovery finished');
@@ -100,13 +96,8 @@ async function repairClaims(
 
 /** A challenge nobody completed in time: the attempt fails and the quote is free again. */
 async function expireChallenge(deps: FlowDeps, purchase: Purchase): Promise<Purchase> {
-  if (purchase.paymentId !== undefined) {
-    const outcome = await deps.gateway.void({
-      idempotencyKey: gatewayKey(purchase, 'void'),
-      paymentId: purchase.paymentId,
-    });
-    if (outcome.outcome === 'gateway_error') return purchase;
-  }
+  if (purchase.paymentId !== undefined && !(await releaseHold(purchaseMoney, deps, purchase, purchase.paymentId)))
+    return purchase;
   return endWithoutPolicy(deps, purchase, ['CHALLENGE_PENDING'], 'FAILED', {
     paymentResult: 'DECLINED',
     declineReason: 'THREEDS_CHALLENGE_EXPIRED',

@@ -5,11 +5,12 @@ import { refuseCardNumbers } from '../http/guards/card-number-refusal.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { doNotKeepAnswer, heldIdempotencyKeyId, idempotentRoute } from '../http/idempotency/hooks.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
+import { judgeHeldKey } from '../payments/flow/held-keys.js';
 import { purchaseDepsFor } from './deps.js';
+import { purchaseMoney } from './flow.js';
 import { isRetryableEnd } from './model.js';
 import { toPurchaseResponse } from './present.js';
 import { PurchaseRequest, PurchaseResponse } from './schemas.js';
-import { judgeHeldKey } from './retries.js';
 import { purchaseQuote } from './service.js';
 
 /** `POST /quotes/v2/{brandCode}/purchase` (spec §4.2); registered inside the protected scope. */
@@ -22,6 +23,7 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
         scopeOf: (request) => `partner:${principalOf(request).partnerId}`,
         inFlight: (request, held) =>
           judgeHeldKey(
+            purchaseMoney,
             purchaseDepsFor(context, app.paymentGateway, request.log),
             context.config.purchaseRecoveryGraceSeconds,
             held,

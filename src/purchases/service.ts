@@ -13,10 +13,10 @@ import { boughtQuote, claimedQuote } from '../quotes/repository-purchase.js';
 import { findQuote } from '../quotes/repository.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import { problem, warning } from '../kernel/notifications/problems.js';
-import { continuationProblems } from '../payments/three-ds.js';
-import { advance, applyAuthorisation, type FlowDeps } from './flow.js';
+import { authorise, continueChallenge, isWaiting } from '../payments/flow/flow.js';
+import { advance, purchaseMoney, type FlowDeps } from './flow.js';
 import { startPurchase } from './commits.js';
-import { gatewayKey, isRetryableEnd, OPEN_STATES, type NewPurchase, type Purchase } from './model.js';
+import { isRetryableEnd, OPEN_STATES, type NewPurchase, type Purchase } from './model.js';
 import { buildPolicyRequest } from './policy-request.js';
 import { assessReadiness } from './readiness.js';
 import { findPurchaseOfKey, findPurchaseOfQuote, startedPurchase } from './repository.js';
@@ -73,7 +73,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
   const quote = await ownQuote(deps, call, id);
   if (quote.isPurchased) throw new QuotePurchased();
   const threeDs = call.body.threeDSRequestInfo;
-  if (threeDs?.threeDSRequest !== undefined) return continueChallenge(deps, call, quote);
+  if (threeDs?.threeDSRequest !== undefined) return continueWaiting(deps, call, quote);
   if (quote.isPurchaseInitiated) throw new PurchaseInProgress();
 
   const snapshot = await deps.catalogue.snapshot();
@@ -126,14 +126,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     if (latest.isPurchaseInitiated) throw new PurchaseInProgress();
     throw new QuoteChangedConcurrently();
   }
-  const started = startedPurchase(recorded);
-  const outcome = await deps.gateway.authorise({
-    idempotencyKey: gatewayKey(started, 'authorise'),
-    amount: { amountMinor: started.amountMinor, currency: started.currency },
-    cardToken: started.cardToken,
-    reference: started.id,
-  });
-  const { purchase, bought } = await applyAuthorisation(deps, started, outcome);
+  const { purchase, bought } = await authorise(purchaseMoney, deps, startedPurchase(recorded));
   const answered = bought
     ? await withConfigFlag(deps, call, boughtQuote(claimedQuote(claim), bought))
     : await ownQuote(deps, call, id);
@@ -160,10 +153,10 @@ async function answerOfKey(deps: PurchaseDeps, call: PurchaseCall, keyId: number
 }
 
 /** The follow-up call after a 3-D Secure challenge: continues the waiting purchase (only now is the card authorised). */
-async function continueChallenge(deps: PurchaseDeps, call: PurchaseCall, quote: StoredQuote): Promise<PurchaseResult> {
+async function continueWaiting(deps: PurchaseDeps, call: PurchaseCall, quote: StoredQuote): Promise<PurchaseResult> {
   const info = call.body.threeDSRequestInfo ?? {};
   const pending = quote.isPurchaseInitiated ? await findPurchaseOfQuote(deps.db, quote.id, OPEN_STATES) : undefined;
-  if (pending?.state !== 'CHALLENGE_PENDING' || !pending.challenge || pending.paymentId === undefined) {
+  if (!isWaiting(purchaseMoney, pending)) {
     if (pending) throw new PurchaseInProgress();
     return {
       quote,
@@ -176,15 +169,9 @@ async function continueChallenge(deps: PurchaseDeps, call: PurchaseCall, quote: 
       ],
     };
   }
-  const problems = continuationProblems(pending.challenge.threeDSResponse, info, 'purchase');
-  if (problems.length > 0) return { quote, purchase: pending, notifications: problems };
-  const outcome = await deps.gateway.continueThreeDs({
-    idempotencyKey: gatewayKey(pending, '3ds'),
-    paymentId: pending.paymentId,
-    threeDSStatus: info.threeDSStatus ?? '',
-    threeDSRequest: pending.challenge.threeDSResponse,
-  });
-  const { purchase } = await applyAuthorisation(deps, pending, outcome);
+  const continued = await continueChallenge(purchaseMoney, deps, pending, info);
+  if ('refused' in continued) return { quote, purchase: pending, notifications: continued.refused };
+  const { purchase } = continued.moved;
   const answered = await ownQuote(deps, call, quote.id);
   return { quote: answered, purchase, notifications: await answerNotifications(deps, call, purchase, answered) };
 }
