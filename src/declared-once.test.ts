@@ -71,10 +71,6 @@ const ALLOWED_NAMES: Readonly<Record<string, Allowed>> = {
 
 /** Literal sets (members sorted, joined by `|`) declared in more than one file on purpose. */
 const ALLOWED_LITERALS: Readonly<Record<string, Allowed>> = {
-  '3ds|authorise|capture|void': {
-    files: ['policy-changes/model.ts'],
-    reason: "a change's gateway steps beside a purchase's; owner: being restructured (one money flow)",
-  },
   'en|es': {
     files: ['documents/mail/wording.ts'],
     reason: 'mail wording and document labels are translated apart; a language may come to one first',

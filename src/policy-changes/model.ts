@@ -1,4 +1,4 @@
-import type { ChallengeInfo } from '../payments/flow/flow.js';
+import type { ChallengeInfo, GatewayStep } from '../payments/flow/flow.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import type { PolicyVersion } from '../policies/transaction-request.js';
 import type { QuoteInput } from '../quotes/schemas.js';
@@ -141,10 +141,8 @@ export interface PreviewResult {
 }
 
 /** Gateway keys derive from the change and its attempt: a retry from any process replays. */
-export const changeGatewayKey = (
-  change: Pick<PolicyChange, 'id' | 'attempt'>,
-  step: 'authorise' | '3ds' | 'capture' | 'void',
-) => `policy-change:${change.id}:${change.attempt}:${step}`;
+export const changeGatewayKey = (change: Pick<PolicyChange, 'id' | 'attempt'>, step: GatewayStep) =>
+  `policy-change:${change.id}:${change.attempt}:${step}`;
 
 export const refundGatewayKey = (change: Pick<PolicyChange, 'id'>, line: Pick<RefundLine, 'paymentId'>) =>
   `policy-change:${change.id}:refund:${line.paymentId}`;

@@ -1,4 +1,4 @@
-import type { ChallengeInfo } from '../payments/flow/flow.js';
+import type { ChallengeInfo, GatewayStep } from '../payments/flow/flow.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 
 /**
@@ -68,5 +68,4 @@ export const isRetryableEnd = (purchase: Pick<Purchase, 'state' | 'paymentResult
   purchase.state === 'FAILED' && purchase.paymentResult === 'GATEWAY_ERROR';
 
 /** Gateway idempotency keys derive from the purchase, so a retry (any process, after any crash) replays. */
-export const gatewayKey = (purchase: Pick<Purchase, 'id'>, step: 'authorise' | '3ds' | 'capture' | 'void') =>
-  `purchase:${purchase.id}:${step}`;
+export const gatewayKey = (purchase: Pick<Purchase, 'id'>, step: GatewayStep) => `purchase:${purchase.id}:${step}`;
