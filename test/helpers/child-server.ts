@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { scaled } from './time-scale.js';
 
 export interface ChildServer {
   readonly url: string;
@@ -11,6 +12,19 @@ export interface ChildServer {
   /** Sends SIGKILL if the process is still running (always call in a finally). */
   kill(): void;
 }
+
+/** How long a child server may take to serve before the test calls its start broken. */
+export const SERVER_START_MS = scaled(20_000);
+
+/**
+ * A child server's outbox timing on this machine's scale: an attempt's timeout, and a lease three
+ * times as long. A live process the machine holds up keeps its claim and its attempts do not time
+ * out (either would send a copy the test counts); a dead process's lease runs out in seconds.
+ */
+export const OUTBOX_TIMING = {
+  WEBHOOK_TIMEOUT_MS: String(scaled(1_000)),
+  OUTBOX_LEASE_SECONDS: String(Math.ceil(scaled(3_000) / 1000)),
+};
 
 /** Starts `cli.ts serve` as a real child process on a free port and waits until it serves. */
 export async function startChildServer(
@@ -33,8 +47,8 @@ export async function startChildServer(
     const timer = setTimeout(() => {
       // Never leave a half-started server behind.
       killGroup(child.pid);
-      reject(new Error(`server did not start in 20 s: ${stderr}`));
-    }, 20_000);
+      reject(new Error(`server did not start in ${SERVER_START_MS} ms: ${stderr}`));
+    }, SERVER_START_MS);
     createInterface({ input: child.stdout }).on('line', (line) => {
       try {
         const entry = JSON.parse(line) as Record<string, unknown>;
