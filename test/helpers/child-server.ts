@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { scaled } from './time-scale.js';
 
@@ -42,12 +44,13 @@ export async function startChildServer(
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  keepOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       // Never leave a half-started server behind.
       killGroup(child.pid);
-      reject(new Error(`server did not start in ${SERVER_START_MS} ms: ${stderr}`));
+      reject(new Error(`server ${child.pid} did not start in ${SERVER_START_MS} ms: ${stderr}`));
     }, SERVER_START_MS);
     createInterface({ input: child.stdout }).on('line', (line) => {
       try {
@@ -61,7 +64,7 @@ export async function startChildServer(
         // not a log line
       }
     });
-    void exited.then((code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+    void exited.then((code) => reject(new Error(`server ${child.pid} exited with ${code}: ${stderr}`)));
   });
   return {
     url,
@@ -72,6 +75,20 @@ export async function startChildServer(
       killGroup(child.pid);
     },
   };
+}
+
+/**
+ * With TEST_CHILD_LOG_DIR set, every child server's output (its JSON log, then stderr) is kept in
+ * `<dir>/child-<pid>.log`, to read what a server did in a red process test (README, "Tests").
+ */
+function keepOutput(child: ChildProcess): void {
+  const dir = process.env.TEST_CHILD_LOG_DIR;
+  if (!dir || child.pid === undefined) return;
+  mkdirSync(dir, { recursive: true });
+  const file = createWriteStream(join(dir, `child-${child.pid}.log`));
+  child.stdout?.pipe(file, { end: false });
+  child.stderr?.pipe(file, { end: false });
+  child.once('close', () => file.end());
 }
 
 /** SIGKILL to the child's whole process group; nothing to do when it is already gone. */
