@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { scaled } from '../../test/helpers/time-scale.js';
 import { BatchedLogDestination, type WriteFn } from './destination.js';
+
+/** Until the retry timer has had its turns: a busy machine may run the test's timer first. */
+const retried = { timeout: scaled(2_000), interval: 5 };
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 const eagain = () => Object.assign(new Error('EAGAIN: resource temporarily unavailable, write'), { code: 'EAGAIN' });
@@ -63,8 +67,7 @@ describe('BatchedLogDestination', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(state.text).toBe('line one €€\n');
     state.stalled = false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(state.text).toBe('line one €€\ntwo\nthree\n');
+    await vi.waitFor(() => expect(state.text).toBe('line one €€\ntwo\nthree\n'), retried);
   });
 
   it('drops lines past the backlog bound rather than blocking, and says how many', async () => {
@@ -75,10 +78,11 @@ describe('BatchedLogDestination', () => {
     expect(log.dropped).toBe(2);
     log.flushSync();
     state.stalled = false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const [first, second, notice] = state.text.split('\n');
-    expect([first, second]).toEqual(['1234', '5678']);
-    expect(JSON.parse(notice!)).toMatchObject({ level: 40, msg: '2 log lines dropped: the log reader stalled' });
+    await vi.waitFor(() => {
+      const [first, second, notice] = state.text.split('\n');
+      expect([first, second]).toEqual(['1234', '5678']);
+      expect(JSON.parse(notice!)).toMatchObject({ level: 40, msg: '2 log lines dropped: the log reader stalled' });
+    }, retried);
   });
 
   it('writes everything pending before the process exits', () => {

@@ -4,6 +4,7 @@ import { PasswordHasher } from '../../src/auth/passwords.js';
 import { useSecondApp, useTestApp } from '../helpers/app.js';
 import { ensureTestUser } from '../helpers/auth.js';
 import { FAST_AUTH_ENV, movableClock, partnerLogin, postToken } from './support.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const clock = movableClock();
 const getApp = useTestApp({
@@ -89,8 +90,15 @@ describe('counter housekeeping', () => {
 });
 
 describe('slowing down repeated failures', () => {
+  const STEP_MS = scaled(150);
   const getSlow = useTestApp({
-    env: { ...FAST_AUTH_ENV, LOGIN_SLOWDOWN_AFTER: '1', LOGIN_DELAY_STEP_MS: '150', LOGIN_MAX_DELAY_MS: '300' },
+    // Steps of the machine's scale: a request without a delay must answer within one step.
+    env: {
+      ...FAST_AUTH_ENV,
+      LOGIN_SLOWDOWN_AFTER: '1',
+      LOGIN_DELAY_STEP_MS: String(STEP_MS),
+      LOGIN_MAX_DELAY_MS: String(2 * STEP_MS),
+    },
   });
 
   it('answers later the more failures there were, up to the maximum delay', async () => {
@@ -102,11 +110,11 @@ describe('slowing down repeated failures', () => {
       return performance.now() - started;
     };
     const first = await timed(); // 1 failure: no delay
-    const second = await timed(); // 2 failures: 150 ms
-    const third = await timed(); // 3 failures: 300 ms (the maximum)
-    expect(first).toBeLessThan(150);
-    expect(second).toBeGreaterThanOrEqual(145);
-    expect(third).toBeGreaterThanOrEqual(295);
+    const second = await timed(); // 2 failures: one step
+    const third = await timed(); // 3 failures: two steps (the maximum)
+    expect(first).toBeLessThan(STEP_MS);
+    expect(second).toBeGreaterThanOrEqual(STEP_MS - 5);
+    expect(third).toBeGreaterThanOrEqual(2 * STEP_MS - 5);
   });
 });
 

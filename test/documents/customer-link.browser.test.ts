@@ -7,6 +7,7 @@ import { DIALECT } from '../helpers/database.js';
 import { boughtPolicy, NOW } from '../policy-changes/support.js';
 import { isPdf, pdfText } from './pdf-text.js';
 import { accessValueOf } from './support.js';
+import { scaled } from '../helpers/time-scale.js';
 
 // Debian's Chromium; .ci/run installs it with apt when it is missing.
 const CHROMIUM = '/usr/bin/chromium';
@@ -27,42 +28,46 @@ describe.skipIf(!hasChromium)(`the customer's document link in a real browser ($
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     });
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     await browser?.close();
   });
 
-  it('opens the page, sees the documents and downloads valid PDFs with the policy number', async () => {
-    const t = getApp();
-    const { policyNumber, input } = await boughtPolicy(t);
-    const value = await accessValueOf(t, policyNumber);
-    const context = await browser!.newContext({ acceptDownloads: true });
-    try {
-      const page = await context.newPage();
-      const answer = await page.goto(`${origin}/documents/v1/${value}`);
-      expect(answer?.status()).toBe(200);
-      expect(await page.locator('html').getAttribute('lang')).toBe('en');
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Your policy documents');
-      await expect.poll(() => page.textContent('body')).toContain(policyNumber);
-      const links = page.getByRole('link');
-      expect(await links.count()).toBe(1);
-      expect(await links.first().textContent()).toBe(`certificate-${policyNumber}-1-en.pdf`);
+  it(
+    'opens the page, sees the documents and downloads valid PDFs with the policy number',
+    async () => {
+      const t = getApp();
+      const { policyNumber, input } = await boughtPolicy(t);
+      const value = await accessValueOf(t, policyNumber);
+      const context = await browser!.newContext({ acceptDownloads: true });
+      try {
+        const page = await context.newPage();
+        const answer = await page.goto(`${origin}/documents/v1/${value}`);
+        expect(answer?.status()).toBe(200);
+        expect(await page.locator('html').getAttribute('lang')).toBe('en');
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Your policy documents');
+        await expect.poll(() => page.textContent('body')).toContain(policyNumber);
+        const links = page.getByRole('link');
+        expect(await links.count()).toBe(1);
+        expect(await links.first().textContent()).toBe(`certificate-${policyNumber}-1-en.pdf`);
 
-      const [download] = await Promise.all([page.waitForEvent('download'), links.first().click()]);
-      expect(download.suggestedFilename()).toBe(`certificate-${policyNumber}-1-en.pdf`);
-      const path = await download.path();
-      const { readFile } = await import('node:fs/promises');
-      const bytes = new Uint8Array(await readFile(path));
-      expect(isPdf(bytes)).toBe(true);
-      const text = await pdfText(bytes);
-      expect(text).toContain(policyNumber);
-      for (const holder of input.policyHolders) expect(text).toContain(holder.firstName);
+        const [download] = await Promise.all([page.waitForEvent('download'), links.first().click()]);
+        expect(download.suggestedFilename()).toBe(`certificate-${policyNumber}-1-en.pdf`);
+        const path = await download.path();
+        const { readFile } = await import('node:fs/promises');
+        const bytes = new Uint8Array(await readFile(path));
+        expect(isPdf(bytes)).toBe(true);
+        const text = await pdfText(bytes);
+        expect(text).toContain(policyNumber);
+        for (const holder of input.policyHolders) expect(text).toContain(holder.firstName);
 
-      const missing = await page.goto(`${origin}/documents/v1/${value.slice(0, -2)}xx`);
-      expect(missing?.status()).toBe(404);
-      expect(await page.textContent('h1')).toBe('Not found');
-    } finally {
-      await context.close();
-    }
-  }, 60_000);
+        const missing = await page.goto(`${origin}/documents/v1/${value.slice(0, -2)}xx`);
+        expect(missing?.status()).toBe(404);
+        expect(await page.textContent('h1')).toBe('Not found');
+      } finally {
+        await context.close();
+      }
+    },
+    scaled(60_000),
+  );
 });

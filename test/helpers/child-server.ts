@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { scaled } from './time-scale.js';
 
 export interface ChildServer {
   readonly url: string;
@@ -11,6 +14,19 @@ export interface ChildServer {
   /** Sends SIGKILL if the process is still running (always call in a finally). */
   kill(): void;
 }
+
+/** How long a child server may take to serve before the test calls its start broken. */
+export const SERVER_START_MS = scaled(20_000);
+
+/**
+ * A child server's outbox timing on this machine's scale: an attempt's timeout, and a lease three
+ * times as long. A live process the machine holds up keeps its claim and its attempts do not time
+ * out (either would send a copy the test counts); a dead process's lease runs out in seconds.
+ */
+export const OUTBOX_TIMING = {
+  WEBHOOK_TIMEOUT_MS: String(scaled(1_000)),
+  OUTBOX_LEASE_SECONDS: String(Math.ceil(scaled(3_000) / 1000)),
+};
 
 /** Starts `cli.ts serve` as a real child process on a free port and waits until it serves. */
 export async function startChildServer(
@@ -28,13 +44,14 @@ export async function startChildServer(
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  keepOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       // Never leave a half-started server behind.
       killGroup(child.pid);
-      reject(new Error(`server did not start in 20 s: ${stderr}`));
-    }, 20_000);
+      reject(new Error(`server ${child.pid} did not start in ${SERVER_START_MS} ms: ${stderr}`));
+    }, SERVER_START_MS);
     createInterface({ input: child.stdout }).on('line', (line) => {
       try {
         const entry = JSON.parse(line) as Record<string, unknown>;
@@ -47,7 +64,7 @@ export async function startChildServer(
         // not a log line
       }
     });
-    void exited.then((code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+    void exited.then((code) => reject(new Error(`server ${child.pid} exited with ${code}: ${stderr}`)));
   });
   return {
     url,
@@ -58,6 +75,20 @@ export async function startChildServer(
       killGroup(child.pid);
     },
   };
+}
+
+/**
+ * With TEST_CHILD_LOG_DIR set, every child server's output (its JSON log, then stderr) is kept in
+ * `<dir>/child-<pid>.log`, to read what a server did in a red process test (README, "Tests").
+ */
+function keepOutput(child: ChildProcess): void {
+  const dir = process.env.TEST_CHILD_LOG_DIR;
+  if (!dir || child.pid === undefined) return;
+  mkdirSync(dir, { recursive: true });
+  const file = createWriteStream(join(dir, `child-${child.pid}.log`));
+  child.stdout?.pipe(file, { end: false });
+  child.stderr?.pipe(file, { end: false });
+  child.once('close', () => file.end());
 }
 
 /** SIGKILL to the child's whole process group; nothing to do when it is already gone. */

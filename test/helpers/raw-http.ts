@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { scaled } from './time-scale.js';
 
 export interface RawAnswer {
   readonly status: number;
@@ -35,7 +36,7 @@ export function parseAnswer(raw: string): Omit<RawAnswer, 'ended' | 'elapsedMs' 
 export function rawExchange(
   port: number,
   script: (socket: Socket) => void | Promise<void>,
-  waitMs = 5_000,
+  waitMs = scaled(5_000),
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const startedAt = Date.now();

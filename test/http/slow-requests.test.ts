@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { rawExchange, sleep } from '../helpers/raw-http.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const TOKEN_PATH = '/users/brandau/token';
 const FORM = 'application/x-www-form-urlencoded';
@@ -19,6 +20,9 @@ async function serve(): Promise<{ t: TestApp; port: number }> {
   return { t, port: (t.app.server.address() as AddressInfo).port };
 }
 
+/** By when the server has cut a slow request off: its timeout, Node's check interval, the linger. */
+const CUT_OFF_MS = scaled(3_000);
+
 const head = (path: string, type: string, length: number) =>
   `POST ${path} HTTP/1.1\r\nHost: api.test\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n`;
 
@@ -33,7 +37,7 @@ describe(`slow and oversized requests (${DIALECT})`, () => {
       expect(JSON.parse(answer.body)).toMatchObject({ error: 'invalid_request' });
       expect(answer.ended).toBe('end');
       // REQUEST_TIMEOUT_MS plus Node's check interval and the linger before the close.
-      expect(answer.elapsedMs).toBeLessThan(3_000);
+      expect(answer.elapsedMs).toBeLessThan(CUT_OFF_MS);
     } finally {
       await t.close();
     }
@@ -56,17 +60,22 @@ describe(`slow and oversized requests (${DIALECT})`, () => {
   it('headers sent a line at a time are cut at HEADERS_TIMEOUT_MS', async () => {
     const { t, port } = await serve();
     try {
-      const answer = await rawExchange(port, async (s) => {
-        s.write('GET /health HTTP/1.1\r\nHost: api.test\r\n');
-        const open = () => !s.destroyed;
-        for (let i = 0; i < 50 && open(); i++) {
-          await sleep(100);
-          if (open()) s.write(`X-Slow-${i}: yes\r\n`);
-        }
-      });
+      // A line every 100 ms for twice the cut-off: a timer that each line restarted would never fire in time.
+      const answer = await rawExchange(
+        port,
+        async (s) => {
+          s.write('GET /health HTTP/1.1\r\nHost: api.test\r\n');
+          const open = () => !s.destroyed;
+          for (let i = 0; i < (2 * CUT_OFF_MS) / 100 && open(); i++) {
+            await sleep(100);
+            if (open()) s.write(`X-Slow-${i}: yes\r\n`);
+          }
+        },
+        3 * CUT_OFF_MS,
+      );
       expect(answer.status).toBe(408);
       expect(answer.ended).not.toBe('open');
-      expect(answer.elapsedMs).toBeLessThan(3_000);
+      expect(answer.elapsedMs).toBeLessThan(CUT_OFF_MS);
     } finally {
       await t.close();
     }
@@ -84,7 +93,7 @@ describe(`slow and oversized requests (${DIALECT})`, () => {
       const echoed = await rawExchange(
         port,
         (s) => void s.write(head('/echo', 'application/json', json.length) + json),
-        1000,
+        scaled(1000),
       );
       expect(echoed.status).toBe(200);
     } finally {
@@ -100,7 +109,7 @@ describe(`slow and oversized requests (${DIALECT})`, () => {
       const answer = await rawExchange(port, (s) => void s.write('GET /health HTTP/1.1\r\nHost: api.test\r\n\r\n'));
       expect(answer.status).toBe(200);
       expect(answer.ended).toBe('end');
-      expect(answer.elapsedMs).toBeLessThan(2_000);
+      expect(answer.elapsedMs).toBeLessThan(scaled(2_000));
     } finally {
       await t.close();
     }

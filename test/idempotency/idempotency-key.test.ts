@@ -8,6 +8,7 @@ import { InvalidInput, NotFound } from '../../src/kernel/errors.js';
 import { idempotentRoute } from '../../src/http/idempotency/hooks.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
+import { until } from '../helpers/polling.js';
 
 const START = new Date('2026-11-22T10:00:00.000Z');
 let now = START;
@@ -71,6 +72,13 @@ function post(body: unknown, key?: string, partner = 'A', app = t.app) {
     headers: { 'x-test-partner': partner, ...(key === undefined ? {} : { 'idempotency-key': key }) },
     payload: body as Record<string, unknown>,
   });
+}
+
+/** How many of `requests` have been answered so far (a waiting one is held at the gate). */
+function answeredOf(requests: readonly Promise<unknown>[]): () => number {
+  let answered = 0;
+  for (const request of requests) void request.then(() => (answered += 1));
+  return () => answered;
 }
 
 describe(`Idempotency-Key on a route (${DIALECT})`, () => {
@@ -166,8 +174,11 @@ describe(`Idempotency-Key on a route (${DIALECT})`, () => {
     const key = freshKey();
     const before = runs;
     gate = newGate();
-    const both = Promise.all([post({ amount: 9, note: 'slow' }, key), post({ amount: 9, note: 'slow' }, key)]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const requests = [post({ amount: 9, note: 'slow' }, key), post({ amount: 9, note: 'slow' }, key)];
+    const both = Promise.all(requests);
+    const answered = answeredOf(requests);
+    // Released once the other request has its answer, however long the machine takes to give it.
+    await until(() => answered() === requests.length - 1, 'the answer to the request that is not running');
     gate.open();
     const statuses = (await both).map((r) => r.statusCode).sort();
     expect(statuses).toEqual([201, 409]);
@@ -195,10 +206,10 @@ describe(`Idempotency-Key on a route (${DIALECT})`, () => {
       const key = freshKey();
       const before = runs;
       gate = newGate();
-      const all = Promise.all(
-        [t.app, ...apps, t.app, ...apps].map((app) => post({ amount: 3, note: 'slow' }, key, 'A', app)),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const requests = [t.app, ...apps, t.app, ...apps].map((app) => post({ amount: 3, note: 'slow' }, key, 'A', app));
+      const all = Promise.all(requests);
+      const answered = answeredOf(requests);
+      await until(() => answered() === requests.length - 1, 'the answers to the requests that are not running');
       gate.open();
       const statuses = (await all).map((r) => r.statusCode);
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
@@ -214,8 +225,9 @@ describe(`Idempotency-Key on a route (${DIALECT})`, () => {
     const key = freshKey();
     gate = newGate();
     // Simulate a process that claimed the key and died: its claim row stays in flight.
+    const before = runs;
     const abandoned = post({ amount: 4, note: 'slow' }, key);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => runs === before + 1, 'the claim of the request that will be abandoned');
     expect((await post({ amount: 4, note: 'slow' }, key)).statusCode).toBe(409);
     await t.context.db
       .updateTable('idempotency_key')

@@ -5,100 +5,109 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../bench/report.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const run = promisify(execFile);
 
 // Only checks that the bench script starts, drives each server and writes its report; the
 // numbers of so tiny a run mean nothing and are never asserted.
 describe('benchmark script', () => {
-  it('produces a JSON and Markdown report on a tiny run', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
-    try {
-      await run(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'bench/run.ts',
-          '--duration',
-          '1',
-          '--connections',
-          '2',
-          '--rounds',
-          '2',
-          '--only',
-          'health,purchase,purchaseWithDocuments',
-          '--out',
-          out,
-        ],
-        {
-          env: { ...process.env },
-          timeout: 150_000,
-        },
-      );
-      const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport;
-      expect(report.scenarios.map((s) => s.name)).toEqual(['health', 'purchase', 'purchaseWithDocuments']);
-      const [health, purchase, withDocuments] = report.scenarios;
-      expect(health!.endpoint.total).toBeGreaterThan(0);
-      expect(health!.nodeCeiling.total).toBeGreaterThan(0);
-      expect(health!.fastifyCeiling.total).toBeGreaterThan(0);
-      // Two rounds each, the reported one among them.
-      expect(health!.rounds).toHaveLength(2);
-      expect(health!.rounds!.map((r) => r.ratioToNode)).toContain(health!.ratioToNode);
-      expect(purchase!.rounds).toHaveLength(2);
-      // Each purchase bought its own quote: none answered non-2xx, the supply did not run out.
-      expect(purchase!.endpoint.total).toBeGreaterThan(0);
-      expect(purchase!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
-      expect(purchase!.target).toMatch(/2xx\/s/);
-      // Only the documents row waits for its server's worker to deliver every purchase's e-mail.
-      expect(purchase!.endpoint.settleSeconds).toBeUndefined();
-      expect(withDocuments!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
-      expect(withDocuments!.endpoint.settleSeconds).toBeGreaterThanOrEqual(0);
-      const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
-      expect(markdown).toMatch(/\| health \| \d+/);
-      expect(markdown).toMatch(/\| purchase \| \d+/);
-      expect(markdown).toMatch(/\| purchaseWithDocuments \| \d+/);
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
-  }, 180_000);
-
-  it('measures the policy changes beside the purchase, each confirm on its own preview', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
-    try {
-      await run(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'bench/run.ts',
-          '--duration',
-          '1',
-          '--connections',
-          '2',
-          '--change-supply',
-          '300',
-          '--only',
-          'purchase,amendmentPreview,amendmentConfirm,cancellationConfirm',
-          '--out',
-          out,
-        ],
-        { env: { ...process.env }, timeout: 150_000 },
-      );
-      const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport;
-      const names = ['purchase', 'amendmentPreview', 'amendmentConfirm', 'cancellationConfirm'];
-      expect(report.scenarios.map((s) => s.name)).toEqual(names);
-      for (const scenario of report.scenarios) {
-        // Every confirm confirmed its own preview: none refused, the supply did not run out.
-        expect(scenario.endpoint.total, scenario.name).toBeGreaterThan(0);
-        expect(scenario.endpoint, scenario.name).toMatchObject({ non2xx: 0, errors: 0 });
-        expect(scenario.endpoint.supplyExhausted ?? 0, scenario.name).toBe(0);
-        expect(scenario.nodeCeiling.total, scenario.name).toBeGreaterThan(0);
+  it(
+    'produces a JSON and Markdown report on a tiny run',
+    async () => {
+      const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+      try {
+        await run(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'bench/run.ts',
+            '--duration',
+            '1',
+            '--connections',
+            '2',
+            '--rounds',
+            '2',
+            '--only',
+            'health,purchase,purchaseWithDocuments',
+            '--out',
+            out,
+          ],
+          {
+            env: { ...process.env },
+            timeout: scaled(150_000),
+          },
+        );
+        const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport;
+        expect(report.scenarios.map((s) => s.name)).toEqual(['health', 'purchase', 'purchaseWithDocuments']);
+        const [health, purchase, withDocuments] = report.scenarios;
+        expect(health!.endpoint.total).toBeGreaterThan(0);
+        expect(health!.nodeCeiling.total).toBeGreaterThan(0);
+        expect(health!.fastifyCeiling.total).toBeGreaterThan(0);
+        // Two rounds each, the reported one among them.
+        expect(health!.rounds).toHaveLength(2);
+        expect(health!.rounds!.map((r) => r.ratioToNode)).toContain(health!.ratioToNode);
+        expect(purchase!.rounds).toHaveLength(2);
+        // Each purchase bought its own quote: none answered non-2xx, the supply did not run out.
+        expect(purchase!.endpoint.total).toBeGreaterThan(0);
+        expect(purchase!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
+        expect(purchase!.target).toMatch(/2xx\/s/);
+        // Only the documents row waits for its server's worker to deliver every purchase's e-mail.
+        expect(purchase!.endpoint.settleSeconds).toBeUndefined();
+        expect(withDocuments!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
+        expect(withDocuments!.endpoint.settleSeconds).toBeGreaterThanOrEqual(0);
+        const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
+        expect(markdown).toMatch(/\| health \| \d+/);
+        expect(markdown).toMatch(/\| purchase \| \d+/);
+        expect(markdown).toMatch(/\| purchaseWithDocuments \| \d+/);
+      } finally {
+        rmSync(out, { recursive: true, force: true });
       }
-      const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
-      for (const name of names) expect(markdown).toMatch(new RegExp(`\\| ${name} \\| \\d+`));
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
-  }, 180_000);
+    },
+    scaled(180_000),
+  );
+
+  it(
+    'measures the policy changes beside the purchase, each confirm on its own preview',
+    async () => {
+      const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+      try {
+        await run(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'bench/run.ts',
+            '--duration',
+            '1',
+            '--connections',
+            '2',
+            '--change-supply',
+            '300',
+            '--only',
+            'purchase,amendmentPreview,amendmentConfirm,cancellationConfirm',
+            '--out',
+            out,
+          ],
+          { env: { ...process.env }, timeout: scaled(150_000) },
+        );
+        const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport;
+        const names = ['purchase', 'amendmentPreview', 'amendmentConfirm', 'cancellationConfirm'];
+        expect(report.scenarios.map((s) => s.name)).toEqual(names);
+        for (const scenario of report.scenarios) {
+          // Every confirm confirmed its own preview: none refused, the supply did not run out.
+          expect(scenario.endpoint.total, scenario.name).toBeGreaterThan(0);
+          expect(scenario.endpoint, scenario.name).toMatchObject({ non2xx: 0, errors: 0 });
+          expect(scenario.endpoint.supplyExhausted ?? 0, scenario.name).toBe(0);
+          expect(scenario.nodeCeiling.total, scenario.name).toBeGreaterThan(0);
+        }
+        const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
+        for (const name of names) expect(markdown).toMatch(new RegExp(`\\| ${name} \\| \\d+`));
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
+    },
+    scaled(180_000),
+  );
 });

@@ -5,36 +5,41 @@ import { createPartner } from '../../src/auth/accounts.js';
 import { FAST_AUTH_ENV, partnerLogin, postToken } from '../auth/support.js';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const run = promisify(execFile);
 
 describe('operator commands', () => {
   const getApp = useTestApp({ env: FAST_AUTH_ENV });
 
-  it('is wired into the real command line (src/cli.ts), password on stdin', async () => {
-    const t = getApp();
-    const env = { ...process.env, ...t.database.env, ...FAST_AUTH_ENV, LOG_LEVEL: 'silent', DEMO_DATA: 'false' };
-    const cli = (args: string[], input?: string) =>
-      new Promise<string>((resolve, reject) => {
-        const child = execFile(
-          process.execPath,
-          ['--import', 'tsx', 'src/cli.ts', ...args],
-          { env },
-          (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
-        );
-        child.stdin?.end(input ?? '');
-      });
-    await createPartner(t.context, { code: 'REALCLI', name: 'Real CLI' }); // one child process is slow enough
-    expect(
-      await cli(
-        ['user', 'create', '--partner', 'REALCLI', '--login', 'cli@real.test', '--brand', 'directau'],
-        'cli-password-2026\n',
-      ),
-    ).toMatch(/Created user/);
-    expect(
-      (await postToken(t.app, partnerLogin('cli@real.test', 'cli-password-2026'), { brand: 'directau' })).statusCode,
-    ).toBe(200);
-  }, 60_000);
+  it(
+    'is wired into the real command line (src/cli.ts), password on stdin',
+    async () => {
+      const t = getApp();
+      const env = { ...process.env, ...t.database.env, ...FAST_AUTH_ENV, LOG_LEVEL: 'silent', DEMO_DATA: 'false' };
+      const cli = (args: string[], input?: string) =>
+        new Promise<string>((resolve, reject) => {
+          const child = execFile(
+            process.execPath,
+            ['--import', 'tsx', 'src/cli.ts', ...args],
+            { env },
+            (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
+          );
+          child.stdin?.end(input ?? '');
+        });
+      await createPartner(t.context, { code: 'REALCLI', name: 'Real CLI' }); // one child process is slow enough
+      expect(
+        await cli(
+          ['user', 'create', '--partner', 'REALCLI', '--login', 'cli@real.test', '--brand', 'directau'],
+          'cli-password-2026\n',
+        ),
+      ).toMatch(/Created user/);
+      expect(
+        (await postToken(t.app, partnerLogin('cli@real.test', 'cli-password-2026'), { brand: 'directau' })).statusCode,
+      ).toBe(200);
+    },
+    scaled(60_000),
+  );
 });
 
 describe(`purge-idempotency-keys command (${DIALECT})`, () => {

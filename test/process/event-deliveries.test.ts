@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
-import { startChildServer, type ChildServer } from '../helpers/child-server.js';
+import { OUTBOX_TIMING, startChildServer, type ChildServer } from '../helpers/child-server.js';
 import { pause, until } from '../helpers/polling.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 import {
@@ -10,6 +10,7 @@ import {
   type WebhookReceiver,
 } from '../helpers/webhook-receiver.js';
 import { PartnerClient } from '../purchases/http-client.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * Issue 21: "Kill -9 between the state change and the delivery, and during delivery: after restart
@@ -18,11 +19,10 @@ import { PartnerClient } from '../purchases/http-client.js';
  * child servers share one database.
  */
 
-/** Fast passes, a dead process's lease runs out in a second, retries a second apart. */
+/** Fast passes, a dead process's lease runs out in seconds, retries a second apart. */
 const FAST = {
   OUTBOX_INTERVAL_MS: '100',
-  OUTBOX_LEASE_SECONDS: '1',
-  WEBHOOK_TIMEOUT_MS: '500',
+  ...OUTBOX_TIMING,
   PURCHASE_RECOVERY_GRACE_SECONDS: '0',
   WEBHOOK_RETRY_DELAYS: '1s,1s,1s',
 };
@@ -113,7 +113,7 @@ describe(`partner events when the server is killed (${DIALECT})`, () => {
       quoteId = quote.id;
       await expect(client.purchase(quote, CARDS.approved)).rejects.toThrow();
       expect(await crashing.exited).not.toBe(0);
-    }, 60_000);
+    }, scaled(60_000));
 
     it('the event was committed with the policy; the receiver has nothing yet', async () => {
       const events = await world.database.db.selectFrom('partner_event').select(['type', 'policy_sequence']).execute();
@@ -121,15 +121,19 @@ describe(`partner events when the server is killed (${DIALECT})`, () => {
       expect(world.receiver.received).toEqual([]);
     });
 
-    it('after a restart every event of the purchase arrives, signed, in order, each once', async () => {
-      await world.start();
-      const policyNumber = await policyNumberOf(world.database, quoteId);
-      await until(() => world.policyEvents(policyNumber).length === PURCHASE_EVENTS.length, 'three events');
-      await pause(500);
-      expect(world.policyEvents(policyNumber)).toEqual(PURCHASE_EVENTS);
-      expect([...world.byEvent().values()].every((copies) => copies.length === 1)).toBe(true);
-      expect(await world.recorded()).toBe(PURCHASE_EVENTS.length);
-    }, 60_000);
+    it(
+      'after a restart every event of the purchase arrives, signed, in order, each once',
+      async () => {
+        await world.start();
+        const policyNumber = await policyNumberOf(world.database, quoteId);
+        await until(() => world.policyEvents(policyNumber).length === PURCHASE_EVENTS.length, 'three events');
+        await pause(scaled(500));
+        expect(world.policyEvents(policyNumber)).toEqual(PURCHASE_EVENTS);
+        expect([...world.byEvent().values()].every((copies) => copies.length === 1)).toBe(true);
+        expect(await world.recorded()).toBe(PURCHASE_EVENTS.length);
+      },
+      scaled(60_000),
+    );
   });
 
   describe('killed after the receiver accepted a delivery, before SENT (OUTBOX_CRASH_AFTER=send:webhook-delivery)', () => {
@@ -148,51 +152,59 @@ describe(`partner events when the server is killed (${DIALECT})`, () => {
       const answered = await client.purchase(quote, CARDS.approved).catch(() => undefined);
       if (answered) expect(answered.status, JSON.stringify(answered.body)).toBe(200);
       expect(await crashing.exited).not.toBe(0);
-    }, 60_000);
+    }, scaled(60_000));
 
     it('the receiver got one delivery before the process died', () => {
       expect(world.receiver.received).toHaveLength(1);
     });
 
-    it('after a restart the same webhook-id comes again (the one lost acknowledgement), then every other event once', async () => {
-      const [first] = world.receiver.received;
-      await world.start({ OUTBOX_CONCURRENCY: '1' });
-      const policyNumber = await policyNumberOf(world.database, quoteId);
-      await until(() => world.policyEvents(policyNumber).length === PURCHASE_EVENTS.length, 'every event');
-      await pause(500);
-      const copies = [...world.byEvent().entries()].map(([id, list]) => [id, list.length] as const);
-      // Exactly one repeat: the delivery whose acknowledgement died with the process.
-      expect(copies.filter(([, n]) => n > 1)).toEqual([[String(first!.headers['webhook-id']), 2]]);
-      expect(world.policyEvents(policyNumber)).toEqual(PURCHASE_EVENTS);
-    }, 60_000);
+    it(
+      'after a restart the same webhook-id comes again (the one lost acknowledgement), then every other event once',
+      async () => {
+        const [first] = world.receiver.received;
+        await world.start({ OUTBOX_CONCURRENCY: '1' });
+        const policyNumber = await policyNumberOf(world.database, quoteId);
+        await until(() => world.policyEvents(policyNumber).length === PURCHASE_EVENTS.length, 'every event');
+        await pause(scaled(500));
+        const copies = [...world.byEvent().entries()].map(([id, list]) => [id, list.length] as const);
+        // Exactly one repeat: the delivery whose acknowledgement died with the process.
+        expect(copies.filter(([, n]) => n > 1)).toEqual([[String(first!.headers['webhook-id']), 2]]);
+        expect(world.policyEvents(policyNumber)).toEqual(PURCHASE_EVENTS);
+      },
+      scaled(60_000),
+    );
   });
 
   describe.runIf(DIALECT === 'postgres')('three server processes on one database', () => {
     const world = scenario();
 
-    it('every event of 24 purchases is delivered by one of them: no duplicates without a lost acknowledgement', async () => {
-      const servers = [await world.start(), await world.start(), await world.start()];
-      const clients = servers.map((server) => new PartnerClient(server.url));
-      await world.register(clients[0]!);
-      const bought = await Promise.all(
-        Array.from({ length: 24 }, async (_, i) => {
-          const client = clients[i % 3]!;
-          const quote = await client.readyQuote();
-          const answer = await client.purchase(quote, CARDS.approved);
-          expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-          return quote.id;
-        }),
-      );
-      const expected = bought.length * PURCHASE_EVENTS.length;
-      await until(() => world.byEvent().size === expected, `${expected} events`, 60_000);
-      await pause(1000);
-      const copies = [...world.byEvent().values()].map((list) => list.length);
-      // No process died and no answer was lost: each event arrived exactly once.
-      expect(copies.filter((n) => n > 1)).toEqual([]);
-      expect(world.receiver.received).toHaveLength(expected);
-      expect(await world.recorded()).toBe(expected);
-      for (const quoteId of bought)
-        expect(world.policyEvents(await policyNumberOf(world.database, quoteId))).toEqual(PURCHASE_EVENTS);
-    }, 120_000);
+    it(
+      'every event of 24 purchases is delivered by one of them: no duplicates without a lost acknowledgement',
+      async () => {
+        const servers = [await world.start(), await world.start(), await world.start()];
+        const clients = servers.map((server) => new PartnerClient(server.url));
+        await world.register(clients[0]!);
+        const bought = await Promise.all(
+          Array.from({ length: 24 }, async (_, i) => {
+            const client = clients[i % 3]!;
+            const quote = await client.readyQuote();
+            const answer = await client.purchase(quote, CARDS.approved);
+            expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+            return quote.id;
+          }),
+        );
+        const expected = bought.length * PURCHASE_EVENTS.length;
+        await until(() => world.byEvent().size === expected, `${expected} events`, scaled(60_000));
+        await pause(scaled(1000));
+        const copies = [...world.byEvent().values()].map((list) => list.length);
+        // No process died and no answer was lost: each event arrived exactly once.
+        expect(copies.filter((n) => n > 1)).toEqual([]);
+        expect(world.receiver.received).toHaveLength(expected);
+        expect(await world.recorded()).toBe(expected);
+        for (const quoteId of bought)
+          expect(world.policyEvents(await policyNumberOf(world.database, quoteId))).toEqual(PURCHASE_EVENTS);
+      },
+      scaled(120_000),
+    );
   });
 });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
-import { startChildServer, type ChildServer } from '../helpers/child-server.js';
+import { OUTBOX_TIMING, startChildServer, type ChildServer } from '../helpers/child-server.js';
 import { pause, until } from '../helpers/polling.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 import { PartnerClient } from '../purchases/http-client.js';
 import { startSmtpServer, type Received } from '../documents/delivery-support.js';
 import { isPdf, pdfText } from '../documents/pdf-text.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * Issue 20: "Kill -9 tests: the server dies after the policy commit and before sending, and during
@@ -16,11 +17,10 @@ import { isPdf, pdfText } from '../documents/pdf-text.js';
  * same Message-ID (at-least-once), records SENT, and sends no third copy.
  */
 
-/** Fast passes; a dead process's lease runs out in a second; recovery takes purchases left at once. */
+/** Fast passes; a dead process's lease runs out in seconds; recovery takes purchases left at once. */
 const FAST = {
   OUTBOX_INTERVAL_MS: '100',
-  OUTBOX_LEASE_SECONDS: '1',
-  WEBHOOK_TIMEOUT_MS: '500',
+  ...OUTBOX_TIMING,
   PURCHASE_RECOVERY_GRACE_SECONDS: '0',
 };
 const MESSAGE_ID = /^<policy-documents=3A[0-9a-f-]+=3A1@brandau\.example>$/;
@@ -99,7 +99,7 @@ describe(`policy e-mails when the server is killed (${DIALECT})`, () => {
       quoteId = quote.id;
       await expect(client.purchase(quote, CARDS.approved)).rejects.toThrow();
       expect(await crashing.exited).not.toBe(0);
-    }, 60_000);
+    }, scaled(60_000));
 
     it('the policy and its e-mail were committed together; nothing reached the SMTP server', async () => {
       const books = await world.books(quoteId);
@@ -109,17 +109,21 @@ describe(`policy e-mails when the server is killed (${DIALECT})`, () => {
       expect(world.smtp.received).toEqual([]);
     });
 
-    it('a restarted server sends it once, with the certificate, and records it SENT', async () => {
-      await world.start({});
-      await until(() => world.smtp.received.length > 0, 'the e-mail');
-      const { policyNumber } = await world.books(quoteId);
-      await until(async () => (await world.books(quoteId)).messages[0]?.state === 'SENT', 'SENT');
-      // Further passes of the worker send nothing more.
-      await pause(500);
-      expect(world.smtp.received).toHaveLength(1);
-      await expectPolicyEmail(world.smtp.received[0]!, policyNumber);
-      expect((await world.books(quoteId)).messages).toMatchObject([{ state: 'SENT', attempts: 1 }]);
-    }, 60_000);
+    it(
+      'a restarted server sends it once, with the certificate, and records it SENT',
+      async () => {
+        await world.start({});
+        await until(() => world.smtp.received.length > 0, 'the e-mail');
+        const { policyNumber } = await world.books(quoteId);
+        await until(async () => (await world.books(quoteId)).messages[0]?.state === 'SENT', 'SENT');
+        // Further passes of the worker send nothing more.
+        await pause(scaled(500));
+        expect(world.smtp.received).toHaveLength(1);
+        await expectPolicyEmail(world.smtp.received[0]!, policyNumber);
+        expect((await world.books(quoteId)).messages).toMatchObject([{ state: 'SENT', attempts: 1 }]);
+      },
+      scaled(60_000),
+    );
   });
 
   describe('killed after the SMTP server accepted the e-mail, before SENT (OUTBOX_CRASH_AFTER=send)', () => {
@@ -135,7 +139,7 @@ describe(`policy e-mails when the server is killed (${DIALECT})`, () => {
       const answered = await client.purchase(quote, CARDS.approved).catch(() => undefined);
       if (answered) expect(answered.status, JSON.stringify(answered.body)).toBe(200);
       expect(await crashing.exited).not.toBe(0);
-    }, 60_000);
+    }, scaled(60_000));
 
     it('the SMTP server holds one copy; the message is still PENDING after one attempt', async () => {
       const books = await world.books(quoteId);
@@ -146,17 +150,21 @@ describe(`policy e-mails when the server is killed (${DIALECT})`, () => {
       await expectPolicyEmail(world.smtp.received[0]!, books.policyNumber);
     });
 
-    it('a restarted server sends it again with the same Message-ID, then SENT: no third copy', async () => {
-      await world.start({});
-      await until(() => world.smtp.received.length > 1, 'the second copy');
-      const { policyNumber } = await world.books(quoteId);
-      await until(async () => (await world.books(quoteId)).messages[0]?.state === 'SENT', 'SENT');
-      await pause(500);
-      expect(world.smtp.received).toHaveLength(2);
-      const [first, second] = world.smtp.received as [Received, Received];
-      expect(second.mail.messageId).toBe(first.mail.messageId);
-      await expectPolicyEmail(second, policyNumber);
-      expect((await world.books(quoteId)).messages).toMatchObject([{ state: 'SENT', attempts: 2 }]);
-    }, 60_000);
+    it(
+      'a restarted server sends it again with the same Message-ID, then SENT: no third copy',
+      async () => {
+        await world.start({});
+        await until(() => world.smtp.received.length > 1, 'the second copy');
+        const { policyNumber } = await world.books(quoteId);
+        await until(async () => (await world.books(quoteId)).messages[0]?.state === 'SENT', 'SENT');
+        await pause(scaled(500));
+        expect(world.smtp.received).toHaveLength(2);
+        const [first, second] = world.smtp.received as [Received, Received];
+        expect(second.mail.messageId).toBe(first.mail.messageId);
+        await expectPolicyEmail(second, policyNumber);
+        expect((await world.books(quoteId)).messages).toMatchObject([{ state: 'SENT', attempts: 2 }]);
+      },
+      scaled(60_000),
+    );
   });
 });

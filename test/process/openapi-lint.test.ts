@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const run = promisify(execFile);
 
@@ -65,26 +66,34 @@ describe('OpenAPI document', () => {
     return res.json<{ openapi: string; paths: Record<string, unknown> }>();
   };
 
-  it('passes spectral lint (oas ruleset) with no errors and no warnings', async () => {
-    // The known-bad document proves the linter really runs and reports.
-    const broken = {
-      openapi: '3.1.0',
-      info: { title: 'x', version: '1' },
-      paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } },
-    };
-    expect((await spectral(broken)).length).toBeGreaterThan(0);
-    expect(await spectral(await fetchDocument())).toEqual([]);
-  }, 60_000);
+  it(
+    'passes spectral lint (oas ruleset) with no errors and no warnings',
+    async () => {
+      // The known-bad document proves the linter really runs and reports.
+      const broken = {
+        openapi: '3.1.0',
+        info: { title: 'x', version: '1' },
+        paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } },
+      };
+      expect((await spectral(broken)).length).toBeGreaterThan(0);
+      expect(await spectral(await fetchDocument())).toEqual([]);
+    },
+    scaled(60_000),
+  );
 
-  it('passes redocly lint (recommended rules) with no errors', async () => {
-    const broken = {
-      openapi: '3.1.0',
-      info: { title: 'x', version: '1' },
-      paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } },
-    };
-    expect((await redocly(broken)).ok).toBe(false);
-    const result = await redocly(await fetchDocument());
-    expect(result.output).not.toMatch(/\berror\b/);
-    expect(result.ok).toBe(true);
-  }, 60_000);
+  it(
+    'passes redocly lint (recommended rules) with no errors',
+    async () => {
+      const broken = {
+        openapi: '3.1.0',
+        info: { title: 'x', version: '1' },
+        paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } },
+      };
+      expect((await redocly(broken)).ok).toBe(false);
+      const result = await redocly(await fetchDocument());
+      expect(result.output).not.toMatch(/\berror\b/);
+      expect(result.ok).toBe(true);
+    },
+    scaled(60_000),
+  );
 });

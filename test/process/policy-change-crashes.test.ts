@@ -4,6 +4,7 @@ import { startChildServer, type ChildServer } from '../helpers/child-server.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 import { PartnerClient } from '../purchases/http-client.js';
 import { booksOf, buyOverHttp, policyPath, type Crashed } from './policy-change-crash-support.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * Issue 19: "Kill -9 at each step of an amendment and a cancellation, then restart: no charge or
@@ -96,7 +97,7 @@ describe(`policy changes killed at each step, then a restart (${DIALECT})`, () =
     // Recovery runs at start, before the server serves: once it says `serving` the books are final.
     restarted = await startChildServer({ ...database.env, DEMO_DATA: 'true', PURCHASE_RECOVERY_GRACE_SECONDS: '0' });
     servers.push(restarted);
-  }, 120_000);
+  }, scaled(120_000));
 
   afterAll(async () => {
     servers.forEach((s) => s.kill());

@@ -6,6 +6,7 @@ import type { Db } from '../../src/db/database.js';
 import { DIALECT } from '../helpers/database.js';
 import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { issue, issueRequest } from '../policies/fixtures.js';
+import { scaled } from '../helpers/time-scale.js';
 
 interface Worker {
   readonly ready: Promise<void>;
@@ -71,30 +72,34 @@ describe(`policy numbers under concurrency (${DIALECT})`, () => {
     }
   });
 
-  it('50 issuances from three processes at once get 50 distinct sequential numbers', async () => {
-    const env = { ...process.env, ...database.env, LOG_LEVEL: 'silent' };
-    // Three processes keep the suite light on a shared machine; each runs its own pool.
-    const workers = [17, 17, 16].map((count) => startWorker(env, count, 'XP'));
-    // Every process is connected before any issues: the 50 transactions really overlap.
-    await Promise.all(workers.map((w) => w.ready));
-    workers.forEach((w) => w.go());
-    const numbers = (await Promise.all(workers.map((w) => w.numbers))).flat();
-    expect(numbers).toHaveLength(50);
-    expect(new Set(numbers).size).toBe(50);
-    expect(sequences(numbers, 'XP').sort((a, b) => a - b)).toEqual(oneToFifty);
-    const counter = await database.db
-      .selectFrom('policy_number_counter')
-      .select('last_value')
-      .where('prefix', '=', 'XP')
-      .executeTakeFirstOrThrow();
-    expect(counter.last_value).toBe(50);
-    const stored = await database.db
-      .selectFrom('policy_header')
-      .select('policy_number')
-      .where('policy_number', 'like', 'XP%')
-      .execute();
-    expect(stored).toHaveLength(50);
-  }, 60_000);
+  it(
+    '50 issuances from three processes at once get 50 distinct sequential numbers',
+    async () => {
+      const env = { ...process.env, ...database.env, LOG_LEVEL: 'silent' };
+      // Three processes keep the suite light on a shared machine; each runs its own pool.
+      const workers = [17, 17, 16].map((count) => startWorker(env, count, 'XP'));
+      // Every process is connected before any issues: the 50 transactions really overlap.
+      await Promise.all(workers.map((w) => w.ready));
+      workers.forEach((w) => w.go());
+      const numbers = (await Promise.all(workers.map((w) => w.numbers))).flat();
+      expect(numbers).toHaveLength(50);
+      expect(new Set(numbers).size).toBe(50);
+      expect(sequences(numbers, 'XP').sort((a, b) => a - b)).toEqual(oneToFifty);
+      const counter = await database.db
+        .selectFrom('policy_number_counter')
+        .select('last_value')
+        .where('prefix', '=', 'XP')
+        .executeTakeFirstOrThrow();
+      expect(counter.last_value).toBe(50);
+      const stored = await database.db
+        .selectFrom('policy_header')
+        .select('policy_number')
+        .where('policy_number', 'like', 'XP%')
+        .execute();
+      expect(stored).toHaveLength(50);
+    },
+    scaled(60_000),
+  );
 
   it('refuses a second policy with the same number even if a counter were wrong', async () => {
     const first = await issue(

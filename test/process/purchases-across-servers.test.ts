@@ -3,6 +3,7 @@ import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.j
 import { startChildServer, type ChildServer } from '../helpers/child-server.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 import { PartnerClient } from '../purchases/http-client.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /** Charges (captured sandbox payments) and issued policies of the whole database. */
 async function books(database: TestDatabase) {
@@ -25,38 +26,46 @@ describe(`purchases across real server processes (${DIALECT})`, () => {
     await database.destroy();
   });
 
-  it('a server killed between authorise and issue: restart recovers, charges == policies, and the quote reads as bought', async () => {
-    const crashing = await startChildServer({ ...database.env, DEMO_DATA: 'true', PURCHASE_CRASH_AFTER: 'authorise' });
-    servers.push(crashing);
-    const client = new PartnerClient(crashing.url);
-    const quote = await client.readyQuote();
-    await expect(client.purchase(quote, CARDS.approved, { 'idempotency-key': 'crash-1' })).rejects.toThrow();
-    await crashing.exited;
-    // The approval is recorded in the issuing transaction, which never ran: the gateway holds
-    // the money, the record still says STARTED, and restart must ask the gateway again (same key).
-    const purchase = await database.db
-      .selectFrom('purchase')
-      .select('state')
-      .where('quote_id', '=', quote.id)
-      .executeTakeFirstOrThrow();
-    expect(purchase.state).toBe('STARTED');
-    expect(await books(database)).toMatchObject({ policies: [], captures: 0, authorised: 1 });
+  it(
+    'a server killed between authorise and issue: restart recovers, charges == policies, and the quote reads as bought',
+    async () => {
+      const crashing = await startChildServer({
+        ...database.env,
+        DEMO_DATA: 'true',
+        PURCHASE_CRASH_AFTER: 'authorise',
+      });
+      servers.push(crashing);
+      const client = new PartnerClient(crashing.url);
+      const quote = await client.readyQuote();
+      await expect(client.purchase(quote, CARDS.approved, { 'idempotency-key': 'crash-1' })).rejects.toThrow();
+      await crashing.exited;
+      // The approval is recorded in the issuing transaction, which never ran: the gateway holds
+      // the money, the record still says STARTED, and restart must ask the gateway again (same key).
+      const purchase = await database.db
+        .selectFrom('purchase')
+        .select('state')
+        .where('quote_id', '=', quote.id)
+        .executeTakeFirstOrThrow();
+      expect(purchase.state).toBe('STARTED');
+      expect(await books(database)).toMatchObject({ policies: [], captures: 0, authorised: 1 });
 
-    const restarted = await startChildServer({
-      ...database.env,
-      DEMO_DATA: 'true',
-      PURCHASE_RECOVERY_GRACE_SECONDS: '0',
-    });
-    servers.push(restarted);
-    const after = await books(database);
-    expect(after.policies.map((p) => p.quote_id)).toEqual([quote.id]);
-    expect(after.captures).toBe(1);
-    const again = new PartnerClient(restarted.url);
-    const read = await again.call('GET', `/quotes/v2/brandau/quote/${quote.id}`);
-    expect(read.body).toMatchObject({ isPurchased: true, policyNumber: after.policies[0]!.policy_number });
-    expect((await again.purchase(quote, CARDS.approved)).status).toBe(409);
-    expect((await books(database)).captures).toBe(1);
-  }, 90_000);
+      const restarted = await startChildServer({
+        ...database.env,
+        DEMO_DATA: 'true',
+        PURCHASE_RECOVERY_GRACE_SECONDS: '0',
+      });
+      servers.push(restarted);
+      const after = await books(database);
+      expect(after.policies.map((p) => p.quote_id)).toEqual([quote.id]);
+      expect(after.captures).toBe(1);
+      const again = new PartnerClient(restarted.url);
+      const read = await again.call('GET', `/quotes/v2/brandau/quote/${quote.id}`);
+      expect(read.body).toMatchObject({ isPurchased: true, policyNumber: after.policies[0]!.policy_number });
+      expect((await again.purchase(quote, CARDS.approved)).status).toBe(409);
+      expect((await books(database)).captures).toBe(1);
+    },
+    scaled(90_000),
+  );
 
   // Several server processes on one database is the PostgreSQL deployment; skipped (and said) on SQLite.
   if (DIALECT !== 'postgres')
@@ -87,6 +96,6 @@ describe(`purchases across real server processes (${DIALECT})`, () => {
         .execute();
       expect(captured).toHaveLength(50);
     },
-    120_000,
+    scaled(120_000),
   );
 });

@@ -8,6 +8,7 @@ import { useTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { books, NOW } from './support.js';
 import { buyDirectly, dyingAfter, later, purchaseOf } from './recovery-support.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => NOW });
 
@@ -60,7 +61,7 @@ describe(`purchase recovery sweep (${DIALECT})`, () => {
     // Abandoned after the servers started: their start-up recovery never saw it.
     const { quoteId } = await buyDirectly(t, dyingAfter(t, 'authorise'));
     expect((await purchaseOf(t, quoteId)).state).toBe('STARTED');
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + scaled(15_000);
     while ((await purchaseOf(t, quoteId)).state !== 'CAPTURED' && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await purchaseOf(t, quoteId)).state).toBe('CAPTURED');

@@ -4,6 +4,7 @@ import { attemptsOfEvent } from '../../src/webhooks/repository-attempts.js';
 import { useTestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';
+import { scaled } from '../helpers/time-scale.js';
 import {
   attemptsOf,
   registerEndpoint,
@@ -15,11 +16,20 @@ import {
   type WebhookReceiver,
 } from './support.js';
 
+/** Short, so a slow receiver is given up on soon; of the machine's scale, so a busy one's prompt answers are not. */
+const TIMEOUT_MS = scaled(500);
+/**
+ * The retry schedule is 1, 2, 3 and 4 of these steps (seconds): longer than the rest of a worker's
+ * pass takes on this machine, so a pass never finds its own failure due again.
+ */
+const RETRY_STEP_S = Math.ceil(scaled(2_000) / 1000);
+const RETRY_DELAYS = [1, 2, 3, 4].map((steps) => steps * RETRY_STEP_S);
+
 describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
   const time = shiftableClock();
   const testApp = useTestApp({
     clock: time.clock,
-    env: { WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_RETRY_DELAYS: '1s,2s,3s,4s' },
+    env: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_DELAYS: RETRY_DELAYS.map((s) => `${s}s`).join(',') },
   });
   let receiver: WebhookReceiver;
   beforeAll(async () => {
@@ -97,7 +107,7 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
       headers: await bearerFor(t, 'brandau'),
     });
     expect(failing.json().failingSince).toBeDefined();
-    time.advance(5000);
+    time.advance((RETRY_DELAYS[0]! + 4) * 1000);
     const worker = webhookWorker(t);
     await worker.runOnce();
     await worker.stop();
@@ -129,7 +139,7 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
         .where('message_key', '=', `webhook:${eventId}:${webhookId}`)
         .executeTakeFirstOrThrow();
     const worker = webhookWorker(t);
-    for (const delaySeconds of [1, 2, 3, 4]) {
+    for (const delaySeconds of RETRY_DELAYS) {
       const row = await due();
       expect(row.state).toBe('PENDING');
       expect(Date.parse(row.next_attempt_at) - Date.parse(row.updated_at)).toBe(delaySeconds * 1000);
@@ -211,30 +221,36 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
     expect(attempt).toMatchObject({ outcome: 'FAILED', status_code: 302, error: 'REDIRECT_302' });
   });
 
-  it('gives up on a slow receiver after WEBHOOK_TIMEOUT_MS and records a timeout', async () => {
-    receiver.answer(() => ({ status: 200, delayMs: 3000 }));
-    const t = testApp();
-    const endpoint = await registerEndpoint(t, { url: `${receiver.url}/slow` });
-    await t.app.inject({
-      method: 'POST',
-      url: `${webhooksPath()}/${endpoint.webhookId}/test`,
-      headers: await bearerFor(t, 'brandau'),
-    });
-    const worker = webhookWorker(t);
-    const started = Date.now();
-    await worker.runOnce();
-    await worker.stop();
-    expect(Date.now() - started).toBeLessThan(2500);
-    const attempts = await t.context.db
-      .selectFrom('webhook_delivery_attempt')
-      .selectAll()
-      .where('endpoint_public_id', '=', endpoint.webhookId)
-      .execute();
-    expect(attempts).toHaveLength(1);
-    expect(attempts[0]).toMatchObject({ outcome: 'FAILED', status_code: null, error: 'TIMEOUT' });
-    expect(attempts[0]!.latency_ms).toBeGreaterThanOrEqual(450);
-    expect(attempts[0]!.latency_ms).toBeLessThan(2000);
-  }, 60_000);
+  it(
+    'gives up on a slow receiver after WEBHOOK_TIMEOUT_MS and records a timeout',
+    async () => {
+      // Answers long after WEBHOOK_TIMEOUT_MS: the worker is done well before, however busy the machine.
+      const answersAfterMs = scaled(5_000);
+      receiver.answer(() => ({ status: 200, delayMs: answersAfterMs }));
+      const t = testApp();
+      const endpoint = await registerEndpoint(t, { url: `${receiver.url}/slow` });
+      await t.app.inject({
+        method: 'POST',
+        url: `${webhooksPath()}/${endpoint.webhookId}/test`,
+        headers: await bearerFor(t, 'brandau'),
+      });
+      const worker = webhookWorker(t);
+      const started = Date.now();
+      await worker.runOnce();
+      await worker.stop();
+      expect(Date.now() - started).toBeLessThan(answersAfterMs);
+      const attempts = await t.context.db
+        .selectFrom('webhook_delivery_attempt')
+        .selectAll()
+        .where('endpoint_public_id', '=', endpoint.webhookId)
+        .execute();
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]).toMatchObject({ outcome: 'FAILED', status_code: null, error: 'TIMEOUT' });
+      expect(attempts[0]!.latency_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+      expect(attempts[0]!.latency_ms).toBeLessThan(answersAfterMs);
+    },
+    scaled(60_000),
+  );
 
   it('reads at most 1 KiB of the answer', async () => {
     receiver.answer(() => ({ status: 200, body: 'x'.repeat(1024 * 1024) }));
@@ -269,7 +285,7 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
       .set({ failing_since: '2026-01-01T00:00:00.000Z' })
       .where('public_id', '=', webhookId)
       .execute();
-    time.advance(5000);
+    time.advance((RETRY_DELAYS[0]! + 4) * 1000);
     await worker.runOnce();
     await worker.stop();
     expect(await message(eventId, webhookId)).toMatchObject({ state: 'FAILED', attempts: 2 });
