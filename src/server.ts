@@ -17,7 +17,7 @@ import { deliveryDepsOf, documentDeliveryHandlers } from './documents/delivery.j
 import { webhookDeliveryDepsOf, webhookDeliveryKinds } from './webhooks/delivery.js';
 import { publishEventHandler } from './events/publish.js';
 import { PUBLISH_EVENT } from './events/repository.js';
-import { enqueueDeliveries } from './webhooks/fan-out.js';
+import { enqueueDeliveriesOf } from './webhooks/fan-out.js';
 import { startOutboxWorker, type OutboxHandler, type OutboxKind } from './outbox/worker.js';
 
 export interface RunningServer {
@@ -56,7 +56,7 @@ export function outboxHandlers(
     // Webhook deliveries (issue 21): signed POSTs on the Standard Webhooks retry schedule.
     ...webhookDeliveryKinds(webhookDeliveryDepsOf(context)),
     // Publishes recorded events to the pull feed, then one delivery per subscribed endpoint.
-    [PUBLISH_EVENT]: publishEventHandler({ db: context.db, clock: context.clock, fanOut: enqueueDeliveries }),
+    [PUBLISH_EVENT]: publishEventHandler({ clock: context.clock, fanOutAll: enqueueDeliveriesOf }),
   };
 }
 

@@ -1,6 +1,6 @@
 import { sql, type QueryCreator } from 'kysely';
 import type { Database, Executor } from '../db/database.js';
-import { dialectOf } from '../db/dialect.js';
+import { reusableInsert } from '../db/reusable-query.js';
 import type { OutboxMessageRow } from './tables.js';
 
 export type OutboxState = 'PENDING' | 'SENT' | 'FAILED';
@@ -101,99 +101,6 @@ export async function enqueue(tx: Executor, message: NewOutboxMessage): Promise<
   await enqueueStatement(tx, message).execute();
 }
 
-/** A kind a worker delivers, and how many attempts a message of it gets. */
-export interface KindAttempts {
-  readonly kind: string;
-  readonly maxAttempts: number;
-}
-
-/**
- * Leases the next message due (one of `kinds`, fewer than its kind's attempts, no live lease)
- * by compare and set: of racing workers one gets it, the others the next one or none. On
- * PostgreSQL the candidate is read `for update skip locked`, so racers do not queue on one row.
- */
-export async function leaseNext(
-  db: Executor,
-  lease: { owner: string; now: string; until: string; kinds: readonly KindAttempts[] },
-): Promise<OutboxMessage | undefined> {
-  if (lease.kinds.length === 0) return undefined;
-  const postgres = dialectOf(db) === 'postgres';
-  const row = await db
-    .updateTable('outbox_message')
-    .set((eb) => ({
-      lease_owner: lease.owner,
-      lease_until: lease.until,
-      attempts: eb('attempts', '+', 1),
-      updated_at: lease.now,
-    }))
-    .where('id', '=', (eb) => {
-      const candidate = eb
-        .selectFrom('outbox_message')
-        .select('id')
-        .where('state', '=', 'PENDING')
-        .where('next_attempt_at', '<=', lease.now)
-        .where((w) => w.or(lease.kinds.map((k) => w.and([w('kind', '=', k.kind), w('attempts', '<', k.maxAttempts)]))))
-        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', lease.now)]))
-        .orderBy('next_attempt_at')
-        .orderBy('id')
-        .limit(1);
-      return postgres ? candidate.forUpdate().skipLocked() : candidate;
-    })
-    // Compare and set: the row is still free (a racer read the same candidate without a lock).
-    .where('state', '=', 'PENDING')
-    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', lease.now)]))
-    .returningAll()
-    .executeTakeFirst();
-  return row ? messageOf(row) : undefined;
-}
-
-/** Marks a leased message sent; false when the lease was lost meanwhile (another worker owns it). */
-export async function markSent(db: Executor, id: number, owner: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('outbox_message')
-    .set({ state: 'SENT', sent_at: at, updated_at: at, lease_owner: null, lease_until: null, last_error: null })
-    .where('id', '=', id)
-    .where('state', '=', 'PENDING')
-    .where('lease_owner', '=', owner)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Records a failed delivery: due again at `retryAt`, or FAILED when `retryAt` is undefined. */
-export async function markFailed(
-  db: Executor,
-  failure: { id: number; owner: string; at: string; error: string; retryAt?: string },
-): Promise<boolean> {
-  const result = await db
-    .updateTable('outbox_message')
-    .set({
-      state: failure.retryAt === undefined ? 'FAILED' : 'PENDING',
-      next_attempt_at: failure.retryAt ?? failure.at,
-      last_error: failure.error,
-      updated_at: failure.at,
-      lease_owner: null,
-      lease_until: null,
-    })
-    .where('id', '=', failure.id)
-    .where('state', '=', 'PENDING')
-    .where('lease_owner', '=', failure.owner)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Messages whose last attempt died with its worker (lease expired, no attempt left): FAILED. */
-export async function failAbandoned(db: Executor, now: string, kinds: readonly KindAttempts[]): Promise<number> {
-  if (kinds.length === 0) return 0;
-  const result = await db
-    .updateTable('outbox_message')
-    .set({ state: 'FAILED', last_error: 'LeaseExpired', updated_at: now, lease_owner: null, lease_until: null })
-    .where('state', '=', 'PENDING')
-    .where((w) => w.or(kinds.map((k) => w.and([w('kind', '=', k.kind), w('attempts', '>=', k.maxAttempts)]))))
-    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
 /** FAILED messages, oldest first (operators: `documents failed`). */
 export async function failedMessages(db: Executor, limit: number): Promise<OutboxMessage[]> {
   const rows = await db
@@ -259,7 +166,7 @@ export async function findMessage(db: Executor, key: string): Promise<OutboxMess
   return row ? messageOf(row) : undefined;
 }
 
-function messageOf(row: OutboxMessageRow): OutboxMessage {
+export function messageOf(row: OutboxMessageRow): OutboxMessage {
   return {
     id: row.id,
     key: row.message_key,
@@ -271,4 +178,31 @@ function messageOf(row: OutboxMessageRow): OutboxMessage {
     createdAt: row.created_at,
     ...(row.sent_at === null ? {} : { sentAt: row.sent_at }),
   };
+}
+
+/** Rows per insert of `enqueueAll` (each of its row counts is compiled once: a few sizes only). */
+const ENQUEUE_ROWS = 64;
+
+const enqueueRows = reusableInsert([...OUTBOX_NAMES], (db, rows: OutboxValues[]) =>
+  db
+    .insertInto('outbox_message')
+    .values(
+      rows.map((v) => ({
+        message_key: v.outboxKey,
+        kind: v.outboxKind,
+        payload_json: v.outboxPayloadJson,
+        state: 'PENDING',
+        attempts: 0,
+        next_attempt_at: v.outboxAt,
+        created_at: v.outboxAt,
+        updated_at: v.outboxAt,
+      })),
+    )
+    .onConflict((oc) => oc.column('message_key').doNothing()),
+);
+
+/** `enqueue` for many messages: multi-row inserts (a key already recorded is left as it is). */
+export async function enqueueAll(tx: Executor, messages: readonly NewOutboxMessage[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += ENQUEUE_ROWS)
+    await enqueueRows(tx, messages.slice(i, i + ENQUEUE_ROWS).map(outboxValues));
 }

@@ -4,19 +4,35 @@ import type { Clock } from '../context.js';
 import type { Db, Tx } from '../db/database.js';
 import { failureName } from '../db/refused-values.js';
 import type { OutboxConfig } from './config.js';
-import { failAbandoned, leaseNext, markFailed, markSent, type KindAttempts, type OutboxMessage } from './repository.js';
+import { startPeriodic } from '../kernel/periodic.js';
+import type { OutboxMessage } from './repository.js';
+import { failAbandoned, leaseDue, markFailed, markSent as markSentIn, type KindAttempts } from './repository-lease.js';
+import { groupedSentMarks } from './sent-marks.js';
 
 /** Delivers one message; throwing means "not delivered", retried with back-off. Use `message.key` as a stable id. */
 export type OutboxHandler = (message: OutboxMessage) => Promise<void>;
 
-/** A kind with its own retry schedule, or work to commit with its SENT mark. */
-export interface OutboxKind {
-  readonly deliver: OutboxHandler;
+interface KindSchedule {
   /** Delays before attempts 2, 3, …: a message gets `length + 1` attempts. Absent: back-off and `maxAttempts`. */
   readonly retryDelaysMs?: readonly number[];
+}
+
+/** A kind whose delivery calls out (an e-mail, a webhook): one message per lane, marks SENT grouped. */
+export interface SendingKind extends KindSchedule {
+  readonly deliver: OutboxHandler;
   /** Runs in the transaction that marks the message SENT (e.g. the event that reports it was sent). */
   readonly recordSent?: (tx: Tx, message: OutboxMessage) => Promise<void>;
 }
+
+/**
+ * A kind whose delivery is work in the database only (publishing an event): its messages leased
+ * together are committed in ONE transaction with their SENT marks; a throw commits each alone.
+ */
+export interface CommittedKind extends KindSchedule {
+  readonly commit: (tx: Tx, messages: readonly OutboxMessage[]) => Promise<void>;
+}
+
+export type OutboxKind = SendingKind | CommittedKind;
 
 export interface OutboxWorkerDeps {
   readonly db: Db;
@@ -53,11 +69,13 @@ export function backoffMs(attempts: number, baseBackoffMs: number, random: numbe
 }
 
 /**
- * The outbox's delivery worker of a process: every `intervalMs` a pass leases due messages one at
- * a time (compare and set, so with several processes one delivers each, the others skip it), runs
- * the handler of its kind and marks it SENT, or due again after a back-off, or FAILED after
- * `maxAttempts`. At least once: a crash after a handler delivered and before SENT was recorded
- * delivers again once the lease expires. Kinds without a handler here are left to other processes.
+ * The outbox's delivery worker of a process: every `intervalMs` a pass leases due messages (compare
+ * and set, as many as it has lanes per statement, so with several processes one delivers each and
+ * the others skip it) and its lanes deliver them one at a time (a slow receiver holds up one lane),
+ * marking each SENT (grouped with others' marks), or due again after a back-off, or FAILED after
+ * `maxAttempts`. Messages of a committed kind leased together are committed in one transaction. At
+ * least once: a crash after a handler delivered and before SENT was recorded delivers again once
+ * the lease expires. Kinds without a handler here are left to other processes.
  */
 export function startOutboxWorker(
   deps: OutboxWorkerDeps,
@@ -70,7 +88,10 @@ export function startOutboxWorker(
   );
   const attemptsOf = (kind: OutboxKind) => (kind.retryDelaysMs ? kind.retryDelaysMs.length + 1 : options.maxAttempts);
   const kinds: KindAttempts[] = [...byKind].map(([kind, k]) => ({ kind, maxAttempts: attemptsOf(k) }));
+  const lanes = Math.max(1, options.concurrency);
   const random = deps.random ?? Math.random;
+  const markSent = groupedSentMarks(deps.db, owner, deps.clock);
+  let stopped = false;
   /** When attempt `attempts + 1` may start, or undefined when the message has had its last. */
   const retryAt = (kind: OutboxKind, attempts: number, at: Date): string | undefined => {
     if (attempts >= attemptsOf(kind)) return undefined;
@@ -79,92 +100,139 @@ export function startOutboxWorker(
       : backoffMs(attempts, options.baseBackoffMs, random());
     return new Date(at.getTime() + delay).toISOString();
   };
-  const sent = async (kind: OutboxKind, message: OutboxMessage): Promise<boolean> => {
-    const at = deps.clock().toISOString();
-    const { recordSent } = kind;
-    if (!recordSent) return markSent(deps.db, message.id, owner, at);
-    return deps.db.transaction().execute(async (tx) => {
-      const marked = await markSent(tx, message.id, owner, at);
-      if (marked) await recordSent(tx, message);
-      return marked;
-    });
+  // SIGKILL, as a machine dying between the receiver's acceptance and SENT (test hook, see config).
+  const crashHook = (kind: string) => {
+    if (options.crashAfter === 'send' || options.crashAfter === `send:${kind}`) process.kill(process.pid, 'SIGKILL');
   };
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
+  const leaseLost = (message: OutboxMessage) =>
+    // Delivered after its lease ran out: another worker took it over and delivers it again.
+    deps.log?.warn({ outboxKey: message.key, kind: message.kind }, 'outbox message delivered after its lease expired');
 
-  const deliver = async (message: OutboxMessage): Promise<boolean> => {
-    // Leased only among the kinds handled here.
-    const kind = byKind.get(message.kind) as OutboxKind;
+  const failed = async (kind: OutboxKind, message: OutboxMessage, error: unknown): Promise<void> => {
+    const at = deps.clock();
+    const error_ = failureName(error).slice(0, 200);
+    // A refusal that will never pass (e.g. an SMTP 5xx: MailSendFailed.permanent) fails at once.
+    const permanent = (error as { permanent?: unknown }).permanent === true;
+    const next = permanent ? undefined : retryAt(kind, message.attempts, at);
+    await markFailed(deps.db, { id: message.id, owner, at: at.toISOString(), error: error_, retryAt: next });
+    const fields = { outboxKey: message.key, kind: message.kind, attempts: message.attempts, reason: error_ };
+    if (next === undefined) deps.log?.error(fields, 'outbox message failed after its last attempt');
+    else deps.log?.warn({ ...fields, retryAt: next }, 'outbox message not delivered; retrying later');
+  };
+
+  /** Delivers one message of a sending kind; 1 when it was marked SENT. */
+  const send = async (kind: SendingKind, message: OutboxMessage): Promise<number> => {
     try {
       await kind.deliver(message);
     } catch (error) {
-      const at = deps.clock();
-      const error_ = failureName(error).slice(0, 200);
-      // A refusal that will never pass (e.g. an SMTP 5xx: MailSendFailed.permanent) fails at once.
-      const permanent = (error as { permanent?: unknown }).permanent === true;
-      const next = permanent ? undefined : retryAt(kind, message.attempts, at);
-      await markFailed(deps.db, { id: message.id, owner, at: at.toISOString(), error: error_, retryAt: next });
-      const fields = { outboxKey: message.key, kind: message.kind, attempts: message.attempts, reason: error_ };
-      if (next === undefined) deps.log?.error(fields, 'outbox message failed after its last attempt');
-      else deps.log?.warn({ ...fields, retryAt: next }, 'outbox message not delivered; retrying later');
-      return false;
+      await failed(kind, message, error);
+      return 0;
     }
-    // SIGKILL, as a machine dying between the receiver's acceptance and SENT (test hook, see config).
-    if (options.crashAfter === 'send' || options.crashAfter === `send:${message.kind}`)
-      process.kill(process.pid, 'SIGKILL');
-    if (await sent(kind, message)) return true;
-    // Delivered after its lease ran out: another worker took it over and delivers it again.
-    deps.log?.warn({ outboxKey: message.key, kind: message.kind }, 'outbox message delivered after its lease expired');
-    return false;
+    crashHook(message.kind);
+    if (await markSent({ message, recordSent: kind.recordSent })) return 1;
+    leaseLost(message);
+    return 0;
+  };
+
+  /** Commits messages of a committed kind with their SENT marks; how many were marked. */
+  const commit = async (kind: CommittedKind, messages: readonly OutboxMessage[]): Promise<number> => {
+    try {
+      const marked = await deps.db.transaction().execute(async (tx) => {
+        await kind.commit(tx, messages);
+        crashHook(messages[0]?.kind ?? '');
+        return markSentIn(
+          tx,
+          messages.map((m) => m.id),
+          owner,
+          deps.clock().toISOString(),
+        );
+      });
+      for (const message of messages) if (!marked.has(message.id)) leaseLost(message);
+      return marked.size;
+    } catch (error) {
+      if (messages.length === 1) {
+        await failed(kind, messages[0] as OutboxMessage, error);
+        return 0;
+      }
+      // One message's defect must not fail the others: each alone, as one message is.
+      let marked = 0;
+      for (const message of messages) marked += await commit(kind, [message]);
+      return marked;
+    }
   };
 
   const pass = async (): Promise<number> => {
     let delivered = 0;
     let budget = options.batch ?? DEFAULT_BATCH;
+    let drained = false;
+    /** Leased by a lane for the others, not yet started; each with the end of its lease. */
+    const queue: { message: OutboxMessage; until: string }[] = [];
+    let leasing: Promise<unknown> | undefined;
     await failAbandoned(deps.db, deps.clock().toISOString(), kinds);
-    // Each lane leases and delivers one message at a time until none is due or the batch is spent.
+    /** The queued messages of a committed kind, to commit with one of them. */
+    const queuedOf = (kind: string) => {
+      const same = queue.filter((q) => q.message.kind === kind);
+      for (const q of same) queue.splice(queue.indexOf(q), 1);
+      return same.map((q) => q.message);
+    };
+    // Each lane takes the next leased message; when none is left, it leases as many as there are
+    // lanes in one statement (the others wait for it), until none is due or the batch is spent.
     const lane = async () => {
-      while (budget > 0 && !stopped) {
-        budget--;
-        const now = deps.clock();
-        const message = await leaseNext(deps.db, {
-          owner,
-          now: now.toISOString(),
-          until: new Date(now.getTime() + options.leaseSeconds * 1000).toISOString(),
-          kinds,
-        });
-        if (!message) return;
-        if (await deliver(message)) delivered++;
+      for (;;) {
+        const queued = queue.shift();
+        // Its lease ran out while it waited for a lane: another worker may have it now.
+        if (queued && queued.until <= deps.clock().toISOString()) continue;
+        let message = queued?.message;
+        if (!message) {
+          if (drained || stopped || budget <= 0) return;
+          if (leasing) {
+            await leasing.catch(() => undefined);
+            continue;
+          }
+          const now = deps.clock();
+          const until = new Date(now.getTime() + options.leaseSeconds * 1000).toISOString();
+          const limit = Math.min(budget, lanes);
+          const leasedNow = leaseDue(deps.db, { owner, now: now.toISOString(), until, kinds, limit });
+          leasing = leasedNow;
+          let leased: OutboxMessage[];
+          try {
+            // Resumes before the lanes waiting for it (reactions run in order): they find the queue filled.
+            leased = await leasedNow;
+          } finally {
+            leasing = undefined;
+          }
+          const [first, ...rest] = leased;
+          budget -= leased.length;
+          if (leased.length < limit) drained = true;
+          for (const next of rest) queue.push({ message: next, until });
+          if (!first) return;
+          message = first;
+        }
+        const kind = byKind.get(message.kind) as OutboxKind;
+        const marked =
+          'commit' in kind ? await commit(kind, [message, ...queuedOf(message.kind)]) : await send(kind, message);
+        delivered += marked;
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, lane));
+    const ended = await Promise.allSettled(Array.from({ length: lanes }, lane));
+    const failure = ended.find((e) => e.status === 'rejected');
+    if (failure) throw failure.reason;
     return delivered;
   };
 
-  const runOnce = () => (running ??= pass().finally(() => (running = undefined)));
-
-  const schedule = () => {
-    if (stopped || options.timer === false) return;
-    timer = setTimeout(() => {
-      runOnce()
-        .catch((error: unknown) => {
-          // The pass could not run (e.g. the database is away): the next one tries again.
-          deps.log?.warn({ err: error, reason: failureName(error) }, 'outbox pass could not run');
-        })
-        .finally(schedule);
-    }, options.intervalMs);
-    // The worker never keeps a process alive on its own.
-    timer.unref();
-  };
-  schedule();
-
+  const loop = startPeriodic({
+    intervalMs: options.intervalMs,
+    pass,
+    // The pass could not run (e.g. the database is away): the next one tries again.
+    onError: (error: unknown) =>
+      deps.log?.warn({ err: error, reason: failureName(error) }, 'outbox pass could not run'),
+    timer: options.timer !== false,
+  });
   return {
-    runOnce,
-    async stop() {
+    runOnce: () => loop.runOnce(),
+    stop() {
       stopped = true;
-      clearTimeout(timer);
-      await running?.catch(() => undefined);
+      return loop.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { failureName } from '../db/refused-values.js';
+import { startPeriodic, type Periodic } from '../kernel/periodic.js';
 import type { FlowDeps } from './flow.js';
 import { recoverPurchases, type RecoveryReport } from './recovery.js';
 
@@ -9,12 +10,7 @@ import { recoverPurchases, type RecoveryReport } from './recovery.js';
  * sweeps; recovery leases each purchase by compare-and-set, so one of them settles it and the
  * others skip it. Started with the server, stopped (awaiting a running sweep) before it closes.
  */
-export interface RecoverySweep {
-  /** One sweep now (tests; the timer calls the same). */
-  runOnce(): Promise<RecoveryReport | undefined>;
-  /** No new sweep starts; resolves once a running one has finished. */
-  stop(): Promise<void>;
-}
+export type RecoverySweep = Periodic<RecoveryReport | undefined>;
 
 export function startRecoverySweep(
   deps: FlowDeps,
@@ -25,39 +21,20 @@ export function startRecoverySweep(
     readonly alsoRecover?: () => Promise<unknown>;
   },
 ): RecoverySweep {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<RecoveryReport | undefined> | undefined;
-
-  const runOnce = () =>
-    (running ??= recoverPurchases(deps, { graceSeconds: options.graceSeconds })
-      .then(async (report) => {
-        await options.alsoRecover?.();
-        return report;
-      })
-      .catch((error: unknown) => {
-        // The sweep could not run at all (e.g. the database is away): the next one tries again.
-        deps.log?.warn({ err: error, reason: failureName(error) }, 'purchase recovery sweep could not run');
-        return undefined;
-      })
-      .finally(() => (running = undefined)));
-
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void runOnce().then(schedule);
-    }, options.intervalSeconds * 1000);
-    // The sweep never keeps a process alive on its own.
-    timer.unref();
-  };
-  schedule();
-
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return startPeriodic({
+    intervalMs: options.intervalSeconds * 1000,
+    pass: () =>
+      recoverPurchases(deps, { graceSeconds: options.graceSeconds })
+        .then(async (report) => {
+          await options.alsoRecover?.();
+          return report;
+        })
+        .catch((error: unknown) => {
+          // The sweep could not run at all (e.g. the database is away): the next one tries again.
+          deps.log?.warn({ err: error, reason: failureName(error) }, 'purchase recovery sweep could not run');
+          return undefined;
+        }),
+    // Never called: a sweep that could not run is logged above and answers undefined (so does `runOnce`).
+    onError: () => undefined,
+  });
 }

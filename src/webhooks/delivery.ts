@@ -97,7 +97,8 @@ export async function deliverWebhook(deps: DeliveryDeps, message: OutboxMessage)
     ...(ok ? {} : { error: failureCode(result) }),
     ...(result.excerpt === undefined ? {} : { responseExcerpt: result.excerpt }),
   }).catch((error: unknown) => deps.log?.warn({ err: error, eventId, endpointId }, 'webhook attempt not recorded'));
-  if (ok) return markHealthy(deps.db, endpointId);
+  // Healthy as read (the usual case): nothing to clear.
+  if (ok) return found.endpoint.failingSince === undefined ? undefined : markHealthy(deps.db, endpointId);
   const at = deps.clock();
   if (result.statusCode === 410) {
     await disableEndpoint(deps.db, endpointId, 'GONE', at.toISOString());

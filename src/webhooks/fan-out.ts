@@ -1,6 +1,6 @@
 import type { Executor, Tx } from '../db/database.js';
 import type { EventWebhooks, EventWebhookScope, PartnerEvent } from '../events/model.js';
-import { enqueue, type NewOutboxMessage } from '../outbox/repository.js';
+import { enqueueAll, type NewOutboxMessage } from '../outbox/repository.js';
 import { WebhookDisabled, WebhookNotFound } from './errors.js';
 import type { WebhookEndpoint } from './model.js';
 import { enabledEndpoints, findEndpoint } from './repository.js';
@@ -54,13 +54,34 @@ export const webhooksOfEventLog: EventWebhooks = {
 };
 
 /**
- * Queues one delivery of a published event per enabled endpoint of its partner and brand that
+ * Queues one delivery of each published event per enabled endpoint of its partner and brand that
  * subscribes to its type (an empty list: every type); a `webhook.test` event only to its own
- * endpoint. Runs in the publishing transaction; the key makes a second call a no-op. Answers the
- * endpoints queued.
+ * endpoint. Runs in the publishing transaction: one read of the endpoints per partner and brand,
+ * one multi-row insert; the key makes a second call a no-op. Answers the endpoints queued per event.
  */
-export async function enqueueDeliveries(tx: Tx, event: PartnerEvent, at: string): Promise<string[]> {
-  const targets = await liveEndpointsFor(tx, event);
-  for (const endpointId of targets) await enqueue(tx, deliveryMessage(event.id, endpointId, at));
+export async function enqueueDeliveriesOf(
+  tx: Tx,
+  events: readonly PartnerEvent[],
+  at: string,
+): Promise<Map<string, string[]>> {
+  const endpointsOf = new Map<string, WebhookEndpoint[]>();
+  const targets = new Map<string, string[]>();
+  for (const event of events) {
+    const scope = { partnerId: event.partnerId, brandCode: event.brandCode };
+    const key = `${String(scope.partnerId)}:${scope.brandCode}`;
+    const endpoints = endpointsOf.get(key) ?? (await enabledEndpoints(tx, scope));
+    endpointsOf.set(key, endpoints);
+    targets.set(
+      event.id,
+      endpoints.filter((e) => receives(e, event)).map((e) => e.id),
+    );
+  }
+  const messages = [...targets].flatMap(([eventId, ids]) => ids.map((id) => deliveryMessage(eventId, id, at)));
+  await enqueueAll(tx, messages);
   return targets;
+}
+
+/** `enqueueDeliveriesOf` for one event: the endpoints queued. */
+export async function enqueueDeliveries(tx: Tx, event: PartnerEvent, at: string): Promise<string[]> {
+  return (await enqueueDeliveriesOf(tx, [event], at)).get(event.id) ?? [];
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { DeliveryAttemptView, DeliveryState, EventDeliveries, EventWebhookScope } from '../events/model.js';
 import { findEvent } from '../events/repository.js';
@@ -8,26 +9,23 @@ import { endpointIdsEver } from './repository.js';
 export const WEBHOOK_DELIVERY = 'webhook-delivery';
 export const deliveryKey = (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`;
 
-/** Records one attempt, numbered after the last one of this event and endpoint. */
+/** Records one attempt, numbered after the last one of this event and endpoint (one statement). */
 export async function recordAttempt(
   db: Executor,
   eventId: string,
   endpointId: string,
   attempt: Omit<DeliveryAttemptView, 'attempt'>,
 ): Promise<number> {
-  const last = await db
-    .selectFrom('webhook_delivery_attempt')
-    .select((eb) => eb.fn.max('attempt').as('last'))
-    .where('event_id', '=', eventId)
-    .where('endpoint_public_id', '=', endpointId)
-    .executeTakeFirst();
-  const number = (last?.last ?? 0) + 1;
-  await db
+  const row = await db
     .insertInto('webhook_delivery_attempt')
     .values({
       event_id: eventId,
       endpoint_public_id: endpointId,
-      attempt: number,
+      attempt: db
+        .selectFrom('webhook_delivery_attempt')
+        .select(sql<number>`coalesce(max(attempt), 0) + 1`.as('next'))
+        .where('event_id', '=', eventId)
+        .where('endpoint_public_id', '=', endpointId),
       attempted_at: attempt.attemptedAt,
       outcome: attempt.outcome,
       status_code: attempt.statusCode ?? null,
@@ -35,8 +33,9 @@ export async function recordAttempt(
       error: attempt.error ?? null,
       response_excerpt: attempt.responseExcerpt ?? null,
     })
-    .execute();
-  return number;
+    .returning('attempt')
+    .executeTakeFirstOrThrow();
+  return row.attempt;
 }
 
 /**

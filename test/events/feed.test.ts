@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventWebhooks } from '../../src/events/model.js';
-import {
-  enqueue,
-  findMessage,
-  markFailed,
-  type NewOutboxMessage,
-  type OutboxState,
-} from '../../src/outbox/repository.js';
+import { enqueue, findMessage, type NewOutboxMessage, type OutboxState } from '../../src/outbox/repository.js';
+import { markFailed } from '../../src/outbox/repository-lease.js';
 import type { Db } from '../../src/db/database.js';
 import { WebhookNotFound } from '../../src/webhooks/errors.js';
 import { useTestApp } from '../helpers/app.js';
