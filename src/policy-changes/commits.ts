@@ -2,7 +2,7 @@ import { PlanEnded, runPlan } from '../db/commit-plan.js';
 import type { Db, Executor } from '../db/database.js';
 import { changeDocumentsMessage } from '../documents/messages.js';
 import { changeCapturedEvent, changeRefundedEvent, changeReferences, policyChangedEvent } from '../events/data.js';
-import { policyReferencesOf, recordEventSteps } from '../events/repository.js';
+import { policyReferencesOf, recordEvent, recordEventSteps } from '../events/repository.js';
 import { enqueueStep } from '../outbox/repository.js';
 import { lockPolicyAtStep, policyTransactionSteps } from '../policies/repository-transactions.js';
 import type { PolicyTransactionRequest } from '../policies/transaction-request.js';
@@ -47,16 +47,22 @@ export async function applyChange(
     via?: ChangeState;
   },
 ): Promise<ApplyOutcome> {
-  // A row is moved once per statement: passing through `via` is a statement of its own, before the plan.
-  if (step.via === undefined) return applyPlan(db, change, step);
+  // A row is moved once per statement, and a policy's event counter bumped once: passing through
+  // `via`, and a refund's event after the change's own, are statements of their own in one transaction.
+  const refunded = step.to === 'SETTLED' && change.amountMinor < 0;
+  if (step.via === undefined && !refunded) return applyPlan(db, change, step);
   const via = step.via;
   try {
     return await db.transaction().execute(async (tx) => {
-      const held = await moveChange(tx, change, step.from, via, {}, step.at);
+      const held = via === undefined ? change : await moveChange(tx, change, step.from, via, {}, step.at);
       if (!held) return 'overtaken' as const;
-      const applied = await applyPlan(tx, held, { ...step, from: [via] });
+      const applied = await applyPlan(tx, held, via === undefined ? step : { ...step, from: [via] });
       // Nothing of the plan was written: neither is the hold.
       if (typeof applied === 'string') throw new PlanEnded(applied);
+      if (refunded) {
+        const references = changeReferences(applied, await policyReferencesOf(tx, applied.policyNumber));
+        await recordEvent(tx, { ...changeRefundedEvent(applied, references), at: step.at });
+      }
       return applied;
     });
   } catch (error) {
@@ -90,15 +96,9 @@ async function applyPlan(
       ...policyTransactionSteps('moved', request, 'stale'),
       // The new transaction's documents e-mail, committed with it (outbox: sent by the worker).
       enqueueStep('documents', 'policy_moved', changeDocumentsMessage(change.policyNumber, sequenceNumber, step.at)),
-      // The partner's events: the policy's new transaction, then a refund that settled with it
-      // (a charge is captured later: `settleCapture`).
+      // The partner's event of the policy's new transaction (a refund that settled with it: `applyChange`;
+      // a charge is captured later: `settleCapture`).
       ...recordEventSteps('changed_event', 'policy_moved', { ...policyChangedEvent(applied, references), at: step.at }),
-      ...(applied.amountMinor < 0 && applied.state === 'SETTLED'
-        ? recordEventSteps('refunded_event', 'policy_moved', {
-            ...changeRefundedEvent(applied, references),
-            at: step.at,
-          })
-        : []),
     ],
     answer: { moved: 'row' },
   });
