@@ -61,8 +61,8 @@ const purchaseReferences = (purchase: Purchase): PolicyReferences => ({
 type EventOf = Omit<NewPartnerEvent, 'at'>;
 
 /**
- * `policy.issued`: the purchase's policy. On PostgreSQL the issuing statement numbers it, so the
- * number here is a stand-in it replaces (events/statements.ts NUMBER_IN_STATEMENT).
+ * `policy.issued`: the purchase's policy. Its number is taken in the issuing commit: the event's
+ * row reads it there (events/repository.ts `recordEventSteps`), and `data` gets it from the row.
  */
 export function policyIssuedEvent(purchase: Purchase, policyNumber: string): EventOf {
   return {

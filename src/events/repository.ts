@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { Executor, Tx } from '../db/database.js';
+import { sql, type Insertable, type OnConflictBuilder, type SqlBool } from 'kysely';
+import { runPlan, type PlanStep, type StepColumn, type StepInput } from '../db/commit-plan.js';
+import type { Database, Executor, Tx } from '../db/database.js';
 import { reusableQuery } from '../db/reusable-query.js';
-import { enqueueStatementOf, OUTBOX_NAMES, outboxValues, type OutboxValues } from '../outbox/repository.js';
+import { enqueueStep } from '../outbox/repository.js';
 import type { EventType, NewPartnerEvent, PartnerEvent, PolicyReferences } from './model.js';
 import type { PartnerEventRow, PartnerEventTable } from './tables.js';
-import type { Insertable } from 'kysely';
 
-type NewPartnerEventRow = Insertable<PartnerEventTable>;
+type NewPartnerEventRow = Omit<Insertable<PartnerEventTable>, 'id'>;
 
 /** The outbox kind that publishes a recorded event (publish.ts): feed position, then one delivery per subscriber. */
 export const PUBLISH_EVENT = 'partner-event';
@@ -34,61 +35,93 @@ const bumpCounter = reusableQuery(['name'], (db, v: { name: string }) =>
     .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ last_value: eb('event_counter.last_value', '+', 1) })))
     .returning('last_value'),
 );
-const findCause = reusableQuery(['sourceKey'], (db, v: { sourceKey: string }) =>
-  db.selectFrom('partner_event').select('event_id').where('source_key', '=', v.sourceKey),
-);
-type EventValues = Omit<NewPartnerEventRow, 'id'>;
-/** The columns a recorded event is written with (also the PostgreSQL purchase statement's, statements.ts). */
-export const RECORDED_EVENT_COLUMNS = [
-  'event_id',
-  'source_key',
-  'partner_id',
-  'brand_code',
-  'type',
-  'policy_number',
-  'policy_sequence',
-  'occurred_at',
-  'data_json',
-] as const satisfies readonly (keyof EventValues)[];
-const EVENT_COLUMNS = [
-  ...RECORDED_EVENT_COLUMNS,
-  'endpoint_public_id',
-  'feed_position',
-  'published_at',
-] as const satisfies readonly (keyof EventValues)[];
-const insertEvent = reusableQuery([...EVENT_COLUMNS], (db, v: EventValues) => db.insertInto('partner_event').values(v));
-const enqueuePublish = reusableQuery([...OUTBOX_NAMES], (db, v: OutboxValues) => enqueueStatementOf(db, v));
+
+/** A policy event's `data` as stored: its number and sequence live in their own columns (`eventOf` adds them back). */
+function storedData(data: Readonly<Record<string, unknown>>, numbered: boolean): string {
+  if (!numbered) return JSON.stringify(data);
+  const { policyNumber: _number, policyEventSequence: _sequence, ...rest } = data;
+  return JSON.stringify(rest);
+}
+
+/**
+ * The steps of a commit plan (db/commit-plan.ts) that record an event with the change it reports,
+ * when the step `after` answered a row: the policy's next sequence (its counter's row lock held to
+ * the commit: sequence order = commit order; not taken for a cause recorded already, which would
+ * leave a gap), the row, and the outbox message that publishes it. `policyNumber` is read from an
+ * earlier step when that step takes it (the issuing commit's header). The step named `name`
+ * answers the new `event_id`; none when the cause was recorded already. Any number of events
+ * per plan, each under its own name.
+ */
+export function recordEventSteps(
+  name: string,
+  after: string | undefined,
+  event: NewPartnerEvent,
+  policyNumber: string | StepColumn | undefined = event.policyNumber,
+): PlanStep[] {
+  const eventId = newEventId();
+  const sequence = `${name}_sequence`;
+  const numbered = policyNumber !== undefined;
+  const numberOf = (ref: StepInput<object>['ref']) =>
+    typeof policyNumber === 'object' ? ref<string>(policyNumber.step, policyNumber.column) : undefined;
+  const sequenceStep: PlanStep<{ number: string; sourceKey: string }> = {
+    name: sequence,
+    ...(after === undefined ? {} : { after }),
+    shape: typeof policyNumber,
+    values: { number: typeof policyNumber === 'string' ? policyNumber : '', sourceKey: event.sourceKey },
+    build: (_, { v, ref, insert }) =>
+      insert(
+        'event_counter',
+        { name: sql`${'policy:'} || ${numberOf(ref) ?? v.number}`, last_value: 1 },
+        sql<SqlBool>`not exists (select 1 from partner_event where source_key = ${v.sourceKey})`,
+      )
+        .onConflict((oc: OnConflictBuilder<Database, 'event_counter'>) =>
+          oc.column('name').doUpdateSet((eb) => ({ last_value: eb('event_counter.last_value', '+', 1) })),
+        )
+        .returning('last_value'),
+  };
+  const rowStep: PlanStep<NewPartnerEventRow> = {
+    name,
+    ...(numbered ? { after: sequence } : after === undefined ? {} : { after }),
+    shape: typeof policyNumber,
+    values: {
+      event_id: eventId,
+      source_key: event.sourceKey,
+      partner_id: event.partnerId,
+      brand_code: event.brandCode,
+      type: event.type,
+      policy_number: typeof policyNumber === 'string' ? policyNumber : null,
+      policy_sequence: null,
+      occurred_at: event.at,
+      data_json: storedData(event.data, numbered),
+      endpoint_public_id: event.endpointId ?? null,
+      feed_position: null,
+      published_at: null,
+    },
+    build: (_, { v, ref, insert }) =>
+      insert('partner_event', {
+        ...v,
+        ...(numbered
+          ? { policy_number: numberOf(ref) ?? v.policy_number, policy_sequence: ref(sequence, 'last_value') }
+          : {}),
+      })
+        .onConflict((oc: OnConflictBuilder<Database, 'partner_event'>) => oc.column('source_key').doNothing())
+        .returning('event_id'),
+  };
+  const publish = { key: `${PUBLISH_EVENT}:${eventId}`, kind: PUBLISH_EVENT, payload: { eventId }, at: event.at };
+  return [...(numbered ? [sequenceStep] : []), rowStep, enqueueStep(`${name}_outbox`, name, publish)];
+}
 
 /**
  * Records an event in the caller's transaction (the change it reports): its policy sequence, the
  * row, and the outbox message that publishes it. Undefined when its cause was recorded already.
  */
 export async function recordEvent(tx: Tx, event: NewPartnerEvent): Promise<string | undefined> {
-  if ((await findCause(tx, { sourceKey: event.sourceKey })).rows.length > 0) return undefined;
-  const policySequence =
-    event.policyNumber === undefined ? undefined : await nextCounterValue(tx, `policy:${event.policyNumber}`);
-  const eventId = newEventId();
-  await insertEvent(tx, {
-    event_id: eventId,
-    source_key: event.sourceKey,
-    partner_id: event.partnerId,
-    brand_code: event.brandCode,
-    type: event.type,
-    policy_number: event.policyNumber ?? null,
-    policy_sequence: policySequence ?? null,
-    occurred_at: event.at,
-    data_json: JSON.stringify(
-      policySequence === undefined ? event.data : { ...event.data, policyEventSequence: policySequence },
-    ),
-    endpoint_public_id: event.endpointId ?? null,
-    feed_position: null,
-    published_at: null,
+  const { rows } = await runPlan(tx, {
+    name: 'record-event',
+    steps: recordEventSteps('event', undefined, event),
+    answer: { event: ['event_id'] },
   });
-  await enqueuePublish(
-    tx,
-    outboxValues({ key: `${PUBLISH_EVENT}:${eventId}`, kind: PUBLISH_EVENT, payload: { eventId }, at: event.at }),
-  );
-  return eventId;
+  return rows.event?.event_id as string | undefined;
 }
 
 /** One event by its public id (any partner: callers check ownership). */
@@ -97,12 +130,26 @@ export async function findEvent(db: Executor, eventId: string): Promise<PartnerE
   return row ? eventOf(row) : undefined;
 }
 
+/**
+ * The event's `data` with its policy's number first and its sequence last, from their columns
+ * (rows recorded before they were kept there only have them in `data_json` already: same values).
+ */
+function dataOf(row: PartnerEventRow): Record<string, unknown> {
+  const data = JSON.parse(row.data_json) as Record<string, unknown>;
+  if (row.policy_number === null) return data;
+  return {
+    policyNumber: row.policy_number,
+    ...data,
+    ...(row.policy_sequence === null ? {} : { policyEventSequence: row.policy_sequence }),
+  };
+}
+
 export function eventOf(row: PartnerEventRow): PartnerEvent {
   return {
     id: row.event_id,
     type: row.type as EventType,
     timestamp: row.occurred_at,
-    data: JSON.parse(row.data_json) as Record<string, unknown>,
+    data: dataOf(row),
     partnerId: row.partner_id,
     brandCode: row.brand_code,
     ...(row.policy_number === null ? {} : { policyNumber: row.policy_number }),

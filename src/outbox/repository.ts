@@ -1,4 +1,5 @@
-import { sql, type QueryCreator } from 'kysely';
+import type { OnConflictBuilder, QueryCreator } from 'kysely';
+import type { PlanStep } from '../db/commit-plan.js';
 import type { Database, Executor } from '../db/database.js';
 import { reusableInsert } from '../db/reusable-query.js';
 import type { OutboxMessageRow } from './tables.js';
@@ -74,26 +75,31 @@ export function enqueueStatementOf<DB extends Database>(qc: QueryCreator<DB>, v:
 }
 
 /**
- * The insert of one message only when the earlier CTE `source` answered a row (e.g. `header`, the
- * policy a one-statement commit wrote): no row, no message. Values bound as in `enqueueStatementOf`.
+ * The step of a commit plan (db/commit-plan.ts) that records one message when the step `after`
+ * answered a row (e.g. the policy header a purchase wrote, the event it recorded); a key already
+ * recorded is left as it is.
  */
-export function enqueueIfStatementOf<DB extends Database>(qc: QueryCreator<DB>, source: string, v: OutboxValues) {
-  return (qc as unknown as QueryCreator<Database>)
-    .insertInto('outbox_message')
-    .columns([
-      'message_key',
-      'kind',
-      'payload_json',
-      'state',
-      'attempts',
-      'next_attempt_at',
-      'created_at',
-      'updated_at',
-    ])
-    .expression(
-      sql`select ${v.outboxKey}, ${v.outboxKind}, ${v.outboxPayloadJson}, 'PENDING', 0, ${v.outboxAt}, ${v.outboxAt}, ${v.outboxAt} from ${sql.table(source)}`,
-    )
-    .onConflict((oc) => oc.column('message_key').doNothing());
+export function enqueueStep(
+  name: string,
+  after: string | undefined,
+  message: NewOutboxMessage,
+): PlanStep<OutboxValues> {
+  return {
+    name,
+    ...(after === undefined ? {} : { after }),
+    values: outboxValues(message),
+    build: (_, { v, insert }) =>
+      insert('outbox_message', {
+        message_key: v.outboxKey,
+        kind: v.outboxKind,
+        payload_json: v.outboxPayloadJson,
+        state: 'PENDING',
+        attempts: 0,
+        next_attempt_at: v.outboxAt,
+        created_at: v.outboxAt,
+        updated_at: v.outboxAt,
+      }).onConflict((oc: OnConflictBuilder<Database, 'outbox_message'>) => oc.column('message_key').doNothing()),
+  };
 }
 
 /** Records a message in the caller's transaction (both engines); a key already recorded is left as it is. */

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { InsuredPerson, PolicyIssueRequest } from './issue-request.js';
 import type { TransactionAmounts } from './transaction-request.js';
-import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision, type NumberedIssue } from './model.js';
+import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision } from './model.js';
 import type {
   PolicyDetailTable,
   PolicyFinancialValueTable,
@@ -243,55 +243,4 @@ export function childRows(request: PolicyIssueRequest, ids: PolicyIds) {
   }));
   const money = financialRows(request.amounts, ids);
   return { people, options, money };
-}
-
-/** The values of the PostgreSQL policy writes: the counter's key, the number's text around it, rows as JSON. */
-export type PolicyWriteValues = {
-  prefix: string;
-  country: string;
-  year: number;
-  before: string;
-  width: number;
-  after: string;
-  detailSuffix: string;
-  header: string;
-  detail: string;
-  people: string;
-  options: string;
-  money: string;
-};
-export const POLICY_WRITE_NAMES = [
-  'prefix',
-  'country',
-  'year',
-  'before',
-  'width',
-  'after',
-  'detailSuffix',
-  'header',
-  'detail',
-  'people',
-  'options',
-  'money',
-] as const satisfies readonly (keyof PolicyWriteValues)[];
-
-/** The values `withPolicyWrites` binds for `request` under `issue` (ids and numbers come from the statement). */
-export function policyWriteValues(request: PolicyIssueRequest, issue: NumberedIssue): PolicyWriteValues {
-  const { header, detail } = headerAndDetailRows(request, {
-    policyNumber: '',
-    policyDetailNumber: '',
-    policyDocumentAccessGuid: issue.policyDocumentAccessGuid,
-    issuedAt: issue.issuedAt,
-  });
-  const { people, options, money } = childRows(request, { headerId: 0, detailId: 0 });
-  return {
-    ...issue.counter,
-    ...issue.number,
-    detailSuffix: issue.detailSuffix,
-    header: json(header),
-    detail: json(detail),
-    people: json(people),
-    options: json(options),
-    money: json(money),
-  };
 }

@@ -1,18 +1,18 @@
-import type { Db, Tx } from '../db/database.js';
+import { PlanEnded, runPlan } from '../db/commit-plan.js';
+import type { Db, Executor } from '../db/database.js';
 import { changeDocumentsMessage } from '../documents/messages.js';
 import { changeCapturedEvent, changeRefundedEvent, changeReferences, policyChangedEvent } from '../events/data.js';
-import { policyReferencesOf, recordEvent } from '../events/repository.js';
-import { enqueue } from '../outbox/repository.js';
-import { writePolicyTransaction } from '../policies/repository-transactions.js';
+import { policyReferencesOf, recordEvent, recordEventSteps } from '../events/repository.js';
+import { enqueueStep } from '../outbox/repository.js';
+import { lockPolicyAtStep, policyTransactionSteps } from '../policies/repository-transactions.js';
 import type { PolicyTransactionRequest } from '../policies/transaction-request.js';
 import type { ChangeState, PolicyChange } from './model.js';
-import { moveChange, type ChangePatch } from './repository.js';
+import { changeOfRow, lockChangeStep, moveChange, moveChangeStep, type ChangePatch } from './repository.js';
 
 /**
- * The one commit of a change that writes two areas' tables, all or nothing: the change moves on
- * (compare and set on its state) and the policy gets its new transaction (compare and set on the
- * sequence number the change was priced against). A plain transaction on both engines: changes
- * are rare beside purchases, a BEGIN/COMMIT round trip is cheap here.
+ * The commits of a change that write several tables, all or nothing, each a commit plan of the
+ * tables' owners' steps (db/commit-plan.ts): applying it (with its policy transaction, e-mail and
+ * events) and settling a captured charge (with its event).
  */
 
 /** The transaction a change writes, from what its preview fixed. */
@@ -31,9 +31,6 @@ export function transactionOf(change: PolicyChange, at: string, paymentReference
   };
 }
 
-/** Rolls the transaction back when the policy is no longer at the change's base. */
-class PolicyMoved extends Error {}
-
 /** Applied (the moved change), or why nothing was written. */
 export type ApplyOutcome = PolicyChange | 'overtaken' | 'stale';
 
@@ -50,45 +47,76 @@ export async function applyChange(
     via?: ChangeState;
   },
 ): Promise<ApplyOutcome> {
+  // A row is moved once per statement, and a policy's event counter bumped once: passing through
+  // `via`, and a refund's event after the change's own, are statements of their own in one transaction.
+  const refunded = step.to === 'SETTLED' && change.amountMinor < 0;
+  if (step.via === undefined && !refunded) return applyPlan(db, change, step);
+  const via = step.via;
   try {
     return await db.transaction().execute(async (tx) => {
-      const sequenceNumber = change.baseSequenceNumber + 1;
-      const held = step.via ? await moveChange(tx, change, step.from, step.via, {}, step.at) : change;
+      const held = via === undefined ? change : await moveChange(tx, change, step.from, via, {}, step.at);
       if (!held) return 'overtaken' as const;
-      const from = step.via ? [step.via] : step.from;
-      const moved = await moveChange(tx, held, from, step.to, { ...step.patch, sequenceNumber }, step.at);
-      if (!moved) return 'overtaken' as const;
-      const written = await writePolicyTransaction(tx, transactionOf(change, step.at, step.paymentReference));
-      if (written === undefined) throw new PolicyMoved();
-      // The new transaction's documents e-mail, committed with it (outbox: sent by the worker).
-      await enqueue(tx, changeDocumentsMessage(change.policyNumber, sequenceNumber, step.at));
-      await recordChangeEvents(tx, moved, step.at);
-      return moved;
+      const applied = await applyPlan(tx, held, via === undefined ? step : { ...step, from: [via] });
+      // Nothing of the plan was written: neither is the hold.
+      if (typeof applied === 'string') throw new PlanEnded(applied);
+      if (refunded) {
+        const references = changeReferences(applied, await policyReferencesOf(tx, applied.policyNumber));
+        await recordEvent(tx, { ...changeRefundedEvent(applied, references), at: step.at });
+      }
+      return applied;
     });
   } catch (error) {
-    if (error instanceof PolicyMoved) return 'stale';
+    if (error instanceof PlanEnded) return error.outcome as ApplyOutcome;
     throw error;
   }
 }
 
 /**
- * The partner's events of an applied change, in its commit: the policy's new transaction, then a
- * refund that settled with it (a charge is captured later: `settleCapture`).
+ * The change moves on (compare and set on its state) and the policy gets its new transaction
+ * (compare and set on the sequence number the change was priced against), with the documents'
+ * e-mail and the partner's events, one commit plan. PostgreSQL locks the change and the policy's
+ * header first, so a closed gate writes nothing.
  */
-async function recordChangeEvents(tx: Tx, change: PolicyChange, at: string): Promise<void> {
-  const references = changeReferences(change, await policyReferencesOf(tx, change.policyNumber));
-  await recordEvent(tx, { ...policyChangedEvent(change, references), at });
-  if (change.amountMinor < 0 && change.state === 'SETTLED')
-    await recordEvent(tx, { ...changeRefundedEvent(change, references), at });
+async function applyPlan(
+  db: Executor,
+  change: PolicyChange,
+  step: { from: readonly ChangeState[]; to: ChangeState; patch: ChangePatch; at: string; paymentReference?: string },
+): Promise<ApplyOutcome> {
+  const sequenceNumber = change.baseSequenceNumber + 1;
+  const request = transactionOf(change, step.at, step.paymentReference);
+  const move = { change, from: step.from, to: step.to, patch: { ...step.patch, sequenceNumber }, at: step.at };
+  const references = changeReferences(change, await policyReferencesOf(db, change.policyNumber));
+  const applied = { ...change, state: step.to };
+  const { ended, rows } = await runPlan(db, {
+    name: 'apply-change',
+    steps: [
+      lockChangeStep('open_change', change.id, step.from, 'overtaken'),
+      lockPolicyAtStep('open_policy', 'open_change', request, 'stale'),
+      moveChangeStep('moved', 'open_policy', move, 'overtaken'),
+      ...policyTransactionSteps('moved', request, 'stale'),
+      // The new transaction's documents e-mail, committed with it (outbox: sent by the worker).
+      enqueueStep('documents', 'policy_moved', changeDocumentsMessage(change.policyNumber, sequenceNumber, step.at)),
+      // The partner's event of the policy's new transaction (a refund that settled with it: `applyChange`;
+      // a charge is captured later: `settleCapture`).
+      ...recordEventSteps('changed_event', 'policy_moved', { ...policyChangedEvent(applied, references), at: step.at }),
+    ],
+    answer: { moved: 'row' },
+  });
+  if (ended !== undefined) return ended as 'overtaken' | 'stale';
+  return rows.moved ? changeOfRow(rows.moved) : 'overtaken';
 }
 
 /** APPLIED → SETTLED once the charge is captured, with its `payment.captured` event; undefined when overtaken. */
 export async function settleCapture(db: Db, change: PolicyChange, at: string): Promise<PolicyChange | undefined> {
-  return db.transaction().execute(async (tx) => {
-    const moved = await moveChange(tx, change, ['APPLIED'], 'SETTLED', {}, at);
-    if (!moved) return undefined;
-    const references = changeReferences(moved, await policyReferencesOf(tx, moved.policyNumber));
-    await recordEvent(tx, { ...changeCapturedEvent(moved, references), at });
-    return moved;
+  const references = changeReferences(change, await policyReferencesOf(db, change.policyNumber));
+  const move = { change, from: ['APPLIED'] as const, to: 'SETTLED' as const, patch: {}, at };
+  const { rows } = await runPlan(db, {
+    name: 'settle-capture',
+    steps: [
+      moveChangeStep('moved', undefined, move, 'overtaken'),
+      ...recordEventSteps('captured_event', 'moved', { ...changeCapturedEvent(change, references), at }),
+    ],
+    answer: { moved: 'row' },
   });
+  return rows.moved ? changeOfRow(rows.moved) : undefined;
 }

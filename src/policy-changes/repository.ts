@@ -1,3 +1,4 @@
+import type { PlanStep } from '../db/commit-plan.js';
 import type { Executor } from '../db/database.js';
 import type { QuoteInput } from '../quotes/schemas.js';
 import type {
@@ -192,6 +193,74 @@ export async function moveChange(
   const row = await update.returningAll().executeTakeFirst();
   return row && toChange(row);
 }
+
+/**
+ * The step of a commit plan that moves the change in hand from one of `from` to `to` (compare and
+ * set), answering its row (`changeOfRow`); none when another process won.
+ */
+export function moveChangeStep(
+  name: string,
+  after: string | undefined,
+  move: { change: PolicyChange; from: readonly ChangeState[]; to: ChangeState; patch: ChangePatch; at: string },
+  orElse: string,
+): PlanStep<Record<string, unknown>> {
+  const set: Record<string, unknown> = { ...columnsOf(move.patch), state: move.to, updated_at: move.at };
+  const columns = Object.keys(set);
+  const values: Record<string, unknown> = { ...set, id: move.change.id };
+  move.from.forEach((state, i) => (values[`from_${i}`] = state));
+  return {
+    name,
+    ...(after === undefined ? {} : { after }),
+    orElse,
+    shape: `${move.from.length}:${columns.join(',')}`,
+    values,
+    build: (qc, { v, gate }) =>
+      qc
+        .updateTable('policy_change')
+        .set(Object.fromEntries(columns.map((column) => [column, v[column]])))
+        .where('public_id', '=', v.id as string)
+        .where(
+          'state',
+          'in',
+          move.from.map((_, i) => v[`from_${i}`] as string),
+        )
+        .where(gate)
+        .returningAll(),
+  };
+}
+
+/** The step that locks the change's row while it is in one of `from` (PostgreSQL; see `PlanStep.locks`). */
+export function lockChangeStep(
+  name: string,
+  id: string,
+  from: readonly ChangeState[],
+  orElse: string,
+): PlanStep<Record<string, string>> {
+  const values: Record<string, string> = { id };
+  from.forEach((state, i) => (values[`from_${i}`] = state));
+  return {
+    name,
+    orElse,
+    locks: true,
+    shape: String(from.length),
+    values,
+    build: (qc, { v, lock }) =>
+      lock(
+        qc
+          .selectFrom('policy_change')
+          .select('public_id')
+          .where('public_id', '=', v.id as string)
+          .where(
+            'state',
+            'in',
+            from.map((_, i) => v[`from_${i}`] as string),
+          ),
+      ),
+  };
+}
+
+/** The change as a plan's `moveChangeStep` answered it. */
+export const changeOfRow = (row: Record<string, unknown>): PolicyChange => toChange(row as PolicyChangeRow);
 
 /** Changes left unfinished and untouched since `before` (their process may have died), oldest first. */
 export async function unfinishedChanges(

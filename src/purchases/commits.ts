@@ -1,69 +1,51 @@
-import { sql, type QueryCreator } from 'kysely';
-import type { Database, Db } from '../db/database.js';
-import { dialectOf } from '../db/dialect.js';
+import { runPlan, type CommitPlan } from '../db/commit-plan.js';
+import type { Db } from '../db/database.js';
 import { purchaseDocumentsMessage } from '../documents/messages.js';
-import { policyIssuedEvent, purchaseDeclinedEvent } from '../events/data.js';
-import { recordEvent } from '../events/repository.js';
-import {
-  eventValues,
-  ISSUED_EVENT_NAMES,
-  NUMBER_IN_STATEMENT,
-  withIssuedEvent,
-  type EventValues,
-} from '../events/statements.js';
-import { enqueue, enqueueIfStatementOf, OUTBOX_NAMES, outboxValues, type OutboxValues } from '../outbox/repository.js';
-import { reusableQuery, type ReusableQuery } from '../db/reusable-query.js';
+import { policyIssuedEvent, purchaseCapturedEvent, purchaseDeclinedEvent } from '../events/data.js';
+import { recordEventSteps } from '../events/repository.js';
+import { enqueueStep } from '../outbox/repository.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 import type { NumberedIssue } from '../policies/model.js';
+import { noPolicyStep, numberedPolicySteps, POLICY_HEADER_STEP } from '../policies/repository.js';
 import {
-  POLICY_WRITE_NAMES,
-  policyOfQuote,
-  policyWriteValues,
-  withPolicyWrites,
-  writeNumberedPolicy,
-  type GatedTables,
-  type PolicyWriteValues,
-} from '../policies/repository.js';
-import {
-  CLAIM_NAMES,
-  claimQuote,
-  claimStatement,
-  claimValues,
+  claimStep,
   isQuoteBought,
-  lockUnboughtQuote,
-  markBoughtStatement,
-  markQuoteBought,
-  releaseQuote,
+  lockUnboughtStep,
+  markBoughtStep,
+  releaseStep,
   type QuoteClaim,
 } from '../quotes/repository-purchase.js';
 import type { NewPurchase, Purchase, PurchaseState } from './model.js';
 import {
-  approvalColumns,
   findPurchase,
-  insertedPurchaseJson,
-  insertPurchase,
-  insertPurchaseAfter,
-  issuedPurchase,
-  issuedStatement,
-  lockPurchaseIn,
-  moveState,
-  numberPurchase,
-  type IssuedRow,
+  insertPurchaseStep,
+  lockPurchaseStep,
+  MOVED_COLUMNS,
+  movedPurchase,
+  moveStateStep,
   type PurchasePatch,
 } from './repository.js';
 
 /**
- * The purchase's two commits that write several tables, all or nothing: recording an attempt
- * (the quote claimed, the purchase STARTED) and issuing (the purchase ISSUED, the policy numbered
- * and written, the quote bought). Each table's statements belong to its own repository; this is
- * the one place that puts them together, and the one place where the engines differ:
- * - SQLite: one transaction of the repositories' statements (a statement costs no round trip).
- * - PostgreSQL: one statement of the repositories' CTEs, in its own transaction, with no BEGIN or
- *   COMMIT round trips. The issuing commit takes the policy-number counter's row lock (held to
- *   the commit, for gapless numbers) inside that one statement, never across a round trip to
- *   this process, whose event loop may be busy with other requests meanwhile (that wait, under
- *   the lock, capped issuance at ~260/s).
+ * The purchase's commits that write several tables, all or nothing, each a commit plan of its
+ * tables' owners' steps (db/commit-plan.ts runs it: one SQLite transaction, or one PostgreSQL
+ * statement without BEGIN/COMMIT round trips): recording an attempt, issuing, the capture, and
+ * an attempt's end. The issuing commit takes the policy-number counter's row lock (held to the
+ * commit, for gapless numbers) inside its one statement on PostgreSQL, never across a round trip
+ * to this process, whose event loop may be busy with other requests meanwhile (that wait, under
+ * the lock, capped issuance at ~260/s).
  */
+
+const NUMBER = { step: POLICY_HEADER_STEP, column: 'policy_number' } as const;
+
+/** Claims the quote and records the purchase, both or neither, before any gateway call. False when the claim lost. */
+export async function startPurchase(db: Db, claim: QuoteClaim, purchase: NewPurchase): Promise<boolean> {
+  const { ended } = await runPlan(db, {
+    name: 'start-purchase',
+    steps: [{ ...claimStep('claim', claim), orElse: 'claim-lost' }, insertPurchaseStep('purchase', 'claim', purchase)],
+  });
+  return ended === undefined;
+}
 
 /** How an attempt ends without a policy: its state, from where, what it records. */
 export interface AttemptEnd {
@@ -74,49 +56,35 @@ export interface AttemptEnd {
 }
 
 /**
- * Ends an attempt without a policy and frees its quote in one transaction (both engines): a crash
- * between the two writes left a quote claimed with no attempt in flight, refused for ever. A rare
- * path (declines, outages, voids), so a BEGIN/COMMIT round trip is cheap here. Undefined when the
- * purchase had moved on (another process won); nothing is written then.
+ * Ends an attempt without a policy and frees its quote in one commit: a crash between the two
+ * writes left a quote claimed with no attempt in flight, refused for ever. A refused card is
+ * reported to the partner (no policy: the quote may be bought again). Undefined when the purchase
+ * had moved on (another process won); nothing is written then.
  */
 export async function endAttempt(db: Db, purchase: Purchase, end: AttemptEnd): Promise<Purchase | undefined> {
-  return db.transaction().execute(async (tx) => {
-    const moved = await moveState(tx, purchase, end.from, end.to, end.patch, end.at);
-    if (moved) await releaseQuote(tx, purchase.quoteId, end.at);
-    // The partner hears of a refused card (no policy: the quote may be bought again).
-    if (moved?.state === 'DECLINED') await recordEvent(tx, { ...purchaseDeclinedEvent(moved), at: end.at });
-    return moved;
+  const moved = moveStateStep('moved', undefined, { purchase, ...end });
+  const declined = { ...purchaseDeclinedEvent(withPatch(purchase, end.patch)), at: end.at };
+  const { rows } = await runPlan(db, {
+    name: 'end-attempt',
+    steps: [
+      moved,
+      releaseStep('released', 'moved', purchase.quoteId, end.at),
+      ...(end.to === 'DECLINED' ? recordEventSteps('declined', 'moved', declined) : []),
+    ],
+    answer: { moved: MOVED_COLUMNS },
   });
+  return rows.moved ? movedPurchase(rows.moved, purchase) : undefined;
 }
 
-/** Claims the quote and records the purchase, both or neither, before any gateway call. False when the claim lost. */
-export async function startPurchase(db: Db, claim: QuoteClaim, purchase: NewPurchase): Promise<boolean> {
-  if (dialectOf(db) === 'postgres') {
-    const result = await claimAndRecord(db, { ...claimValues(claim), row: insertedPurchaseJson(purchase) });
-    return Number(result.numAffectedRows ?? 0) === 1;
-  }
-  return db.transaction().execute(async (tx) => {
-    if (!(await claimQuote(tx, claim))) return false;
-    await insertPurchase(tx, purchase);
-    return true;
-  });
+/** The purchase as the move leaves it, for what the declined event reads (its payment result and reason). */
+function withPatch({ declineReason, ...purchase }: Purchase, patch: PurchasePatch): Purchase {
+  const reason = patch.declineReason === undefined ? declineReason : (patch.declineReason ?? undefined);
+  return {
+    ...purchase,
+    ...(patch.paymentResult === undefined ? {} : { paymentResult: patch.paymentResult }),
+    ...(reason === undefined ? {} : { declineReason: reason }),
+  };
 }
-
-const claimAndRecord = reusableQuery(
-  [...CLAIM_NAMES, 'row'],
-  (db, v: ReturnType<typeof claimValues> & { row: string }) =>
-    insertPurchaseAfter(
-      db.with('previous', (qc) => claimStatement(qc, v).returning('public_id')),
-      v.row,
-    ),
-);
-
-/**
- * Kysely types each CTE's query creator with every CTE before it; the repositories' statements are
- * typed against the tables (and the one earlier CTE) they use, which is all the SQL needs.
- */
-const over = <DB>(qc: unknown) => qc as QueryCreator<DB>;
-type WithHeader = Database & { header: { policy_number: string } };
 
 /** An issuing commit: the purchase in hand, the states it may be issued from, and what it records. */
 export interface PurchaseIssue {
@@ -140,120 +108,44 @@ export type IssueOutcome =
       readonly refused: 'overtaken' | 'quote-bought' | 'policy-exists';
     };
 
+/**
+ * Purchase ISSUED, policy numbered and written, quote bought, the documents' e-mail and
+ * `policy.issued`, one commit. PostgreSQL first locks the purchase and the quote and requires no
+ * policy (racing issuers queue on the rows; a closed gate writes nothing and takes no number);
+ * on SQLite a refusing write rolls back. Why it was refused is read after the fact (rare).
+ */
 export async function issuePurchase(db: Db, unit: PurchaseIssue): Promise<IssueOutcome> {
-  return dialectOf(db) === 'postgres' ? issueInOneStatement(db, unit) : issueInTransaction(db, unit);
-}
-
-/** Rolls the SQLite transaction back, telling why. */
-class Refused extends Error {
-  constructor(readonly reason: 'quote-bought' | 'policy-exists') {
-    super(reason);
-  }
-}
-
-async function issueInTransaction(
-  db: Db,
-  { purchase, from, patch, request, issue, at }: PurchaseIssue,
-): Promise<IssueOutcome> {
-  try {
-    return await db.transaction().execute(async (tx) => {
-      const moved = await moveState(tx, purchase, from, 'ISSUED', patch, at);
-      if (!moved) return { refused: 'overtaken' } as const;
-      const policyNumber = await writeNumberedPolicy(tx, request, issue);
-      if (!policyNumber) throw new Refused('policy-exists');
-      const quoteRevision = await markQuoteBought(tx, { quoteId: purchase.quoteId, policyNumber, at });
-      if (quoteRevision === undefined) throw new Refused('quote-bought');
-      await numberPurchase(tx, purchase.id, policyNumber);
+  const { purchase, from, patch, request, issue, at } = unit;
+  const { quoteId } = purchase;
+  const closed = 'closed';
+  // Its number is the header's: the event's row reads it from there (and `data` from the row).
+  const issuedEvent = { ...policyIssuedEvent(purchase, ''), at };
+  const plan: CommitPlan = {
+    name: 'issue-purchase',
+    steps: [
+      lockPurchaseStep('open_purchase', purchase.id, from, closed),
+      lockUnboughtStep('open_quote', 'open_purchase', quoteId, closed),
+      noPolicyStep('no_policy', 'open_quote', quoteId, closed),
+      ...numberedPolicySteps('no_policy', request, issue, closed),
+      markBoughtStep('bought', POLICY_HEADER_STEP, { quoteId, at }, NUMBER, closed),
       // The documents' e-mail, committed with the policy (outbox: sent by the worker, at least once).
-      await enqueue(tx, purchaseDocumentsMessage(purchase.quoteId, at));
-      await recordEvent(tx, { ...policyIssuedEvent(purchase, policyNumber), at });
-      return { issued: { ...moved, policyNumber }, quoteRevision };
-    });
-  } catch (error) {
-    if (error instanceof Refused) return { refused: error.reason };
-    throw error;
-  }
-}
-
-async function issueInOneStatement(db: Db, unit: PurchaseIssue): Promise<IssueOutcome> {
-  const { purchase } = unit;
-  const set = approvalColumns(unit.patch);
-  const values: Record<string, unknown> = {
-    ...policyWriteValues(unit.request, unit.issue),
-    ...set,
-    ...outboxValues(purchaseDocumentsMessage(purchase.quoteId, unit.at)),
-    // Its number is the statement's: injected into the event's data there.
-    ...eventValues({ ...policyIssuedEvent(purchase, NUMBER_IN_STATEMENT), at: unit.at }, 1),
-    id: purchase.id,
-    quoteId: purchase.quoteId,
-    at: unit.at,
+      enqueueStep('documents', POLICY_HEADER_STEP, purchaseDocumentsMessage(quoteId, at)),
+      ...recordEventSteps('issued_event', POLICY_HEADER_STEP, issuedEvent, NUMBER),
+      moveStateStep(
+        'issued',
+        POLICY_HEADER_STEP,
+        { purchase, from, to: 'ISSUED', patch, at },
+        { orElse: closed, policyNumber: NUMBER },
+      ),
+    ],
+    answer: { issued: MOVED_COLUMNS, bought: ['revision'] },
   };
-  unit.from.forEach((state, i) => (values[`from_${i}`] = state));
-  const [row] = (await issueStatementFor(Object.keys(set), unit.from.length)(db, values)).rows;
-  if (!row) return { refused: await whyNotIssued(db, unit) };
-  const { quote_revision: quoteRevision, ...issued } = row;
-  return { issued: issuedPurchase(issued, purchase), quoteRevision };
+  const { ended, rows } = await runPlan(db, plan);
+  if (ended !== undefined || !rows.issued || !rows.bought) return { refused: await whyNotIssued(db, unit) };
+  return { issued: movedPurchase(rows.issued, purchase), quoteRevision: Number(rows.bought.revision) };
 }
 
-/** One compiled statement per shape (the approval's columns, how many states it may come from): a handful, all from flow.ts. */
-const issueStatements = new Map<
-  string,
-  ReusableQuery<Record<string, unknown>, IssuedRow & { quote_revision: number }>
->();
-
-function issueStatementFor(setNames: readonly string[], fromCount: number) {
-  const key = `${fromCount}:${setNames.join(',')}`;
-  let statement = issueStatements.get(key);
-  if (statement) return statement;
-  const fromNames = Array.from({ length: fromCount }, (_, i) => `from_${i}`);
-  statement = reusableQuery(
-    [...POLICY_WRITE_NAMES, ...OUTBOX_NAMES, ...ISSUED_EVENT_NAMES, ...setNames, 'id', 'quoteId', 'at', ...fromNames],
-    (db, v: Record<string, unknown>) => {
-      const id = v.id as string;
-      const quoteId = v.quoteId as string;
-      const at = v.at as string;
-      // One row while the purchase may still be issued, its quote is not bought and has no policy
-      // (both rows locked: racing issuers queue on them); else none, and nothing is written.
-      const gated = db
-        .with('open_purchase', (qc) =>
-          lockPurchaseIn(
-            qc,
-            id,
-            fromNames.map((name) => v[name] as string),
-          ),
-        )
-        .with('open_quote', (qc) => lockUnboughtQuote(over<Database>(qc), quoteId))
-        .with('existing_policy', (qc) => policyOfQuote(over<Database>(qc), quoteId))
-        .with('gate', (qc) =>
-          qc
-            .selectFrom(['open_purchase', 'open_quote'])
-            .select(sql<number>`1`.as('open'))
-            .where(sql<boolean>`not exists (select 1 from existing_policy)`),
-        );
-      const written = withPolicyWrites(over<GatedTables>(gated), v as unknown as PolicyWriteValues)
-        .with('bought', (qc) => markBoughtStatement(over<WithHeader>(qc), { quoteId, at }))
-        // The documents' e-mail, only when the header was written (the same gate as every write).
-        .with('outbox', (qc) => enqueueIfStatementOf(over<WithHeader>(qc), 'header', v as unknown as OutboxValues));
-      // policy.issued, likewise only with the header: its sequence, row and publishing message.
-      const recorded = withIssuedEvent(written, v as unknown as EventValues) as unknown as typeof written;
-      return recorded
-        .with('issued', (qc) =>
-          issuedStatement(over<WithHeader>(qc), {
-            id,
-            at,
-            set: Object.fromEntries(setNames.map((name) => [name, v[name]])),
-          }),
-        )
-        .selectFrom(['issued', 'bought'])
-        .selectAll('issued')
-        .select('bought.revision as quote_revision');
-    },
-  );
-  issueStatements.set(key, statement);
-  return statement;
-}
-
-/** Why the gate was closed (rare: a lost race or a defect); read after the fact. */
+/** Why the commit was refused (rare: a lost race or a defect); read after the fact. */
 async function whyNotIssued(
   db: Db,
   { purchase, from }: PurchaseIssue,
@@ -261,4 +153,24 @@ async function whyNotIssued(
   const latest = await findPurchase(db, purchase.id);
   if (!latest || !from.includes(latest.state)) return 'overtaken';
   return (await isQuoteBought(db, purchase.quoteId)) ? 'quote-bought' : 'policy-exists';
+}
+
+/**
+ * ISSUED → CAPTURED and its `payment.captured` event, one commit: the partner hears of every
+ * capture, once. Undefined when the purchase had moved on (another process captured it).
+ */
+export async function recordCapture(db: Db, purchase: Purchase, at: string): Promise<Purchase | undefined> {
+  const { policyNumber } = purchase;
+  const move = { purchase, from: ['ISSUED'] as const, to: 'CAPTURED' as const, patch: {}, at };
+  // Issued before policy numbers were kept on purchases: nothing to report the capture under.
+  const event =
+    policyNumber === undefined
+      ? []
+      : recordEventSteps('captured_event', 'moved', { ...purchaseCapturedEvent({ ...purchase, policyNumber }), at });
+  const { rows } = await runPlan(db, {
+    name: 'capture-purchase',
+    steps: [moveStateStep('moved', undefined, move), ...event],
+    answer: { moved: MOVED_COLUMNS },
+  });
+  return rows.moved ? movedPurchase(rows.moved, purchase) : undefined;
 }

@@ -5,8 +5,7 @@ import type { Approval, MoneyArea, MoneyDeps, PaymentPatch } from '../payments/f
 import { InvalidPolicyIssue, PolicyAlreadyIssued } from '../policies/errors.js';
 import { prepareIssue } from '../policies/service.js';
 import type { QuoteBought } from '../quotes/repository-purchase.js';
-import { recordCapture } from './capture.js';
-import { endAttempt, issuePurchase, type IssueOutcome } from './commits.js';
+import { endAttempt, issuePurchase, recordCapture, type IssueOutcome } from './commits.js';
 import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
 import { findPurchase, findPurchaseOfKey, moveState } from './repository.js';
 

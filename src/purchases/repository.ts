@@ -1,7 +1,6 @@
-import { sql, type QueryCreator } from 'kysely';
-import type { Database, Executor } from '../db/database.js';
-import { jsonRowColumns } from '../db/json-row.js';
-import { reusableQuery, type ReusableQuery } from '../db/reusable-query.js';
+import { runPlan, type PlanStep, type StepColumn } from '../db/commit-plan.js';
+import type { Executor } from '../db/database.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 import type { ChallengeInfo, NewPurchase, Purchase, PurchaseState } from './model.js';
 import type { PurchaseRow, PurchaseRowUpdate } from './tables.js';
@@ -128,20 +127,14 @@ export async function insertPurchase(db: Executor, purchase: NewPurchase): Promi
   await insertRow(db, insertedRow(purchase));
 }
 
-/**
- * PostgreSQL: the values of an insert that follows a CTE (`previous`, one row or none) in the same
- * statement: the row as JSON, read with the table's row type, so the SQL text is fixed.
- */
-export const insertedPurchaseJson = (purchase: NewPurchase): string => JSON.stringify(insertedRow(purchase));
-
-/** PostgreSQL: records the attempt for each row of CTE `previous` (none: nothing is written). */
-export function insertPurchaseAfter(db: QueryCreator<Database & { previous: { public_id: string } }>, rowJson: string) {
-  return db
-    .insertInto('purchase')
-    .columns(INSERTED_COLUMNS)
-    .expression(
-      sql`select ${jsonRowColumns(INSERTED_COLUMNS)} from previous, json_populate_record(null::purchase, ${rowJson}::json) as r`,
-    );
+/** The step of a commit plan that records a new attempt (STARTED) when the step `after` answered a row. */
+export function insertPurchaseStep(name: string, after: string, purchase: NewPurchase): PlanStep<InsertedRow> {
+  return {
+    name,
+    after,
+    values: insertedRow(purchase),
+    build: (_, { v, insert }) => insert('purchase', v).returning('public_id'),
+  };
 }
 
 export async function findPurchase(db: Executor, id: string): Promise<Purchase | undefined> {
@@ -207,9 +200,6 @@ function stateChangeValues(
   return { columns, fromNames, values };
 }
 
-type StateChange = ReusableQuery<Record<string, unknown>, StateRow>;
-const stateChanges = new Map<string, StateChange>();
-
 /**
  * Moves a purchase in hand from one of `from` to `to`: a compare and set, so of two racing
  * processes one wins and the other gets undefined (and re-reads). The issue request is never
@@ -223,73 +213,84 @@ export async function moveState(
   patch: PurchasePatch,
   at: string,
 ): Promise<Purchase | undefined> {
-  const { columns, fromNames, values } = stateChangeValues(purchase, from, to, patch, at);
-  const key = `${fromNames.length}:${columns.join(',')}`;
-  let statement = stateChanges.get(key);
-  if (!statement) {
-    statement = reusableQuery([...columns, 'id', ...fromNames], (built, v) =>
-      built
+  const steps = [moveStateStep('moved', undefined, { purchase, from, to, patch, at })];
+  const { rows } = await runPlan(db, { name: 'move-purchase', steps, answer: { moved: STATE_COLUMNS } });
+  return rows.moved ? movedPurchase(rows.moved, purchase) : undefined;
+}
+
+/**
+ * The step of a commit plan that moves the purchase in hand from one of `from` to `to` (compare
+ * and set), with the patch's columns and, when `policyNumber` names an earlier step's column (the
+ * issuing commit's header), its policy number. Answers the state columns (`movedPurchase`).
+ */
+export function moveStateStep(
+  name: string,
+  after: string | undefined,
+  move: { purchase: Purchase; from: readonly PurchaseState[]; to: PurchaseState; patch: PurchasePatch; at: string },
+  extra: { orElse?: string; policyNumber?: StepColumn } = {},
+): PlanStep<Record<string, unknown>> {
+  const { columns, fromNames, values } = stateChangeValues(move.purchase, move.from, move.to, move.patch, move.at);
+  const number = extra.policyNumber;
+  return {
+    name,
+    ...(after === undefined ? {} : { after }),
+    ...(extra.orElse === undefined ? {} : { orElse: extra.orElse }),
+    shape: `${fromNames.length}:${columns.join(',')}:${number ? `${number.step}.${number.column}` : ''}`,
+    values,
+    build: (qc, { v, ref, gate }) =>
+      qc
         .updateTable('purchase')
-        .set(Object.fromEntries(columns.map((column) => [column, v[column]])) as PurchaseRowUpdate)
+        .set({
+          ...(Object.fromEntries(columns.map((column) => [column, v[column]])) as PurchaseRowUpdate),
+          ...(number ? { policy_number: ref<string>(number.step, number.column) } : {}),
+        })
         .where('public_id', '=', v.id as string)
         .where(
           'state',
           'in',
-          fromNames.map((name) => v[name] as string),
+          fromNames.map((n) => v[n] as string),
         )
+        .where(gate)
         .returning(STATE_COLUMNS),
-    );
-    stateChanges.set(key, statement);
-  }
-  const [row] = (await statement(db, values)).rows;
-  return row ? toPurchase(row, purchase.issueRequest) : undefined;
+  };
 }
 
-/** Records the policy number of an issued purchase (SQLite's issuing commit; PostgreSQL writes it with the state). */
-export async function numberPurchase(db: Executor, id: string, policyNumber: string): Promise<void> {
-  await numberRow(db, { id, policyNumber });
-}
-const numberRow = reusableQuery(['id', 'policyNumber'], (db, v: { id: string; policyNumber: string }) =>
-  db.updateTable('purchase').set({ policy_number: v.policyNumber }).where('public_id', '=', v.id),
-);
+/** The state columns `moveStateStep` answers (the columns a plan's `answer` asks of it). */
+export const MOVED_COLUMNS: readonly string[] = STATE_COLUMNS;
 
-/** The purchase's row locked for the issuing commit while it is in one of `states` (PostgreSQL: a CTE of that statement). */
-export function lockPurchaseIn(db: QueryCreator<Database>, id: string, states: readonly string[]) {
-  return db
-    .selectFrom('purchase')
-    .select('purchase.public_id')
-    .where('purchase.public_id', '=', id)
-    .where('purchase.state', 'in', states)
-    .forUpdate();
-}
+/** The purchase as a plan's `moveStateStep` answered it. */
+export const movedPurchase = (row: Record<string, unknown>, inHand: Purchase): Purchase =>
+  toPurchase(row as StateRow, inHand.issueRequest);
 
 /**
- * PostgreSQL: the issuing statement's move to ISSUED under the number of its `header` CTE, with
- * the approval's columns (`set`, already named as columns). Answers the state columns.
+ * The step that locks the purchase's row for the issuing commit while it is in one of `states`
+ * (PostgreSQL; SQLite has one writer and the move itself is the compare and set).
  */
-export function issuedStatement(
-  db: QueryCreator<Database & { header: { policy_number: string } }>,
-  v: { id: string; at: string; set: Record<string, unknown> },
-) {
-  return db
-    .updateTable('purchase')
-    .from('header')
-    .set((eb) => ({ ...v.set, state: 'ISSUED', policy_number: eb.ref('header.policy_number'), updated_at: v.at }))
-    .where('purchase.public_id', '=', v.id)
-    .returning(STATE_COLUMNS.map((column) => `purchase.${column}` as const));
+export function lockPurchaseStep(
+  name: string,
+  id: string,
+  states: readonly PurchaseState[],
+  orElse: string,
+): PlanStep<Record<string, string>> {
+  const values: Record<string, string> = { id };
+  states.forEach((state, i) => (values[`from_${i}`] = state));
+  return {
+    name,
+    orElse,
+    locks: true,
+    shape: String(states.length),
+    values,
+    build: (qc, { v, lock }) =>
+      lock(
+        qc
+          .selectFrom('purchase')
+          .select('public_id')
+          .where('public_id', '=', v.id as string)
+          .where(
+            'state',
+            'in',
+            states.map((_, i) => v[`from_${i}`] as string),
+          ),
+      ),
+  };
 }
-
-/** PostgreSQL: ISSUED → CAPTURED as a CTE of the capture's one statement (its event reads the row). */
-export function capturedStatement(db: QueryCreator<Database>, v: { id: string; at: string }) {
-  return db
-    .updateTable('purchase')
-    .set({ state: 'CAPTURED', updated_at: v.at })
-    .where('public_id', '=', v.id)
-    .where('state', '=', 'ISSUED')
-    .returning(STATE_COLUMNS);
-}
-
-/** The approval's columns as `issuedStatement` sets them, and the purchase as that statement answers it. */
-export const approvalColumns = (patch: PurchasePatch): Record<string, unknown> => patchColumns(patch);
-export const issuedPurchase = (row: StateRow, inHand: Purchase): Purchase => toPurchase(row, inHand.issueRequest);
-export type IssuedRow = StateRow;

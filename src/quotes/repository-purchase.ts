@@ -1,14 +1,12 @@
-import type { QueryCreator } from 'kysely';
-import type { Database, Executor } from '../db/database.js';
-import { reusableQuery } from '../db/reusable-query.js';
+import type { PlanStep, StepColumn } from '../db/commit-plan.js';
+import type { Executor } from '../db/database.js';
 import type { StoredQuote } from './stored-quote.js';
 
 /**
  * A purchase's changes to the `quote` table (the table's other queries: repository.ts): the claim
  * that holds the quote while a payment runs, its release when the payment ends without a policy,
- * and marking it bought in the issuing commit. Each comes as a function for SQLite's transactions
- * and, where PostgreSQL writes it inside one multi-table statement (purchases/commits.ts), as the
- * statement that commit adds as a CTE.
+ * and marking it bought in the issuing commit, each as a step of the purchase's commit plans
+ * (purchases/commits.ts, run by db/commit-plan.ts).
  */
 
 /** A purchase's claim of a quote: only if nobody changed, claimed or bought it since `quote.revision` was read. */
@@ -21,52 +19,32 @@ export interface QuoteClaim {
   readonly at: string;
 }
 
-/** The values of a claim's statement. */
-export interface ClaimValues {
-  readonly quoteId: string;
-  readonly revision: number;
-  readonly inputJson: string;
-  readonly stage: string;
-  readonly at: string;
-}
-export const CLAIM_NAMES = [
-  'quoteId',
-  'revision',
-  'inputJson',
-  'stage',
-  'at',
-] as const satisfies readonly (keyof ClaimValues)[];
-
-export function claimValues({ quote, input, stage, at }: QuoteClaim): ClaimValues {
-  return { quoteId: quote.id, revision: quote.revision, inputJson: JSON.stringify(input), stage, at };
-}
-
-/** The claim's update, on its own or as a CTE of the purchase's first statement (PostgreSQL). */
-export function claimStatement(db: QueryCreator<Database>, claim: ClaimValues) {
-  return (
-    db
-      .updateTable('quote')
-      // revision + 1 is claim.revision + 1 (the where below); written so the statement compiles once.
-      .set((eb) => ({
-        is_purchase_initiated: 1,
-        input_json: claim.inputJson,
-        stage: claim.stage,
-        revision: eb('revision', '+', 1),
-        updated_at: claim.at,
-      }))
-      .where('public_id', '=', claim.quoteId)
-      .where('revision', '=', claim.revision)
-      .where('is_purchase_initiated', '=', 0)
-      .where('is_purchased', '=', 0)
-  );
-}
-
-const claimRow = reusableQuery(CLAIM_NAMES, (db, claim: ClaimValues) => claimStatement(db, claim));
-
-/** Claims the quote for a purchase; false when the claim lost (changed, claimed or bought meanwhile). */
-export async function claimQuote(db: Executor, claim: QuoteClaim): Promise<boolean> {
-  const result = await claimRow(db, claimValues(claim));
-  return Number(result.numAffectedRows) === 1;
+/**
+ * The step that claims the quote for a purchase: only if nobody changed, claimed or bought it
+ * since `quote.revision` was read; no row when the claim lost.
+ */
+export function claimStep(name: string, { quote, input, stage, at }: QuoteClaim) {
+  const values = { quoteId: quote.id, revision: quote.revision, inputJson: JSON.stringify(input), stage, at };
+  return {
+    name,
+    values,
+    build: (qc, { v }) =>
+      qc
+        .updateTable('quote')
+        // revision + 1 is v.revision + 1 (the where below); written so the statement compiles once.
+        .set((eb) => ({
+          is_purchase_initiated: 1,
+          input_json: v.inputJson,
+          stage: v.stage,
+          revision: eb('revision', '+', 1),
+          updated_at: v.at,
+        }))
+        .where('public_id', '=', v.quoteId)
+        .where('revision', '=', v.revision)
+        .where('is_purchase_initiated', '=', 0)
+        .where('is_purchased', '=', 0)
+        .returning('public_id'),
+  } satisfies PlanStep<typeof values>;
 }
 
 /** The quote as a successful claim left it. */
@@ -81,14 +59,21 @@ export function claimedQuote({ quote, input, stage, at }: QuoteClaim): StoredQuo
   };
 }
 
-/** Frees a quote whose purchase ended without a policy, so another card may be tried. */
-export async function releaseQuote(db: Executor, quoteId: string, at: string): Promise<void> {
-  await db
-    .updateTable('quote')
-    .set((eb) => ({ is_purchase_initiated: 0, revision: eb('revision', '+', 1), updated_at: at }))
-    .where('public_id', '=', quoteId)
-    .where('is_purchased', '=', 0)
-    .execute();
+/** The step that frees a quote whose purchase ended without a policy (after the step `after`), so another card may be tried. */
+export function releaseStep(name: string, after: string, quoteId: string, at: string) {
+  return {
+    name,
+    after,
+    values: { quoteId, at },
+    build: (qc, { v, gate }) =>
+      qc
+        .updateTable('quote')
+        .set((eb) => ({ is_purchase_initiated: 0, revision: eb('revision', '+', 1), updated_at: v.at }))
+        .where('public_id', '=', v.quoteId)
+        .where('is_purchased', '=', 0)
+        .where(gate)
+        .returning('public_id'),
+  } satisfies PlanStep<{ quoteId: string; at: string }>;
 }
 
 /** A claimed, unbought quote as recovery's claim repair sees it. */
@@ -124,14 +109,24 @@ export async function releaseHeldClaim(db: Executor, claim: HeldClaim, at: strin
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** The quote's row locked for the issuing commit while it is not bought (PostgreSQL: a CTE of that statement). */
-export function lockUnboughtQuote(db: QueryCreator<Database>, quoteId: string) {
-  return db
-    .selectFrom('quote')
-    .select('quote.public_id')
-    .where('quote.public_id', '=', quoteId)
-    .where('quote.is_purchased', '=', 0)
-    .forUpdate();
+/** The step that locks the quote's row for the issuing commit while it is not bought (PostgreSQL; see `PlanStep.locks`). */
+export function lockUnboughtStep(name: string, after: string, quoteId: string, orElse: string) {
+  return {
+    name,
+    after,
+    orElse,
+    locks: true,
+    values: { quoteId },
+    build: (qc, { v, gate, lock }) =>
+      lock(
+        qc
+          .selectFrom('quote')
+          .select('public_id')
+          .where('public_id', '=', v.quoteId)
+          .where('is_purchased', '=', 0)
+          .where(gate),
+      ),
+  } satisfies PlanStep<{ quoteId: string }>;
 }
 
 /** What marking a quote bought writes besides its flags. */
@@ -141,49 +136,38 @@ export interface QuoteBought {
   readonly at: string;
 }
 
-const markBought = reusableQuery(['quoteId', 'policyNumber', 'at'], (db, v: QuoteBought) =>
-  db
-    .updateTable('quote')
-    .set((eb) => ({
-      is_purchased: 1,
-      is_purchase_initiated: 1,
-      policy_number: v.policyNumber,
-      stage: 'PAYMENT',
-      revision: eb('revision', '+', 1),
-      updated_at: v.at,
-    }))
-    .where('public_id', '=', v.quoteId)
-    .where('is_purchased', '=', 0)
-    .returning('revision'),
-);
-
-/** Marks the quote bought under its policy number; the new revision, or undefined when it was bought already. */
-export async function markQuoteBought(db: Executor, bought: QuoteBought): Promise<number | undefined> {
-  const [row] = (await markBought(db, bought)).rows;
-  return row?.revision;
-}
-
 /**
- * PostgreSQL: marking the quote bought as a CTE of the issuing statement, the policy number read
- * from its `header` CTE (the number is taken in the same statement).
+ * The step that marks the quote bought under the policy number an earlier step took; answers the
+ * new `revision`, none when it was bought already.
  */
-export function markBoughtStatement(
-  db: QueryCreator<Database & { header: { policy_number: string } }>,
-  v: Omit<QuoteBought, 'policyNumber'>,
+export function markBoughtStep(
+  name: string,
+  after: string,
+  bought: Omit<QuoteBought, 'policyNumber'>,
+  policyNumber: StepColumn,
+  orElse: string,
 ) {
-  return db
-    .updateTable('quote')
-    .from('header')
-    .set((eb) => ({
-      is_purchased: 1,
-      is_purchase_initiated: 1,
-      policy_number: eb.ref('header.policy_number'),
-      stage: 'PAYMENT',
-      revision: eb('quote.revision', '+', 1),
-      updated_at: v.at,
-    }))
-    .where('quote.public_id', '=', v.quoteId)
-    .returning('quote.revision');
+  return {
+    name,
+    after,
+    orElse,
+    values: { quoteId: bought.quoteId, at: bought.at },
+    build: (qc, { v, ref, gate }) =>
+      qc
+        .updateTable('quote')
+        .set((eb) => ({
+          is_purchased: 1,
+          is_purchase_initiated: 1,
+          policy_number: ref<string>(policyNumber.step, policyNumber.column),
+          stage: 'PAYMENT',
+          revision: eb('revision', '+', 1),
+          updated_at: v.at,
+        }))
+        .where('public_id', '=', v.quoteId)
+        .where('is_purchased', '=', 0)
+        .where(gate)
+        .returning('revision'),
+  } satisfies PlanStep<{ quoteId: string; at: string }>;
 }
 
 /** The quote as marking it bought left it: `claimed` (nothing else may change a claimed quote) under the new revision. */
