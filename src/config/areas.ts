@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { DocumentEnvSchema, documentConfigFrom } from './documents.js';
 import { MailEnvSchema, mailConfigFrom, mailConfigProblems } from './mail.js';
-import { OutboxEnvSchema, outboxConfigFrom, outboxConfigProblems } from '../outbox/config.js';
-import { WebhookEnvSchema, webhookConfigFrom, webhookConfigProblems } from '../webhooks/config.js';
-import { PolicyChangeEnvSchema, policyChangeConfigFrom } from '../policy-changes/config.js';
+import { OutboxEnvSchema, outboxConfigFrom, outboxConfigProblems } from './outbox.js';
+import { WebhookEnvSchema, webhookConfigFrom, webhookConfigProblems } from './webhooks.js';
+import { PolicyChangeEnvSchema, policyChangeConfigFrom } from './policy-changes.js';
 
 /**
  * The settings of the areas that keep their own, parsed with the rest in config/config.ts. Each is a

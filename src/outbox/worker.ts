@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../context.js';
 import type { Db, Tx } from '../db/database.js';
 import { failureName } from '../db/refused-values.js';
-import type { OutboxConfig } from './config.js';
+import type { OutboxConfig } from '../config/outbox.js';
 import { startPeriodic } from '../kernel/periodic.js';
 import type { OutboxMessage } from './repository.js';
 import { failAbandoned, leaseDue, markFailed, markSent as markSentIn, type KindAttempts } from './repository-lease.js';

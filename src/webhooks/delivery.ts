@@ -5,7 +5,7 @@ import { eventBody, findEvent } from '../events/repository.js';
 import type { OutboxMessage } from '../outbox/repository.js';
 import type { OutboxKind } from '../outbox/worker.js';
 import { systemResolver, type AddressRules, type Resolver } from './address-guard.js';
-import type { WebhookConfig } from './config.js';
+import type { WebhookConfig } from '../config/webhooks.js';
 import { DeliveryAbandoned, DeliveryFailed, EndpointDisabled } from './errors.js';
 import type { DeliveryPayload } from './fan-out.js';
 import { disableEndpoint, endpointForDelivery, markFailing, markHealthy } from './repository.js';

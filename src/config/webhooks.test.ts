@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config/config.js';
-import { parseDelays } from './config.js';
+import { loadConfig } from './config.js';
+import { parseDelays } from './webhooks.js';
 
 describe('webhook configuration', () => {
   it('defaults to the Standard Webhooks retry schedule and 24 h of rotation overlap', () => {

@@ -3,7 +3,7 @@ import { Type, type TSchema } from 'typebox';
 import Value from 'typebox/value';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { QuoteInput, QuoteRequest } from './schemas.js';
+import { QuoteInput, QuoteRequest } from '../../quotes/schemas.js';
 import { compileCleaner } from './schema-clean.js';
 
 /** What normalisation did before the compiled cleaner: TypeBox's own Clean on a clone. */
