@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { connectDatabase } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
 import { registerIdempotencyCommands } from './http/idempotency/cli.js';
-import { registerOutboxCommands } from './outbox/cli.js';
+import { registerOutboxCommands } from './db/outbox/cli.js';
 import { registerPurchasesCommands } from './purchases/cli.js';
 import { registerPolicyChangeCommands } from './policy-changes/cli.js';
 import { startServer } from './server.js';

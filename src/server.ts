@@ -14,11 +14,11 @@ import { changeDepsFor } from './policy-changes/deps.js';
 import { recoverPolicyChanges } from './policy-changes/recovery.js';
 import { ConnectionTracker } from './http/server/listener.js';
 import { deliveryDepsOf, documentDeliveryHandlers } from './documents/delivery.js';
-import { webhookDeliveryDepsOf, webhookDeliveryKinds } from './webhooks/delivery.js';
+import { webhookDeliveryDepsOf, webhookDeliveryKinds } from './events/webhooks/delivery.js';
 import { publishEventHandler } from './events/publish.js';
 import { PUBLISH_EVENT } from './events/repository.js';
-import { enqueueDeliveriesOf } from './webhooks/fan-out.js';
-import { startOutboxWorker, type OutboxHandler, type OutboxKind } from './outbox/worker.js';
+import { enqueueDeliveriesOf } from './events/webhooks/fan-out.js';
+import { startOutboxWorker, type OutboxHandler, type OutboxKind } from './db/outbox/worker.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;

@@ -1,4 +1,4 @@
-import type { NewOutboxMessage } from '../outbox/repository.js';
+import type { NewOutboxMessage } from '../db/outbox/repository.js';
 
 /**
  * The outbox messages that send a policy transaction's documents (kind `policy-documents`). The

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.js';
-import type { NewOutboxMessage } from '../outbox/repository.js';
+import type { NewOutboxMessage } from '../db/outbox/repository.js';
 
 /**
  * Partner events (issue 21): what happened to a partner's policies and purchases, in the shape

@@ -3,7 +3,7 @@ import { sql, type Insertable, type OnConflictBuilder, type SqlBool } from 'kyse
 import { runPlan, type PlanStep, type StepColumn, type StepInput } from '../db/commit-plan.js';
 import type { Database, Executor, Tx } from '../db/database.js';
 import { reusableQuery } from '../db/reusable-query.js';
-import { enqueueStep } from '../outbox/repository.js';
+import { enqueueStep } from '../db/outbox/repository.js';
 import type { EventType, NewPartnerEvent, PartnerEvent, PolicyReferences } from './model.js';
 import type { PartnerEventRow, PartnerEventTable } from './tables.js';
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
-import { redeliver } from '../outbox/repository.js';
+import { redeliver } from '../db/outbox/repository.js';
 import { EventNotFound, EventWebhookNotFound, InvalidRedeliveryRange } from './errors.js';
 import type { DeliveryState, EventDeliveries, EventWebhooks, PartnerEvent } from './model.js';
 import { eventsBetween, feedPage, findScopedEvent, type EventScope } from './repository-feed.js';

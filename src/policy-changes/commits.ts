@@ -3,7 +3,7 @@ import type { Db, Executor } from '../db/database.js';
 import { changeDocumentsMessage } from '../documents/messages.js';
 import { changeCapturedEvent, changeRefundedEvent, changeReferences, policyChangedEvent } from '../events/data.js';
 import { policyReferencesOf, recordEvent, recordEventSteps } from '../events/repository.js';
-import { enqueueStep } from '../outbox/repository.js';
+import { enqueueStep } from '../db/outbox/repository.js';
 import { lockPolicyAtStep, policyTransactionSteps } from '../policies/repository-transactions.js';
 import type { PolicyTransactionRequest } from '../policies/transaction-request.js';
 import type { ChangeState, PolicyChange } from './model.js';

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { purchaseDocumentsMessage } from '../documents/messages.js';
 import { policyIssuedEvent, purchaseCapturedEvent, purchaseDeclinedEvent } from '../events/data.js';
 import { recordEventSteps } from '../events/repository.js';
-import { enqueueStep } from '../outbox/repository.js';
+import { enqueueStep } from '../db/outbox/repository.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 import type { NumberedIssue } from '../policies/model.js';
 import { noPolicyStep, numberedPolicySteps, POLICY_HEADER_STEP } from '../policies/repository.js';

@@ -1,5 +1,5 @@
 import { POLICY_DOCUMENTS } from '../../src/documents/messages.js';
-import { startOutboxWorker, type OutboxWorker } from '../../src/outbox/worker.js';
+import { startOutboxWorker, type OutboxWorker } from '../../src/db/outbox/worker.js';
 import { outboxHandlers } from '../../src/server.js';
 import type { TestApp } from '../helpers/app.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISH_EVENT } from '../../src/events/repository.js';
 import type { PartnerEvent } from '../../src/events/model.js';
-import { findMessage, redeliver } from '../../src/outbox/repository.js';
+import { findMessage, redeliver } from '../../src/db/outbox/repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { startSmtpServer, workerOf } from '../documents/delivery-support.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { EventWebhooks } from '../../src/events/model.js';
-import { enqueue, findMessage, type NewOutboxMessage, type OutboxState } from '../../src/outbox/repository.js';
-import { markFailed } from '../../src/outbox/repository-lease.js';
+import { enqueue, findMessage, type NewOutboxMessage, type OutboxState } from '../../src/db/outbox/repository.js';
+import { markFailed } from '../../src/db/outbox/repository-lease.js';
 import type { Db } from '../../src/db/database.js';
-import { WebhookNotFound } from '../../src/webhooks/errors.js';
+import { WebhookNotFound } from '../../src/events/webhooks/errors.js';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { boughtPolicy, NOW } from '../policy-changes/support.js';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { enqueue, findMessage } from '../../src/outbox/repository.js';
+import { enqueue, findMessage } from '../../src/db/outbox/repository.js';
 import { DIALECT } from '../helpers/database.js';
 import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { manualClock, testWorker } from './support.js';

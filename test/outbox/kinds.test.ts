@@ -1,6 +1,6 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { enqueue, findMessage, redeliver } from '../../src/outbox/repository.js';
+import { enqueue, findMessage, redeliver } from '../../src/db/outbox/repository.js';
 import { DIALECT } from '../helpers/database.js';
 import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { manualClock, testWorker } from './support.js';

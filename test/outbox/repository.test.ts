@@ -9,7 +9,7 @@ import {
   findMessage,
   outboxValues,
   type OutboxValues,
-} from '../../src/outbox/repository.js';
+} from '../../src/db/outbox/repository.js';
 import { DIALECT } from '../helpers/database.js';
 import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
 

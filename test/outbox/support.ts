@@ -5,7 +5,7 @@ import {
   type OutboxKind,
   type OutboxWorker,
   type OutboxWorkerOptions,
-} from '../../src/outbox/worker.js';
+} from '../../src/db/outbox/worker.js';
 
 /** A clock the test moves by hand. */
 export function manualClock(start = '2026-11-27T10:00:00.000Z') {

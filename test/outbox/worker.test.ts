@@ -1,8 +1,8 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/connect.js';
-import { enqueue, findMessage, type OutboxMessage } from '../../src/outbox/repository.js';
-import { backoffMs, startOutboxWorker } from '../../src/outbox/worker.js';
+import { enqueue, findMessage, type OutboxMessage } from '../../src/db/outbox/repository.js';
+import { backoffMs, startOutboxWorker } from '../../src/db/outbox/worker.js';
 import { DIALECT } from '../helpers/database.js';
 import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { manualClock, testWorker } from './support.js';

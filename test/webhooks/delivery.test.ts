@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMessage } from '../../src/outbox/repository.js';
-import { attemptsOfEvent } from '../../src/webhooks/repository-attempts.js';
+import { findMessage } from '../../src/db/outbox/repository.js';
+import { attemptsOfEvent } from '../../src/events/webhooks/repository-attempts.js';
 import { useTestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EventType } from '../../src/events/model.js';
 import { findEvent, recordEvent } from '../../src/events/repository.js';
-import { findMessage } from '../../src/outbox/repository.js';
-import { enqueueDeliveries } from '../../src/webhooks/fan-out.js';
+import { findMessage } from '../../src/db/outbox/repository.js';
+import { enqueueDeliveries } from '../../src/events/webhooks/fan-out.js';
 import { useTestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { findEvent } from '../../src/events/repository.js';
-import type { OutboxMessage } from '../../src/outbox/repository.js';
-import { startOutboxWorker, type OutboxWorker } from '../../src/outbox/worker.js';
-import type { Resolver } from '../../src/webhooks/address-guard.js';
-import { webhookDeliveryDepsOf, webhookDeliveryKind } from '../../src/webhooks/delivery.js';
-import { enqueueDeliveries } from '../../src/webhooks/fan-out.js';
+import type { OutboxMessage } from '../../src/db/outbox/repository.js';
+import { startOutboxWorker, type OutboxWorker } from '../../src/db/outbox/worker.js';
+import type { Resolver } from '../../src/events/webhooks/address-guard.js';
+import { webhookDeliveryDepsOf, webhookDeliveryKind } from '../../src/events/webhooks/delivery.js';
+import { enqueueDeliveries } from '../../src/events/webhooks/fan-out.js';
 import type { TestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 

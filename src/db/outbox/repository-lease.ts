@@ -1,5 +1,5 @@
-import type { Executor } from '../db/database.js';
-import { dialectOf } from '../db/dialect.js';
+import type { Executor } from '../database.js';
+import { dialectOf } from '../dialect.js';
 import { messageOf, type OutboxMessage } from './repository.js';
 
 /** The worker's statements: leases, SENT and failure marks, each by compare and set on the lease. */

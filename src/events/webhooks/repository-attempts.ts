@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
-import type { DeliveryAttemptView, DeliveryState, EventDeliveries, EventWebhookScope } from '../events/model.js';
-import { findEvent } from '../events/repository.js';
-import { messageStates, type OutboxState } from '../outbox/repository.js';
+import type { Executor } from '../../db/database.js';
+import type { DeliveryAttemptView, DeliveryState, EventDeliveries, EventWebhookScope } from '../model.js';
+import { findEvent } from '../repository.js';
+import { messageStates, type OutboxState } from '../../db/outbox/repository.js';
 import { endpointIdsEver } from './repository.js';
 
 /** The outbox kind of one event's delivery to one endpoint, and its message key. */

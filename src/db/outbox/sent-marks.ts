@@ -1,5 +1,5 @@
-import type { Clock } from '../context.js';
-import type { Db, Tx } from '../db/database.js';
+import type { Clock } from '../../context.js';
+import type { Db, Tx } from '../database.js';
 import type { OutboxMessage } from './repository.js';
 import { markSent } from './repository-lease.js';
 

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock, AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
-import { eventBody, findEvent } from '../events/repository.js';
-import type { OutboxMessage } from '../outbox/repository.js';
-import type { OutboxKind } from '../outbox/worker.js';
+import type { Clock, AppContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
+import { eventBody, findEvent } from '../repository.js';
+import type { OutboxMessage } from '../../db/outbox/repository.js';
+import type { OutboxKind } from '../../db/outbox/worker.js';
 import { systemResolver, type AddressRules, type Resolver } from './address-guard.js';
-import type { WebhookConfig } from '../config/webhooks.js';
+import type { WebhookConfig } from '../../config/webhooks.js';
 import { DeliveryAbandoned, DeliveryFailed, EndpointDisabled } from './errors.js';
 import type { DeliveryPayload } from './fan-out.js';
 import { disableEndpoint, endpointForDelivery, markFailing, markHealthy } from './repository.js';

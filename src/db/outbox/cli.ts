@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { loadConfig, type AppConfig } from '../config/config.js';
-import { connectDatabase } from '../db/connect.js';
-import { failureName } from '../db/refused-values.js';
+import { loadConfig, type AppConfig } from '../../config/config.js';
+import { connectDatabase } from '../connect.js';
+import { failureName } from '../refused-values.js';
 import { failedMessages, retryMessage } from './repository.js';
 
 /**

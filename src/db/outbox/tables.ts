@@ -34,7 +34,7 @@ export interface OutboxTables {
 export type OutboxMessageRow = Selectable<OutboxMessageTable>;
 export type NewOutboxMessageRow = Insertable<OutboxMessageTable>;
 
-declare module '../db/database.js' {
+declare module '../database.js' {
   /** This area's tables, part of the one `Database` type (db/ imports no area). */
   interface Database extends OutboxTables {}
 }

@@ -57,7 +57,7 @@ export interface WebhookDeliveryAttemptTable {
 export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
 export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptTable>;
 
-declare module '../db/database.js' {
+declare module '../../db/database.js' {
   /** This area's tables, part of the one `Database` type (db/ imports no area). */
   interface Database extends WebhooksTables {}
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../auth/principal.js';
-import type { AppContext } from '../context.js';
-import { emptyBodyAsObject } from '../http/guards/empty-body.js';
-import { BrandParams, errorResponses } from '../http/schemas.js';
+import { principalOf } from '../../auth/principal.js';
+import type { AppContext } from '../../context.js';
+import { emptyBodyAsObject } from '../../http/guards/empty-body.js';
+import { BrandParams, errorResponses } from '../../http/schemas.js';
 import { systemResolver, type Resolver } from './address-guard.js';
 import type { WebhookEndpoint } from './model.js';
 import {

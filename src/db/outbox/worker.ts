@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../context.js';
-import type { Db, Tx } from '../db/database.js';
-import { failureName } from '../db/refused-values.js';
-import type { OutboxConfig } from '../config/outbox.js';
-import { startPeriodic } from '../kernel/periodic.js';
+import type { Clock } from '../../context.js';
+import type { Db, Tx } from '../database.js';
+import { failureName } from '../refused-values.js';
+import type { OutboxConfig } from '../../config/outbox.js';
+import { startPeriodic } from '../../kernel/periodic.js';
 import type { OutboxMessage } from './repository.js';
 import { failAbandoned, leaseDue, markFailed, markSent as markSentIn, type KindAttempts } from './repository-lease.js';
 import { groupedSentMarks } from './sent-marks.js';

@@ -1,4 +1,4 @@
-import type { EventType } from '../events/model.js';
+import type { EventType } from '../model.js';
 
 /** Why an endpoint stopped receiving: its receiver answered 410, it failed for days, or the partner turned it off. */
 export const DISABLED_REASONS = ['GONE', 'FAILING', 'PARTNER'] as const;

@@ -1,7 +1,7 @@
 import type { OnConflictBuilder, QueryCreator } from 'kysely';
-import type { PlanStep } from '../db/commit-plan.js';
-import type { Database, Executor } from '../db/database.js';
-import { reusableInsert } from '../db/reusable-query.js';
+import type { PlanStep } from '../commit-plan.js';
+import type { Database, Executor } from '../database.js';
+import { reusableInsert } from '../reusable-query.js';
 import type { OutboxMessageRow } from './tables.js';
 
 export type OutboxState = 'PENDING' | 'SENT' | 'FAILED';

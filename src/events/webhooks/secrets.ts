@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { seal, unseal } from '../kernel/crypto/seal.js';
+import { seal, unseal } from '../../kernel/crypto/seal.js';
 
 /** HKDF label of webhook secrets: the key that seals them opens nothing else. */
 const WEBHOOK_SECRET_INFO = 'partner-api webhook secret';

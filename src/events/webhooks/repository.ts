@@ -1,5 +1,5 @@
-import type { Executor } from '../db/database.js';
-import type { EventType } from '../events/model.js';
+import type { Executor } from '../../db/database.js';
+import type { EventType } from '../model.js';
 import type { DisabledReason, EndpointScope, SealedSecrets, WebhookEndpoint } from './model.js';
 import type { WebhookEndpointRow } from './tables.js';
 

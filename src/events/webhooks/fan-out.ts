@@ -1,6 +1,6 @@
-import type { Executor, Tx } from '../db/database.js';
-import type { EventWebhooks, EventWebhookScope, PartnerEvent } from '../events/model.js';
-import { enqueueAll, type NewOutboxMessage } from '../outbox/repository.js';
+import type { Executor, Tx } from '../../db/database.js';
+import type { EventWebhooks, EventWebhookScope, PartnerEvent } from '../model.js';
+import { enqueueAll, type NewOutboxMessage } from '../../db/outbox/repository.js';
 import { WebhookDisabled, WebhookNotFound } from './errors.js';
 import type { WebhookEndpoint } from './model.js';
 import { enabledEndpoints, findEndpoint } from './repository.js';

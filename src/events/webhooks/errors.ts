@@ -1,4 +1,4 @@
-import { Conflict, InvalidInput, NotFound } from '../kernel/errors.js';
+import { Conflict, InvalidInput, NotFound } from '../../kernel/errors.js';
 
 /** A webhook id that is unknown, deleted, or another partner's or brand's (not told apart). */
 export class WebhookNotFound extends NotFound {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../context.js';
-import type { Db } from '../db/database.js';
-import type { EventType } from '../events/model.js';
-import { recordEvent } from '../events/repository.js';
+import type { Clock } from '../../context.js';
+import type { Db } from '../../db/database.js';
+import type { EventType } from '../model.js';
+import { recordEvent } from '../repository.js';
 import { refusedDestination, type AddressRules, type Resolver } from './address-guard.js';
-import { MAX_ENDPOINTS_PER_BRAND } from '../config/webhooks.js';
+import { MAX_ENDPOINTS_PER_BRAND } from '../../config/webhooks.js';
 import { WebhookDisabled, WebhookLimitReached, WebhookNotFound, WebhookUrlRefused } from './errors.js';
 import type { EndpointScope, WebhookEndpoint } from './model.js';
 import * as repo from './repository.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { EVENT_TYPES } from '../events/model.js';
-import { BrandParams } from '../http/schemas.js';
+import { EVENT_TYPES } from '../model.js';
+import { BrandParams } from '../../http/schemas.js';
 import { DISABLED_REASONS } from './model.js';
 
 /** TypeBox shapes of the webhook endpoint routes; descriptions become the OpenAPI text partners read. */
