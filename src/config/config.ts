@@ -2,12 +2,16 @@ import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { AuthEnvSchema, authConfigFrom, authConfigProblems } from './auth.js';
 import { AreaEnvSchema, areaConfigProblems, areaConfigsFrom } from './areas.js';
-import { RateLimitEnvSchema, rateLimitConfigFrom } from './rate-limits.js';
+import { ENV_FLAG_VALUES, RateLimitEnvSchema, rateLimitConfigFrom } from './rate-limits.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.
  * Staging and production differ only by these values (see README, "Configuration").
  */
+/** The purchase steps after which the crash-test hook may kill the process. */
+export const PURCHASE_CRASH_POINTS = ['authorise', 'issue'] as const;
+export type PurchaseCrashPoint = (typeof PURCHASE_CRASH_POINTS)[number];
+
 const EnvSchema = Type.Object({
   APP_ENV: Type.Enum(['staging', 'production'], {
     default: 'staging',
@@ -98,7 +102,7 @@ const EnvSchema = Type.Object({
     maximum: 1_048_576,
     description: 'Largest form body the token endpoint reads; larger ones are answered 413.',
   }),
-  DEMO_DATA: Type.Optional(Type.Enum(['true', 'false'])),
+  DEMO_DATA: Type.Optional(Type.Enum([...ENV_FLAG_VALUES])),
   PAYMENT_GATEWAY: Type.Optional(Type.Enum(['sandbox'])),
   CATALOGUE_DIR: Type.String({
     default: 'catalogue',
@@ -145,7 +149,7 @@ const EnvSchema = Type.Object({
     }),
   ),
   PURCHASE_CRASH_AFTER: Type.Optional(
-    Type.Enum(['authorise', 'issue'], {
+    Type.Enum([...PURCHASE_CRASH_POINTS], {
       description: 'Test hook: SIGKILL the process after this purchase step. Refused in production.',
     }),
   ),

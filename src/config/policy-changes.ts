@@ -1,6 +1,10 @@
 import { Type, type Static } from 'typebox';
 
 /** The environment variables of amendments and cancellations (parsed with the rest in src/config/config.ts). */
+/** The steps of a change confirmation after which the crash-test hook may kill the process. */
+export const CHANGE_CRASH_POINTS = ['hold', 'authorise', 'apply', 'refund'] as const;
+export type ChangeCrashPoint = (typeof CHANGE_CRASH_POINTS)[number];
+
 export const PolicyChangeEnvSchema = Type.Object({
   POLICY_CHANGE_PREVIEW_SECONDS: Type.Integer({
     default: 1800,
@@ -9,7 +13,7 @@ export const PolicyChangeEnvSchema = Type.Object({
     description: 'How long an amendment or cancellation preview may be confirmed (its `expiresAt`).',
   }),
   POLICY_CHANGE_CRASH_AFTER: Type.Optional(
-    Type.Enum(['hold', 'authorise', 'apply', 'refund'], {
+    Type.Enum([...CHANGE_CRASH_POINTS], {
       description: 'Test hook: SIGKILL the process after this step of a change confirmation. Refused in production.',
     }),
   ),
@@ -18,7 +22,7 @@ export const PolicyChangeEnvSchema = Type.Object({
 export interface PolicyChangeConfig {
   readonly previewSeconds: number;
   /** Crash-test hook (never in production): kill the process right after this step. */
-  readonly crashAfter?: 'hold' | 'authorise' | 'apply' | 'refund';
+  readonly crashAfter?: ChangeCrashPoint;
 }
 
 export function policyChangeConfigFrom(env: Static<typeof PolicyChangeEnvSchema>): PolicyChangeConfig {

@@ -1,8 +1,11 @@
 import { Type, type Static } from 'typebox';
 
+/** How a yes/no setting is written in the environment. */
+export const ENV_FLAG_VALUES = ['true', 'false'] as const;
+
 /** Request budgets per window; merged into the main environment schema in src/config/config.ts. */
 export const RateLimitEnvSchema = Type.Object({
-  RATE_LIMITS: Type.Enum(['true', 'false'], {
+  RATE_LIMITS: Type.Enum([...ENV_FLAG_VALUES], {
     default: 'true',
     description: 'Per-partner and token-endpoint request limits (429 past them); on unless set to false.',
   }),

@@ -39,7 +39,7 @@ export interface Statement {
   readonly slots: readonly (Slot | undefined)[];
 }
 
-export interface Compiled {
+export interface CompiledPlan {
   /** SQLite: one per step; PostgreSQL: the one statement. */
   readonly statements: readonly Statement[];
 }
@@ -83,7 +83,7 @@ export class Placeholders {
 export const isExpression = (value: unknown): value is Expression<unknown> => isOperationNodeSource(value);
 export const TRUE = sql<SqlBool>`true`;
 
-export function statementAt({ statements }: Compiled, index: number): Statement {
+export function statementAt({ statements }: CompiledPlan, index: number): Statement {
   const statement = statements[index];
   if (!statement) throw new Error(`commit plan: no statement ${index}`);
   return statement;

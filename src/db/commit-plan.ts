@@ -1,6 +1,6 @@
 import { sql, type QueryCreator, type SqlBool } from 'kysely';
 import { setBounded } from '../kernel/cache/bounded-map.js';
-import { execute, isExpression, Placeholders, statementAt, TRUE, type Compiled } from './commit-plan-slots.js';
+import { execute, isExpression, Placeholders, statementAt, TRUE, type CompiledPlan } from './commit-plan-slots.js';
 import { PlanEnded, type CommitPlan, type PlanResult, type PlanRow, type StepInput } from './commit-plan-step.js';
 import type { Database, Executor } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
@@ -22,7 +22,7 @@ import { dialectOf, type DialectName } from './dialect.js';
 
 export * from './commit-plan-step.js';
 
-const compiledPlans = new Map<string, Compiled>();
+const compiledPlans = new Map<string, CompiledPlan>();
 /** Plans times engines times shapes (patch columns, row counts): a few dozen in practice. */
 const PLANS_KEPT = 256;
 
@@ -50,7 +50,7 @@ function planKey(plan: CommitPlan, dialect: DialectName): string {
 }
 
 /** SQLite: each step its own statement; earlier steps' columns bound as values. */
-function compileSteps(db: Executor, plan: CommitPlan): Compiled {
+function compileSteps(db: Executor, plan: CommitPlan): CompiledPlan {
   const statements = plan.steps.map((step, index) => {
     const p = new Placeholders();
     const input: StepInput<object> = {
@@ -93,7 +93,7 @@ function compileSteps(db: Executor, plan: CommitPlan): Compiled {
   return { statements };
 }
 
-async function runSteps(db: Executor, plan: CommitPlan, compiled: Compiled): Promise<PlanResult> {
+async function runSteps(db: Executor, plan: CommitPlan, compiled: CompiledPlan): Promise<PlanResult> {
   const run = async (tx: Executor): Promise<PlanResult> => {
     const rows: Record<string, PlanRow | undefined> = {};
     const skipped = new Set<string>();
@@ -122,7 +122,7 @@ async function runSteps(db: Executor, plan: CommitPlan, compiled: Compiled): Pro
 }
 
 /** PostgreSQL: the steps as CTEs of one statement, answering `plan.answer`'s columns and which steps had a row. */
-function compileChained(db: Executor, plan: CommitPlan): Compiled {
+function compileChained(db: Executor, plan: CommitPlan): CompiledPlan {
   const p = new Placeholders();
   // Each CTE adds a table Kysely types from the step's builder: not expressible over a list of steps.
   let chained = db as unknown as QueryCreator<Database>;
@@ -183,7 +183,7 @@ function compileChained(db: Executor, plan: CommitPlan): Compiled {
   return { statements: [p.statement(chained.selectFrom(answer.as('plan')).selectAll())] };
 }
 
-async function runChained(db: Executor, plan: CommitPlan, compiled: Compiled): Promise<PlanResult> {
+async function runChained(db: Executor, plan: CommitPlan, compiled: CompiledPlan): Promise<PlanResult> {
   const { rows: answered } = await execute(db, statementAt(compiled, 0), plan, {});
   const answer = answered[0] ?? {};
   const rows: Record<string, PlanRow | undefined> = {};

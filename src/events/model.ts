@@ -1,3 +1,4 @@
+import { OUTBOX_STATES, type OutboxState } from '../db/outbox/repository.js';
 import type { Executor } from '../db/database.js';
 import type { NewOutboxMessage } from '../db/outbox/repository.js';
 
@@ -72,8 +73,8 @@ export interface DeliveryAttemptView {
 }
 
 /** A delivery's outbox state: PENDING (attempts to come), SENT, FAILED (retries exhausted). */
-export const DELIVERY_STATES = ['PENDING', 'SENT', 'FAILED'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
+export const DELIVERY_STATES = OUTBOX_STATES;
+export type DeliveryState = OutboxState;
 
 /** An event's deliveries to one endpoint: the delivery's state (PENDING, SENT, FAILED) and its attempts. */
 export interface EventDeliveries {

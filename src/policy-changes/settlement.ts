@@ -1,3 +1,4 @@
+import type { ChangeCrashPoint } from '../config/policy-changes.js';
 import { authorise, capture, crashPoint, current, now, refundLines, releaseHold } from '../payments/flow/flow.js';
 import type { Approval, MoneyArea, MoneyDeps } from '../payments/flow/flow.js';
 import { policyPosition } from '../policies/repository-transactions.js';
@@ -12,7 +13,7 @@ import { findChangeById, findChangeOfKey, isPolicyHeld, moveChange, type ChangeP
  * change's state and every gateway call carries a key derived from the change, so retries from any
  * process converge on one charge or one refund per line and one policy transaction.
  */
-export type ChangeCrashPoint = 'hold' | 'authorise' | 'apply' | 'refund';
+export type { ChangeCrashPoint };
 
 export type ChangeFlowDeps = MoneyDeps<ChangeCrashPoint>;
 

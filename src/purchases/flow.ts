@@ -1,3 +1,4 @@
+import type { PurchaseCrashPoint } from '../config/config.js';
 import { isRefusedValue } from '../db/refused-values.js';
 import type { AuthorisationOutcome } from '../payments/gateway.js';
 import * as flow from '../payments/flow/flow.js';
@@ -15,7 +16,7 @@ import { findPurchase, findPurchaseOfKey, moveState } from './repository.js';
  * policy voids its hold; a refused card or a failed gateway ends the attempt and frees the quote
  * (endAttempt). Shared by the request and by recovery.
  */
-export type FlowDeps = MoneyDeps<'authorise' | 'issue'>;
+export type FlowDeps = MoneyDeps<PurchaseCrashPoint>;
 
 /** Where a step left the purchase; `bought` when this very call issued the policy (how it marked the quote). */
 export interface Settled {

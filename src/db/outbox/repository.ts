@@ -4,7 +4,9 @@ import type { Database, Executor } from '../database.js';
 import { reusableInsert } from '../reusable-query.js';
 import type { OutboxMessageRow } from './tables.js';
 
-export type OutboxState = 'PENDING' | 'SENT' | 'FAILED';
+/** A message's state: PENDING (attempts to come), SENT, FAILED (retries exhausted). */
+export const OUTBOX_STATES = ['PENDING', 'SENT', 'FAILED'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 export interface OutboxMessage {
   id: number;

@@ -9,7 +9,7 @@ export interface SentMark {
   readonly recordSent?: ((tx: Tx, message: OutboxMessage) => Promise<void>) | undefined;
 }
 
-interface Waiting extends SentMark {
+interface AwaitedMark extends SentMark {
   readonly resolve: (marked: boolean) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -21,10 +21,10 @@ interface Waiting extends SentMark {
  * lease was lost meanwhile (another worker took the message over).
  */
 export function groupedSentMarks(db: Db, owner: string, clock: Clock): (mark: SentMark) => Promise<boolean> {
-  let pending: Waiting[] = [];
+  let pending: AwaitedMark[] = [];
   let writing = false;
 
-  const write = async (group: readonly Waiting[]): Promise<void> => {
+  const write = async (group: readonly AwaitedMark[]): Promise<void> => {
     const ids = group.map((w) => w.message.id);
     const at = clock().toISOString();
     try {
@@ -38,7 +38,7 @@ export function groupedSentMarks(db: Db, owner: string, clock: Clock): (mark: Se
       for (const w of group) w.resolve(marked.has(w.message.id));
     } catch (error) {
       // One message's recordSent must not hold up the others' marks: each alone, as without grouping.
-      if (group.length === 1) return (group[0] as Waiting).reject(error);
+      if (group.length === 1) return (group[0] as AwaitedMark).reject(error);
       for (const w of group) await write([w]);
     }
   };

@@ -1,5 +1,5 @@
+import type { BackgroundLog } from '../../logging/background-log.js';
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../context.js';
 import type { Db, Tx } from '../database.js';
 import { failureName } from '../refused-values.js';
@@ -37,7 +37,7 @@ export type OutboxKind = SendingKind | CommittedKind;
 export interface OutboxWorkerDeps {
   readonly db: Db;
   readonly clock: Clock;
-  readonly log?: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
+  readonly log?: BackgroundLog;
   /** In [0, 1); the back-off's jitter (tests pin it). */
   readonly random?: () => number;
 }

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { BackgroundLog } from '../../logging/background-log.js';
 import type { Clock } from '../../context.js';
 import type { Db, Executor } from '../../db/database.js';
 import type { Notification } from '../../kernel/notifications/notification.js';
@@ -19,7 +19,7 @@ export interface MoneyDeps<Crash extends string = string> {
   readonly db: Db;
   readonly gateway: PaymentGateway;
   readonly clock: Clock;
-  readonly log?: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
+  readonly log?: BackgroundLog;
   /** Test hook (never in production): kill the process right after this step. */
   readonly crashAfter?: Crash;
 }
