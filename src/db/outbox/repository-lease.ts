@@ -15,6 +15,10 @@ export interface KindAttempts {
  * in one statement, by compare and set: of racing workers each gets its own, the others the next
  * ones or none. On PostgreSQL the candidates are read `for update skip locked`, so racers do not
  * queue on one row. Oldest due first.
+ *
+ * The candidates are a materialized CTE, read once: as `id in (subquery … for update skip locked
+ * limit n)` PostgreSQL may run the subquery again per row it updates, each run skipping the rows
+ * the statement has just locked itself, so one lease took every due message whatever `limit` was.
  */
 export async function leaseDue(
   db: Executor,
@@ -23,6 +27,24 @@ export async function leaseDue(
   if (lease.kinds.length === 0 || lease.limit < 1) return [];
   const postgres = dialectOf(db) === 'postgres';
   const rows = await db
+    .with(
+      (cte) => cte('lease_candidate').materialized(),
+      (qc) => {
+        const candidates = qc
+          .selectFrom('outbox_message')
+          .select('id')
+          .where('state', '=', 'PENDING')
+          .where('next_attempt_at', '<=', lease.now)
+          .where((w) =>
+            w.or(lease.kinds.map((k) => w.and([w('kind', '=', k.kind), w('attempts', '<', k.maxAttempts)]))),
+          )
+          .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', lease.now)]))
+          .orderBy('next_attempt_at')
+          .orderBy('id')
+          .limit(lease.limit);
+        return postgres ? candidates.forUpdate().skipLocked() : candidates;
+      },
+    )
     .updateTable('outbox_message')
     .set((eb) => ({
       lease_owner: lease.owner,
@@ -30,19 +52,7 @@ export async function leaseDue(
       attempts: eb('attempts', '+', 1),
       updated_at: lease.now,
     }))
-    .where('id', 'in', (eb) => {
-      const candidates = eb
-        .selectFrom('outbox_message')
-        .select('id')
-        .where('state', '=', 'PENDING')
-        .where('next_attempt_at', '<=', lease.now)
-        .where((w) => w.or(lease.kinds.map((k) => w.and([w('kind', '=', k.kind), w('attempts', '<', k.maxAttempts)]))))
-        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', lease.now)]))
-        .orderBy('next_attempt_at')
-        .orderBy('id')
-        .limit(lease.limit);
-      return postgres ? candidates.forUpdate().skipLocked() : candidates;
-    })
+    .where('id', 'in', (eb) => eb.selectFrom('lease_candidate').select('lease_candidate.id'))
     // Compare and set: the row is still free (a racer read the same candidate without a lock).
     .where('state', '=', 'PENDING')
     .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', lease.now)]))

@@ -176,7 +176,7 @@ export function startOutboxWorker(
       return same.map((q) => q.message);
     };
     // Each lane takes the next leased message; when none is left, it leases as many as there are
-    // lanes in one statement (the others wait for it), until none is due or the batch is spent.
+    // lanes in one statement (the others wait for it), until a lease finds none or the batch is spent.
     const lane = async () => {
       for (;;) {
         const queued = queue.shift();
@@ -203,7 +203,9 @@ export function startOutboxWorker(
           }
           const [first, ...rest] = leased;
           budget -= leased.length;
-          if (leased.length < limit) drained = true;
+          // Only an empty lease ends the pass: a short one may mean another worker holds the rest
+          // (skip locked) and the pass's own commits may have queued more (fan-out) since.
+          if (leased.length === 0) drained = true;
           for (const next of rest) queue.push({ message: next, until });
           if (!first) return;
           message = first;
