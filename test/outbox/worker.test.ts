@@ -128,7 +128,7 @@ describe(`outbox worker (${DIALECT})`, () => {
     const time = manualClock();
     await enqueue(db, { key: 'other:1', kind: 'other', payload: {}, at: time.iso() });
     await enqueue(db, { key: 'slow:1', kind: 'slow', payload: {}, at: time.iso() });
-    let release: () => void = () => undefined;
+    let release: (() => void) | undefined;
     let finished = false;
     const slow = testWorker(db, time.clock, {
       slow: async () => {
@@ -137,7 +137,8 @@ describe(`outbox worker (${DIALECT})`, () => {
       },
     });
     const pass = slow.runOnce();
-    while (!(await findMessage(db, 'slow:1'))?.attempts) await tick();
+    // The handler is running (not merely leased: the lease commits before the handler is called).
+    while (!release) await tick();
     const stopping = slow.stop().then(() => finished);
     release();
     expect(await stopping).toBe(true);
