@@ -89,16 +89,26 @@ export function statementAt({ statements }: CompiledPlan, index: number): Statem
   return statement;
 }
 
-export async function execute(
-  db: Executor,
+/** The statement's parameters for this call: constants of the SQL, the plan's values, earlier steps' columns. */
+export function parametersOf(
   { query, slots }: Statement,
   plan: CommitPlan,
   earlier: Readonly<Record<string, PlanRow | undefined>>,
-) {
-  const parameters = query.parameters.map((constant, i) => {
+): unknown[] {
+  return query.parameters.map((constant, i) => {
     const slot = slots[i];
     return slot === undefined ? constant : valueOf(slot, plan, earlier);
   });
+}
+
+export async function execute(
+  db: Executor,
+  statement: Statement,
+  plan: CommitPlan,
+  earlier: Readonly<Record<string, PlanRow | undefined>>,
+) {
+  const { query } = statement;
+  const parameters = parametersOf(statement, plan, earlier);
   return db.executeQuery<PlanRow>({ sql: query.sql, query: query.query, parameters, queryId: createQueryId() });
 }
 

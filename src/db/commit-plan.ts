@@ -1,9 +1,18 @@
 import { sql, type QueryCreator, type SqlBool } from 'kysely';
 import { setBounded } from '../kernel/cache/bounded-map.js';
-import { execute, isExpression, Placeholders, statementAt, TRUE, type CompiledPlan } from './commit-plan-slots.js';
+import {
+  execute,
+  isExpression,
+  parametersOf,
+  Placeholders,
+  statementAt,
+  TRUE,
+  type CompiledPlan,
+} from './commit-plan-slots.js';
 import { PlanEnded, type CommitPlan, type PlanResult, type PlanRow, type StepInput } from './commit-plan-step.js';
 import type { Database, Executor } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
+import { sqliteUnitsOf, type SqliteUnits } from './sqlite-dialect.js';
 
 /**
  * A commit plan: a multi-table commit declared once, as ordered steps, each written by the
@@ -43,8 +52,13 @@ function planKey(plan: CommitPlan, dialect: DialectName): string {
   for (const step of plan.steps) {
     key += `|${step.name}:${step.shape ?? ''}`;
     // SQLite binds each row of a multi-row insert: compiled per row count.
-    if (dialect === 'sqlite')
-      for (const value of Object.values(step.values as object)) if (Array.isArray(value)) key += `:${value.length}`;
+    if (dialect === 'sqlite') {
+      const values = step.values as Record<string, unknown>;
+      for (const name in values) {
+        const value = values[name];
+        if (Array.isArray(value)) key += `:${value.length}`;
+      }
+    }
   }
   return key;
 }
@@ -93,32 +107,39 @@ function compileSteps(db: Executor, plan: CommitPlan): CompiledPlan {
   return { statements };
 }
 
+/**
+ * SQLite: the steps one after the other in one turn of the event loop (db/sqlite-dialect.ts
+ * `SqliteUnits`), in a unit of their own unless `db` is a transaction or the plan is one statement.
+ */
 async function runSteps(db: Executor, plan: CommitPlan, compiled: CompiledPlan): Promise<PlanResult> {
-  const run = async (tx: Executor): Promise<PlanResult> => {
-    const rows: Record<string, PlanRow | undefined> = {};
-    const skipped = new Set<string>();
-    for (const [i, step] of plan.steps.entries()) {
-      if (step.locks) {
-        rows[step.name] = {};
-        continue;
-      }
-      if (step.after !== undefined && (skipped.has(step.after) || rows[step.after] === undefined)) {
-        skipped.add(step.name);
-        continue;
-      }
-      const result = await execute(tx, statementAt(compiled, i), plan, rows);
-      const changed = Number(result.numAffectedRows ?? 0) > 0;
-      rows[step.name] = result.rows[0] ?? (changed ? {} : undefined);
-      if (rows[step.name] === undefined && step.orElse !== undefined) throw new PlanEnded(step.orElse);
-    }
-    return { rows };
-  };
+  const units = sqliteUnitsOf(db);
+  if (!units) throw new Error('commit plan: a SQLite database not opened by db/connect.ts');
   try {
-    return db.isTransaction || plan.steps.length === 1 ? await run(db) : await db.transaction().execute(run);
+    return await units.run(db, (connection) => stepsOn(connection, plan, compiled), plan.steps.length > 1);
   } catch (error) {
     if (error instanceof PlanEnded && !db.isTransaction) return { ended: error.outcome, rows: {} };
     throw error;
   }
+}
+
+function stepsOn(connection: SqliteUnits, plan: CommitPlan, compiled: CompiledPlan): PlanResult {
+  const rows: Record<string, PlanRow | undefined> = {};
+  const skipped = new Set<string>();
+  for (const [i, step] of plan.steps.entries()) {
+    if (step.locks) {
+      rows[step.name] = {};
+      continue;
+    }
+    if (step.after !== undefined && (skipped.has(step.after) || rows[step.after] === undefined)) {
+      skipped.add(step.name);
+      continue;
+    }
+    const statement = statementAt(compiled, i);
+    const result = connection.execute(statement.query.sql, parametersOf(statement, plan, rows));
+    rows[step.name] = (result.rows[0] as PlanRow | undefined) ?? (result.changes > 0 ? {} : undefined);
+    if (rows[step.name] === undefined && step.orElse !== undefined) throw new PlanEnded(step.orElse);
+  }
+  return { rows };
 }
 
 /** PostgreSQL: the steps as CTEs of one statement, answering `plan.answer`'s columns and which steps had a row. */

@@ -25,5 +25,6 @@ export function memoize<A extends readonly unknown[], T>(
 }
 
 function joined(...args: readonly unknown[]): Key {
-  return args.length === 1 && typeof args[0] === 'number' ? args[0] : args.join('\u0000');
+  if (args.length === 1 && (typeof args[0] === 'string' || typeof args[0] === 'number')) return args[0];
+  return args.join('\u0000');
 }
