@@ -24,3 +24,15 @@ export function failureName(error: unknown): string {
   }
   return typeof error;
 }
+
+/**
+ * Whether the database refused a row of `table` for a unique constraint (a key another commit
+ * holds): PostgreSQL's 23505 names the table; SQLite's message names `table.column`.
+ */
+export function isUniqueViolationOf(error: unknown, table: string): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, table: violated, message } = error as { code?: unknown; table?: unknown; message?: unknown };
+  if (code === '23505') return violated === table;
+  const sqlite = code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return sqlite && typeof message === 'string' && message.includes(`${table}.`);
+}

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type QueryCreator, type Selectable, type Updateable } from 'kysely';
 import type { Database, Db, Executor } from '../../db/database.js';
-import { dialectOf } from '../../db/dialect.js';
+import { runPlan, type PlanStep } from '../../db/commit-plan.js';
+import { isUniqueViolationOf } from '../../db/refused-values.js';
 import { reusableQuery } from '../../db/reusable-query.js';
 import type { SandboxOperationTable, SandboxPaymentTable } from '../tables.js';
 
@@ -139,93 +140,60 @@ export async function answerChallenge(
  */
 export type RecordedWrite = 'done' | 'key-held' | 'not-applied';
 
-/** Rolls a SQLite transaction back when the key turns out to be held. */
-class KeyHeld extends Error {}
+/** The effect of a call: it answers the payment's id, or no row when its conditions did not hold. */
+type Effect<V extends object> = PlanStep<V> & { readonly name: 'effect' };
 
 /**
- * PostgreSQL: one statement, which is its own transaction (a unit of two statements cost four
- * round trips with BEGIN and COMMIT): the record is inserted from the effect's RETURNING, and a
- * held key fails the statement with a unique violation, which undoes the effect with it.
- * SQLite: a transaction of the two statements (no round trips there).
+ * The effect and the record of the call, one commit plan (db/commit-plan.ts): the record is
+ * written only after the effect answered a row, and a key another call holds refuses the record's
+ * row (its unique key), which undoes the effect with it.
  */
-async function writeRecorded(
+async function writeRecorded<V extends object>(
   db: Db,
-  oneStatement: () => Promise<bigint | undefined>,
-  effect: (tx: Executor) => Promise<boolean>,
+  name: string,
+  effect: Effect<V>,
   call: NewOperationRow,
 ): Promise<RecordedWrite> {
-  if (dialectOf(db) === 'postgres') {
-    try {
-      return Number((await oneStatement()) ?? 0n) === 1 ? 'done' : 'not-applied';
-    } catch (error) {
-      if ((error as { code?: unknown }).code === '23505') return 'key-held';
-      throw error;
-    }
-  }
+  const record: PlanStep<NewOperationRow> = {
+    name: 'call',
+    after: 'effect',
+    values: call,
+    build: (_, { v, insert }) => insert('sandbox_operation', { ...v }),
+  };
   try {
-    return await db.transaction().execute(async (tx) => {
-      if (!(await effect(tx))) return 'not-applied';
-      if (!(await insertOperation(tx, call))) throw new KeyHeld();
-      return 'done';
-    });
+    const { ended } = await runPlan(db, { name, steps: [effect, record] });
+    return ended === undefined ? 'done' : 'not-applied';
   } catch (error) {
-    if (error instanceof KeyHeld) return 'key-held';
+    if (isUniqueViolationOf(error, 'sandbox_operation')) return 'key-held';
     throw error;
   }
 }
-
-/** The call's record as the SELECT list of an `insert … select` from the effect's CTE (its payment id from there). */
-const CALL_COLUMNS = ['idempotency_key', 'operation', 'fingerprint', 'outcome_json', 'created_at'] as const;
-type CallValues = { [K in (typeof CALL_COLUMNS)[number] as `call_${K}`]: string };
-const CALL_NAMES = CALL_COLUMNS.map((column) => `call_${column}` as const);
-const callValues = (call: NewOperationRow): CallValues =>
-  Object.fromEntries(CALL_COLUMNS.map((column) => [`call_${column}`, call[column]])) as CallValues;
-// Every column is text: a SELECT's parameters have no column to take their type from.
-const callSelection = (v: CallValues) =>
-  sql.join([...CALL_NAMES.map((name) => sql`cast(${v[name]} as text)`), sql.ref('effect.payment_id')]);
-
-const insertPaymentWithCall = reusableQuery([...PAYMENT_COLUMNS, ...CALL_NAMES], (db, v: PaymentValues & CallValues) =>
-  db
-    .with('effect', (qc) =>
-      qc
-        .insertInto('sandbox_payment')
-        .values(Object.fromEntries(PAYMENT_COLUMNS.map((c) => [c, v[c]])) as PaymentValues)
-        .returning('payment_id'),
-    )
-    .insertInto('sandbox_operation')
-    .columns([...CALL_COLUMNS, 'payment_id'])
-    .expression(sql`select ${callSelection(v)} from effect`),
-);
 
 /** A new payment and the record of the call that made it (the call's payment id is the payment's). */
 export function insertPaymentRecorded(db: Db, payment: PaymentValues, call: NewOperationRow): Promise<RecordedWrite> {
   return writeRecorded(
     db,
-    async () => (await insertPaymentWithCall(db, { ...payment, ...callValues(call) })).numAffectedRows,
-    async (tx) => {
-      await insertPayment(tx, payment);
-      return true;
+    'sandbox-authorise',
+    {
+      name: 'effect',
+      values: payment,
+      build: (_, { v, insert }) => insert('sandbox_payment', { ...v }).returning('payment_id'),
     },
     call,
   );
 }
 
-const captureWithCall = reusableQuery(
-  ['paymentId', 'currency', 'amountMinor', 'at', ...CALL_NAMES],
-  (db, v: CaptureCheck & CallValues) =>
-    db
-      .with('effect', (qc) => captureUpdate(qc, v).returning('payment_id'))
-      .insertInto('sandbox_operation')
-      .columns([...CALL_COLUMNS, 'payment_id'])
-      .expression(sql`select ${callSelection(v)} from effect`),
-);
-
 /** `captureAuthorised` and the record of the call, together; `not-applied` when the payment cannot be captured so. */
 export function captureRecorded(db: Db, check: CaptureCheck, call: NewOperationRow): Promise<RecordedWrite> {
   return writeRecorded(
     db,
-    async () => (await captureWithCall(db, { ...check, ...callValues(call) })).numAffectedRows,
-    (tx) => captureAuthorised(tx, check),
+    'sandbox-capture',
+    {
+      name: 'effect',
+      orElse: 'not-applied',
+      values: check,
+      build: (qc, { v }) => captureUpdate(qc, v).returning('payment_id'),
+    },
     call,
   );
 }
