@@ -6,6 +6,7 @@ import {
   containsCardNumber,
   findCardNumber,
   findCardNumbers,
+  isCardNumber,
   luhnValid,
   redactCardNumbers,
   redactPath,
@@ -17,10 +18,31 @@ function withCheckDigit(body: string): string {
   throw new Error('unreachable');
 }
 
-const pan = fc
-  .integer({ min: 13, max: 19 })
-  .chain((length) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length - 1, maxLength: length - 1 }))
-  .map((digits) => withCheckDigit(digits.join('')));
+/** Issuer prefixes of the schemes and their lengths (Visa, Mastercard both ranges, Amex, Discover, JCB, UnionPay, Maestro, Mir, UATP). */
+const SCHEMES: readonly (readonly [string, readonly number[]])[] = [
+  ['4', [13, 16, 19]],
+  ['51', [16]],
+  ['2221', [16]],
+  ['37', [15]],
+  ['6011', [16, 19]],
+  ['3530', [16, 19]],
+  ['6212', [16, 19]],
+  ['6759', [13, 19]],
+  ['2200', [16]],
+  ['1', [15]],
+];
+
+const pan = fc.constantFrom(...SCHEMES).chain(([prefix, lengths]) =>
+  fc
+    .constantFrom(...lengths)
+    .chain((length) =>
+      fc.array(fc.integer({ min: 0, max: 9 }), {
+        minLength: length - 1 - prefix.length,
+        maxLength: length - 1 - prefix.length,
+      }),
+    )
+    .map((digits) => withCheckDigit(`${prefix}${digits.join('')}`)),
+);
 
 /** Splits a PAN into groups of 1–6 digits joined by the same separator. */
 function grouped(value: string, sizes: number[], separator: string): string {
@@ -93,13 +115,16 @@ describe('containsCardNumber', () => {
     );
   });
 
-  it('never flags a digit string that fails Luhn or has the wrong length', () => {
+  it('never flags a digit string that fails Luhn, has the wrong length or is in no issuer range', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^\d{1,30}$/), (digits) => {
-        const expected = digits.length >= 13 && digits.length <= 19 && luhnValid(digits);
-        expect(containsCardNumber(digits)).toBe(expected);
+        expect(containsCardNumber(digits)).toBe(isCardNumber(digits));
+        if (digits.length < 13 || digits.length > 19 || !luhnValid(digits)) expect(isCardNumber(digits)).toBe(false);
       }),
     );
+    // Luhn-valid, but no scheme issues these prefixes at these lengths.
+    for (const body of ['179576800000', '774411880559437', '900000000000000', '300000000000'])
+      expect(isCardNumber(withCheckDigit(body))).toBe(false);
   });
 
   it('never flags text without 13 digits', () => {
@@ -182,6 +207,26 @@ describe('identifiers are not card numbers', () => {
     const uuids = Array.from({ length: 20_000 }, () => randomUUID());
     expect(uuids.filter((u) => findCardNumbers({ id: u }).length > 0)).toEqual([]);
     expect(findCardNumbers({ id: '41111111-1111-4111-8111-111111111111' })).toEqual([]);
+  });
+
+  it('accepts 100,000 random UUIDs without dashes, order-<epoch ms> keys and ULIDs', () => {
+    const dashless = Array.from({ length: 100_000 }, () => randomUUID().replaceAll('-', ''));
+    expect(dashless.filter(containsCardNumber)).toEqual([]);
+    expect(containsCardNumber('7744118805594377a5983d4f5428f4b6')).toBe(false);
+    const start = Date.UTC(2020, 0, 1);
+    const orders = Array.from({ length: 100_000 }, (_, i) => `order-${start + i * 7919 + (i % 1000)}`);
+    expect(orders.filter(containsCardNumber)).toEqual([]);
+    expect(containsCardNumber('order-1795768000006')).toBe(false);
+    const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    const ulid = (): string => {
+      let time = Date.now() + Math.floor(Math.random() * 1e12);
+      let head = '';
+      for (let i = 0; i < 10; i += 1, time = Math.floor(time / 32)) head = `${crockford[time % 32] ?? ''}${head}`;
+      const tail = Array.from({ length: 16 }, () => crockford[Math.floor(Math.random() * 32)] ?? '').join('');
+      return `${head}${tail}`;
+    };
+    const ulids = Array.from({ length: 100_000 }, ulid);
+    expect(ulids.filter(containsCardNumber)).toEqual([]);
   });
 
   it('still flags a card number written with dashes next to other text', () => {

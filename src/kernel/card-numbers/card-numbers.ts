@@ -2,17 +2,41 @@
  * Finds unredacted card numbers (PANs) anywhere in a parsed JSON value, so a request carrying
  * one can be refused before anything stores or logs it (PCI DSS 3.3–3.5; checklist F).
  *
- * A PAN is 13–19 digits passing the Luhn check, written plainly or in groups separated by
- * single spaces or dashes ("4111 1111 1111 1111", "3782-822463-10005"). Test PANs count.
- * Digits glued to more digits (a 25-digit reference) are not split: a PAN has digit-free edges.
+ * A PAN is recognised as payment schemes recognise one: 13–19 digits that fall in a scheme's
+ * issuer range with one of that scheme's lengths (credit-card-type's table: Visa, Mastercard,
+ * Amex, Discover, JCB, UnionPay, Maestro, Mir, …) and pass the Luhn check, written plainly or in
+ * groups separated by single spaces or dashes ("4111 1111 1111 1111", "3782-822463-10005").
+ * Test PANs count. Digits glued to more digits (a 25-digit reference) are not split: a PAN has
+ * digit-free edges. Ordinary identifiers pass: a millisecond timestamp (`order-1795768000006`)
+ * is in no issuer range, and a UUID, with or without its dashes, is an identifier as a whole.
  */
+import creditCardType from 'credit-card-type';
 import { propertyPathsHolding } from '../notifications/property-path.js';
 
 /** Digit groups joined by one space or dash, with no digit on either side. */
 const DIGIT_RUN = /(?<!\d)\d+(?:[ -]\d+)*(?!\d)/g;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID as written, or as 32 hex digits without its dashes (ids, idempotency keys). */
+const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
 const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
+
+// The table's Visa omits 13 digits (older cards, and a common test PAN); UATP (airline cards,
+// 1 and 15 digits) is missing. Both are card numbers here.
+creditCardType.updateCard('visa', { lengths: [13, 16, 18, 19] });
+creditCardType.addCard({
+  niceType: 'UATP',
+  type: 'uatp',
+  patterns: [1],
+  gaps: [4, 9],
+  lengths: [15],
+  code: { name: 'CVV', size: 0 },
+});
+
+/** Whether the digits are a card number: a scheme's issuer range and length, and the Luhn check. */
+export function isCardNumber(digits: string): boolean {
+  if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS || !luhnValid(digits)) return false;
+  return creditCardType(digits).some((scheme) => scheme.lengths.includes(digits.length));
+}
 
 /** The Luhn (mod 10) check over a string of digits. */
 export function luhnValid(digits: string): boolean {
@@ -39,7 +63,7 @@ export function containsCardNumber(text: string): boolean {
   // Most strings of a body (codes, dates, names) are too short to hold 13 digits: no regex then.
   if (text.length < MIN_DIGITS || !holdsDigits(text, MIN_DIGITS)) return false;
   // A UUID (quote ids are UUIDs) is an identifier, not a card: about 1 in 500 random UUIDs has
-  // dash-separated digit groups that pass the Luhn check, and would otherwise be refused.
+  // digit groups that pass the Luhn check, dashes or not, and would otherwise be refused.
   if (UUID.test(text)) return false;
   for (const match of text.matchAll(DIGIT_RUN)) if (runHoldsCardNumber(match[0])) return true;
   return false;
@@ -64,7 +88,7 @@ function runHoldsCardNumber(run: string): boolean {
     for (let end = start; end < groups.length; end += 1) {
       digits += groups[end] ?? '';
       if (digits.length > MAX_DIGITS) break;
-      if (digits.length >= MIN_DIGITS && luhnValid(digits)) return true;
+      if (isCardNumber(digits)) return true;
     }
   }
   return false;
