@@ -7,9 +7,12 @@ import { OAuthError, REALM, invalidRequest } from './errors.js';
  * (`client_secret_basic`, the default of many client libraries). A secret is never valid.
  */
 
+/** The challenge of HTTP Basic client authentication (RFC 7617). */
+export const BASIC_CHALLENGE = `Basic realm="${REALM}"`;
+
 /** invalid_client after an Authorization header: RFC 6749 §5.2 requires 401 with a matching challenge. */
 export class BasicClientRefused extends OAuthError {
-  readonly challenge = `Basic realm="${REALM}"`;
+  readonly challenge = BASIC_CHALLENGE;
   constructor(description: string) {
     super(401, 'invalid_client', description);
   }

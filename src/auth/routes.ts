@@ -6,7 +6,7 @@ import { databaseFault } from '../db/faults.js';
 import { InvalidInput } from '../kernel/errors.js';
 import { BrandParams } from '../http/schemas.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
-import { BasicClientRefused, clientIdOf } from './client-auth.js';
+import { BASIC_CHALLENGE, BasicClientRefused, clientIdOf } from './client-auth.js';
 import { OAuthError, invalidRequest } from './errors.js';
 import { TokenError, TokenForm, TokenResult } from './schemas.js';
 import { issueToken, type AuthServices } from './service.js';
@@ -15,7 +15,11 @@ const FORM = 'application/x-www-form-urlencoded';
 
 function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-  if (error instanceof BasicClientRefused) reply.header('www-authenticate', error.challenge);
+  // RFC 6749 §5.2: a client that authenticated with HTTP Basic is refused with 401 and the Basic
+  // challenge, whichever check refused it (its header's form, or an unregistered client id).
+  const basic = /^Basic /i.test(reply.request.headers.authorization ?? '');
+  if (error instanceof BasicClientRefused || (basic && error.status === 401 && error.error === 'invalid_client'))
+    reply.header('www-authenticate', BASIC_CHALLENGE);
   // Descriptions may quote a form field (`grant_type`, `client_id`): never a card number sent in one.
   return reply
     .status(error.status)

@@ -166,6 +166,7 @@ describe('discovery (RFC 8414) and client_secret_basic', () => {
     ['a client_secret in the form', {}, { client_id: 'API', client_secret: 'secret' }, 401, 'invalid_client'],
     ['a Basic header without a colon', basic('API'), {}, 401, 'invalid_client'],
     ['a NUL in the Basic client id', basic('A%00PI:'), {}, 401, 'invalid_client'],
+    ['an unregistered client in Basic', basic('nobody:'), {}, 401, 'invalid_client'],
     ['a Bearer header', { authorization: 'Bearer abc' }, {}, 400, 'invalid_request'],
     ['no client at all', {}, {}, 400, 'invalid_request'],
   ])('%s is %i %s', async (_case, headers, form, status, error) => {
