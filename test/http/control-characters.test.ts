@@ -153,4 +153,50 @@ describe(`control characters are refused before anything is stored or charged ($
     expect(res.statusCode).toBe(200);
     expect(res.json<PurchaseAnswer>().paymentResult).toBe('APPROVED');
   });
+
+  it('purchase: a lone surrogate in the card token is 400 ILL_FORMED_TEXT_REFUSED on both engines, nothing charged', async () => {
+    const t = getApp();
+    const quote = await readyQuote(t);
+    for (const [field, property] of [
+      ['token', 'cardToken.token'],
+      ['source', 'cardToken.source'],
+    ] as const) {
+      const body = purchaseBody(quote, CARDS.approved);
+      (body.cardToken as Record<string, unknown>)[field] = 'tok\ud800';
+      const refused = await purchase(t, body, { key: `surrogate-${field}` });
+      expect(refused.statusCode, field).toBe(400);
+      expect(refused.json(), field).toEqual({
+        validation: {
+          isValid: false,
+          errors: [expect.objectContaining({ code: 'ILL_FORMED_TEXT_REFUSED', property, tokens: { in: 'body' } })],
+        },
+      });
+    }
+    expect(await books(t, quote.id)).toMatchObject({ policies: 0, authorisations: 0 });
+  });
+
+  it('a body nested 10,000 levels deep is 400 BODY_TOO_DEEP on purchase with an Idempotency-Key, nothing claimed', async () => {
+    const t = getApp();
+    const quote = await readyQuote(t);
+    const body = JSON.stringify(purchaseBody(quote, CARDS.approved));
+    const deep = `${body.slice(0, -1)},"zzz":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/quotes/v2/brandau/purchase',
+      headers: {
+        ...(await bearerFor(t, 'brandau', 'A')),
+        'content-type': 'application/json',
+        'idempotency-key': 'deep-1',
+      },
+      payload: deep,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<ErrorBody>().validation.errors[0]).toMatchObject({
+      code: 'BODY_TOO_DEEP',
+      property: `zzz${'[0]'.repeat(31)}`,
+    });
+    expect(await books(t, quote.id)).toMatchObject({ policies: 0, authorisations: 0 });
+    const fixed = await purchase(t, purchaseBody(quote, CARDS.approved), { key: 'deep-1' });
+    expect(fixed.statusCode).toBe(200);
+  });
 });

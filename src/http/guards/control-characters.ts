@@ -1,6 +1,6 @@
 import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import { InvalidInput } from '../../kernel/errors.js';
-import { propertyPathsHolding } from '../../kernel/notifications/property-path.js';
+import { NestingLimitExceeded, propertyPathsHolding } from '../../kernel/notifications/property-path.js';
 
 /**
  * Control characters no field of the contract may hold: names, addresses, codes, tokens and
@@ -18,6 +18,9 @@ const READ_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'if-no
 
 export type ControlCharacterPlace = 'body' | 'query' | 'path' | 'header';
 
+/** How deep a request's JSON may nest (the contract's bodies need under 10 levels). */
+export const MAX_BODY_DEPTH = 32;
+
 /** A control character in a request. The value is never echoed (it holds the character). */
 export class ControlCharacterRefused extends InvalidInput {
   constructor(property: string, place: ControlCharacterPlace) {
@@ -30,14 +33,54 @@ export class ControlCharacterRefused extends InvalidInput {
 }
 
 /**
- * The JSON path (`quote.input.policyHolders[0].firstName`) of the first string or property name
- * holding a control character; `''` for a root string.
+ * Ill-formed Unicode: a lone UTF-16 surrogate (`"\ud800"` in JSON), which is no character.
+ * PostgreSQL refuses such JSON, SQLite would store it: refused up front, both engines alike.
  */
-export function findControlCharacter(value: unknown): string | undefined {
-  return propertyPathsHolding(value, (text) => CONTROL.test(text), { firstOnly: true })[0];
+export class IllFormedTextRefused extends InvalidInput {
+  constructor(property: string, place: ControlCharacterPlace) {
+    super(
+      'ILL_FORMED_TEXT_REFUSED',
+      `'${property}' holds a lone UTF-16 surrogate (ill-formed Unicode), which no field accepts.`,
+      { property, tokens: { in: place } },
+    );
+  }
 }
 
-function headerProblem(request: FastifyRequest): ControlCharacterRefused | undefined {
+/** A body nested deeper than any request of the contract: refused before anything reads it recursively. */
+export class BodyNestedTooDeep extends InvalidInput {
+  constructor(property: string) {
+    super('BODY_TOO_DEEP', `The body nests deeper than ${MAX_BODY_DEPTH} levels (at '${property}').`, {
+      property,
+    });
+  }
+}
+
+type TextProblem = typeof ControlCharacterRefused | typeof IllFormedTextRefused;
+
+/**
+ * The first string or property name (JSON path, `''` for a root string) holding a control
+ * character or ill-formed Unicode, and which; with `maxDepth`, a deeper container throws
+ * NestingLimitExceeded.
+ */
+function findRefusedText(
+  value: unknown,
+  maxDepth?: number,
+): { readonly path: string; readonly refusal: TextProblem } | undefined {
+  let refusal: TextProblem = ControlCharacterRefused;
+  const refused = (text: string): boolean => {
+    if (CONTROL.test(text)) refusal = ControlCharacterRefused;
+    else if (!text.isWellFormed()) refusal = IllFormedTextRefused;
+    else return false;
+    return true;
+  };
+  const [path] = propertyPathsHolding(value, refused, {
+    firstOnly: true,
+    ...(maxDepth === undefined ? {} : { maxDepth }),
+  });
+  return path === undefined ? undefined : { path, refusal };
+}
+
+function headerProblem(request: FastifyRequest): InvalidInput | undefined {
   for (const name of READ_HEADERS) {
     const value = request.headers[name];
     const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
@@ -46,17 +89,28 @@ function headerProblem(request: FastifyRequest): ControlCharacterRefused | undef
   return undefined;
 }
 
-/** The first control character in the request, as the error that refuses it. */
-export function controlCharacterProblem(request: FastifyRequest): ControlCharacterRefused | undefined {
+function bodyProblem(body: unknown): InvalidInput | undefined {
+  try {
+    const found = findRefusedText(body, MAX_BODY_DEPTH);
+    return found && new found.refusal(found.path === '' ? 'body' : found.path, 'body');
+  } catch (error) {
+    if (error instanceof NestingLimitExceeded) return new BodyNestedTooDeep(error.path || 'body');
+    throw error;
+  }
+}
+
+/** The first control character or ill-formed text in the request, or a body nested too deep, as the error that refuses it. */
+export function controlCharacterProblem(request: FastifyRequest): InvalidInput | undefined {
   const header = headerProblem(request);
   if (header) return header;
-  const param = findControlCharacter(request.params);
-  if (param !== undefined) return new ControlCharacterRefused(param, 'path');
-  const query = findControlCharacter(request.query);
-  if (query !== undefined) return new ControlCharacterRefused(query, 'query');
-  const body = findControlCharacter(request.body);
-  if (body !== undefined) return new ControlCharacterRefused(body === '' ? 'body' : body, 'body');
-  return undefined;
+  for (const [value, place] of [
+    [request.params, 'path'],
+    [request.query, 'query'],
+  ] as const) {
+    const found = findRefusedText(value);
+    if (found) return new found.refusal(found.path, place);
+  }
+  return bodyProblem(request.body);
 }
 
 /**
