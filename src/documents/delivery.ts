@@ -146,27 +146,3 @@ function pdsAttachment(
   const pds = snapshot.pds.get(`${String(contractId)}/${doc.key}`);
   return pds ? [{ filename: pds.filename, contentType: 'application/pdf', content: new Uint8Array(pds.content) }] : [];
 }
-
-/**
- * A partner's resend (POST …/documents/send): the latest transaction's documents again, under a
- * new key (a new e-mail), optionally to another address. 404 isolation as policy reads.
- */
-export async function requestDocumentsResend(
-  deps: { db: Executor },
-  lookup: PolicyLookup,
-  resend: { emailAddress?: string; at: string },
-): Promise<string> {
-  const policy = await findPolicy(deps.db, lookup);
-  if (!policy) throw new PolicyNotFound(lookup.policyNumber);
-  const message = resendDocumentsMessage(
-    {
-      policyNumber: policy.policyNumber,
-      sequenceNumber: policy.sequenceNumber,
-      ...(resend.emailAddress === undefined ? {} : { emailAddress: resend.emailAddress }),
-      id: randomUUID(),
-    },
-    resend.at,
-  );
-  await enqueue(deps.db, message);
-  return message.key;
-}

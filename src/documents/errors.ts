@@ -1,4 +1,4 @@
-import { NotFound } from '../kernel/errors.js';
+import { NotFound, RateLimited } from '../kernel/errors.js';
 
 /** A document id that is not one of this policy's documents (or not a document at all). */
 export class DocumentNotFound extends NotFound {
@@ -6,6 +6,16 @@ export class DocumentNotFound extends NotFound {
     super('DOCUMENT_NOT_FOUND', `Document '${documentId}' does not exist for this policy.`, {
       property: 'documentId',
       value: documentId,
+    });
+  }
+}
+
+/** A policy's, or a partner's, budget of document resends is spent until its window ends. */
+export class DocumentResendLimited extends RateLimited {
+  constructor(scope: 'policy' | 'partner', limit: number, retryAfterSeconds: number) {
+    const window = scope === 'policy' ? 'this policy per UTC day' : 'this partner per UTC hour';
+    super(`The documents may be resent at most ${limit} times for ${window}; retry after ${retryAfterSeconds} s.`, {
+      'retry-after': String(retryAfterSeconds),
     });
   }
 }

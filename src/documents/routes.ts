@@ -7,7 +7,7 @@ import { errorResponses } from '../http/schemas.js';
 import { idempotentRoute } from '../http/idempotency/hooks.js';
 import { PolicyParams } from '../policies/schemas.js';
 import { emptyBodyAsObject } from '../http/guards/empty-body.js';
-import { requestDocumentsResend } from './delivery.js';
+import { requestDocumentsResend } from './resends.js';
 import {
   PdfAnswer,
   PolicyDocumentList,
@@ -100,19 +100,24 @@ export const documentsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }>
         tags: ['policies'],
         operationId: 'sendPolicyDocuments',
         summary: 'Send the policy documents again',
-        description: `Queues an e-mail with the documents of the policy's latest transaction (certificate or cancellation notice, and the PDS) and the customer's document link, to the primary traveller or to \`emailAddress\`. Answers 202 once recorded; the delivery worker sends it (at least once, retried with back-off). Each request queues a new e-mail, unless it repeats an \`Idempotency-Key\` (then the first answer is replayed). ${NOT_FOUND}`,
+        description: `Queues an e-mail with the documents of the policy's latest transaction (certificate or cancellation notice, and the PDS) and the customer's document link, to the primary traveller or to \`emailAddress\`. Answers 202 once recorded; the delivery worker sends it (at least once, retried with back-off). Each request queues a new e-mail, unless it repeats an \`Idempotency-Key\` (then the first answer is replayed). At most \`DOCUMENT_RESENDS_PER_POLICY_PER_DAY\` (5) resends per policy per UTC day and \`DOCUMENT_RESENDS_PER_PARTNER_PER_HOUR\` (60) per partner per UTC hour: past either, 429 \`RATE_LIMITED\` with \`Retry-After\` (nothing queued). Each resend is recorded with the user who asked. ${NOT_FOUND}`,
         params: PolicyParams,
         body: SendDocumentsBody,
         response: { 202: SendDocumentsAnswer, ...errorResponses(400, 401, 403, 404, 429, 500) },
       },
     },
     async (request, reply): Promise<SendDocumentsAnswer> => {
-      const { partnerId } = principalOf(request);
+      const { partnerId, userId } = principalOf(request);
       const { emailAddress } = request.body;
       const messageKey = await requestDocumentsResend(
         { db: context.db },
         { ...request.params, partnerId },
-        { ...(emailAddress === undefined ? {} : { emailAddress }), at: context.clock().toISOString() },
+        {
+          userId,
+          ...(emailAddress === undefined ? {} : { emailAddress }),
+          at: context.clock().toISOString(),
+          limits: context.config.documents.resendLimits,
+        },
       );
       reply.code(202);
       return { messageKey, status: 'QUEUED' };

@@ -25,8 +25,30 @@ export interface PolicyDocumentTable {
 
 export type PolicyDocumentRow = Selectable<PolicyDocumentTable>;
 
+/** A partner's request to send a policy's documents again: who asked, when, and whether to another address. */
+export interface DocumentResendTable {
+  id: Generated<number>;
+  policy_number: string;
+  partner_id: number;
+  user_id: number;
+  /** 1 when sent to an address the partner gave, 0 to the primary traveller's own. */
+  to_other_address: number;
+  /** The outbox message that sends it. */
+  message_key: string;
+  requested_at: string;
+}
+
+/** How many resends a scope (`policy:<number>`, `partner:<id>`) has used in one window (its start, ISO). */
+export interface DocumentResendBudgetTable {
+  scope: string;
+  window_start: string;
+  used: number;
+}
+
 export interface DocumentsTables {
   policy_document: PolicyDocumentTable;
+  document_resend: DocumentResendTable;
+  document_resend_budget: DocumentResendBudgetTable;
 }
 
 declare module '../db/database.js' {

@@ -47,16 +47,30 @@ describe('composePolicyEmail', () => {
       }),
     );
     expect(message.html).not.toMatch(/<script|<b>|<img/i);
-    expect(message.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; O&quot;Brien &amp; Co');
     expect(message.html).toContain('&lt;b&gt;Footer&lt;/b&gt;');
-    expect(message.text).toContain('Dear <script>alert(1)</script> O"Brien & Co,');
+    expect(message.html).toContain('&lt;img src=x&gt;.pdf');
+    // Such a "name" is no name: the customer is greeted without it.
+    expect(message.text).toContain('Dear customer,');
+    expect(message.html).not.toContain('script');
+  });
+
+  it('greets by name only with a personal name: partner text with a link never reaches the e-mail', () => {
+    const greeting = (firstName: string, lastName: string) =>
+      composePolicyEmail(emailInput({ holder: { firstName, lastName, email: 'x@example.com' } })).text.split('\n')[0];
+    expect(greeting('Claim your refund at http://evil.example/r', 'Team')).toBe('Dear customer,');
+    expect(greeting('Ann', 'www.evil.example')).toBe('Dear customer,');
+    expect(greeting('J. R. R.', 'Tolkien')).toBe('Dear J. R. R. Tolkien,');
+    expect(greeting('Seán', "O'Brien-Smith")).toBe("Dear Seán O'Brien-Smith,");
+    expect(greeting('Иван', 'Петров')).toBe('Dear Иван Петров,');
+    expect(greeting('小明', '王')).toBe('Dear 小明 王,');
   });
 
   it('keeps control characters out of names and the subject', () => {
     const message = composePolicyEmail(
       emailInput({ holder: { firstName: 'Ana\r\nBcc: evil@x', lastName: 'P', email: 'a@example.com' } }),
     );
-    expect(message.to.name).toBe('Ana Bcc: evil@x P');
+    // No name at all rather than a header built from partner text.
+    expect(message.to.name).toBeUndefined();
     expect(message.subject).not.toMatch(/[\r\n]/);
   });
 

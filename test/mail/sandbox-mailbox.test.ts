@@ -3,7 +3,7 @@ import { composePolicyEmail } from '../../src/documents/mail/compose.js';
 import { mailTransportFor, sandboxMailbox } from '../../src/documents/mail/transport.js';
 import { buildApp } from '../../src/app.js';
 import { useTestApp } from '../helpers/app.js';
-import { emailInput, PDF_BYTES } from './fixtures.js';
+import { emailInput, NOMAD_EN, PDF_BYTES } from './fixtures.js';
 
 describe('sandbox mailbox (staging without SMTP_URL)', () => {
   const testApp = useTestApp();
@@ -13,7 +13,10 @@ describe('sandbox mailbox (staging without SMTP_URL)', () => {
     expect(context.config.mail).toEqual({ transport: 'sandbox' });
     const transport = mailTransportFor(context);
     const message = composePolicyEmail(
-      emailInput({ holder: { firstName: '<script>x</script>', lastName: 'Doe', email: 'doe@example.com' } }),
+      // Markup in the brand's footer: the page shows it as text.
+      emailInput({
+        brand: { code: 'nomad', name: 'Nomad', content: { ...NOMAD_EN, EFOOTER: '<script>x</script> Doe' } },
+      }),
     );
     await transport.send(message);
     await transport.send(message);

@@ -64,6 +64,20 @@ function required(input: PolicyEmailInput, type: string): string {
   return value;
 }
 
+/**
+ * A person's name as a letter may be addressed with it: letters (any script) and marks, single
+ * spaces, apostrophes and hyphens between them, a period only after an initial, at most 80
+ * characters. The partner supplies the names: text
+ * that is no name ("Claim your refund at http://…") never reaches the insurer's e-mail, which
+ * then greets the customer without one.
+ */
+const PERSONAL_NAME = /^(?=.{1,80}$)[\p{L}\p{M}](?:[\p{L}\p{M}]|[' \u2019-](?=[\p{L}\p{M}])|\.(?= |$))*$/u;
+
+function addressedName(holder: { readonly firstName: string; readonly lastName: string }): string | undefined {
+  const name = oneLine(`${holder.firstName} ${holder.lastName}`).replace(/\s+/g, ' ');
+  return PERSONAL_NAME.test(name) ? name : undefined;
+}
+
 /** The document e-mail of one policy transaction, as text and HTML; pure and deterministic. */
 export function composePolicyEmail(input: PolicyEmailInput): MailMessage {
   const from = parseMailbox(required(input, 'EMAILREPLYTOANDFROM'));
@@ -74,7 +88,7 @@ export function composePolicyEmail(input: PolicyEmailInput): MailMessage {
   if (link.protocol !== 'https:' && link.protocol !== 'http:') throw new Error('document link must be http(s)');
   const url = link.toString();
   const words = WORDING[input.language];
-  const name = oneLine(`${input.holder.firstName} ${input.holder.lastName}`);
+  const name = addressedName(input.holder);
   const policyNumber = oneLine(input.policyNumber);
   const lead = words.lead[input.kind](policyNumber);
   const files = input.attachments.map((a) => oneLine(a.filename));

@@ -5,7 +5,8 @@ export type MailLanguage = 'en' | 'es';
 /** The words of a policy e-mail around the brand's own content (EMAILDOC, EFOOTER). */
 export interface MailWording {
   readonly subject: (policyNumber: string) => string;
-  readonly greeting: (name: string) => string;
+  /** With the traveller's name; `undefined`: the name is not one a letter can be addressed to. */
+  readonly greeting: (name: string | undefined) => string;
   readonly lead: Record<PolicyActionType, (policyNumber: string) => string>;
   readonly linkIntro: string;
   readonly linkText: string;
@@ -15,7 +16,7 @@ export interface MailWording {
 export const WORDING: Record<MailLanguage, MailWording> = {
   en: {
     subject: (n) => `Your travel insurance policy ${n}`,
-    greeting: (name) => `Dear ${name},`,
+    greeting: (name) => (name === undefined ? 'Dear customer,' : `Dear ${name},`),
     lead: {
       Purchase: (n) => `Thank you for buying travel insurance. Your policy number is ${n}.`,
       Amendment: (n) => `Your policy ${n} has been amended. Your updated certificate of insurance is attached.`,
@@ -27,7 +28,7 @@ export const WORDING: Record<MailLanguage, MailWording> = {
   },
   es: {
     subject: (n) => `Su póliza de seguro de viaje ${n}`,
-    greeting: (name) => `Estimado/a ${name}:`,
+    greeting: (name) => (name === undefined ? 'Estimado/a cliente:' : `Estimado/a ${name}:`),
     lead: {
       Purchase: (n) => `Gracias por contratar su seguro de viaje. Su número de póliza es ${n}.`,
       Amendment: (n) => `Su póliza ${n} ha sido modificada. Adjuntamos su certificado de seguro actualizado.`,
