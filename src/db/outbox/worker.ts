@@ -90,12 +90,14 @@ export function backoffMs(attempts: number, baseBackoffMs: number, random: numbe
 
 /**
  * The outbox's delivery worker of a process: every `intervalMs` a pass leases due messages (compare
- * and set, as many as it has lanes per statement, so with several processes one delivers each and
- * the others skip it) and its lanes deliver them one at a time (a slow receiver holds up one lane),
+ * and set, four per lane per statement, so with several processes one delivers each and the
+ * others skip it) and its lanes deliver them one at a time (a slow receiver holds up one lane),
  * marking each SENT (grouped with others' marks), or due again after a back-off, or FAILED after
- * `maxAttempts`. Messages of a committed kind leased together are committed in one transaction. At
- * least once: a crash after a handler delivered and before SENT was recorded delivers again once
- * the lease expires. Kinds without a handler here are left to other processes.
+ * `maxAttempts`. A sending kind's `prepare` reads for its messages of a lease at once; messages of a
+ * committed kind leased together are committed in one transaction. At least once: a crash after a
+ * handler delivered and before SENT was recorded delivers again once the lease expires; a stop
+ * gives back the leases of messages not started. Kinds without a handler here are left to other
+ * processes.
  */
 export function startOutboxWorker(
   deps: OutboxWorkerDeps,
@@ -210,8 +212,8 @@ export function startOutboxWorker(
       for (const q of same) queue.splice(queue.indexOf(q), 1);
       return same.map((q) => q.message);
     };
-    // Each lane takes the next leased message; when none is left, it leases as many as there are
-    // lanes in one statement (the others wait for it), until a lease finds none or the batch is spent.
+    // Each lane takes the next leased message; when none is left, it leases LEASE_PER_LANE per lane
+    // in one statement (the others wait for it), until a lease finds none or the batch is spent.
     const lane = async () => {
       for (;;) {
         // Stopping: no new delivery starts (the queue's leases are given back below).
