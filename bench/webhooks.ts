@@ -19,6 +19,7 @@ interface Options {
   lanes: string;
   postgres?: boolean;
   out: string;
+  cpuProf?: string;
 }
 const options = new Command()
   .name('bench:webhooks')
@@ -26,6 +27,7 @@ const options = new Command()
   .option('--lanes <list>', 'OUTBOX_CONCURRENCY values to measure', '1,4,16')
   .option('--postgres', 'use PostgreSQL (DATABASE_URL, default the local test database)')
   .option('--out <dir>', 'where to write webhooks.json and webhooks.md', 'bench/results/events')
+  .option('--cpu-prof <dir>', "run the worker's server under node --cpu-prof, profiles written to <dir>")
   .parse()
   .opts<Options>();
 const count = Number(options.count);
@@ -74,7 +76,11 @@ try {
     } finally {
       await recorder.stop();
     }
-    const worker = await startApiServer({ ...env, OUTBOX_CONCURRENCY: String(lanes) }, [], { outboxWorker: true });
+    const worker = await startApiServer(
+      { ...env, OUTBOX_CONCURRENCY: String(lanes) },
+      options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] : [],
+      { outboxWorker: true },
+    );
     try {
       const cpu = worker.cpuSeconds() ?? 0;
       const started = performance.now();

@@ -130,6 +130,17 @@ export async function findEvent(db: Executor, eventId: string): Promise<PartnerE
   return row ? eventOf(row) : undefined;
 }
 
+/** Events by their public ids in one statement (any partner: callers check ownership); missing ids are not in the map. */
+export async function findEvents(db: Executor, eventIds: readonly string[]): Promise<Map<string, PartnerEvent>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('partner_event')
+    .selectAll()
+    .where('event_id', 'in', [...new Set(eventIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.event_id, eventOf(row)]));
+}
+
 /**
  * The event's `data` with its policy's number first and its sequence last, from their columns
  * (rows recorded before they were kept there only have them in `data_json` already: same values).

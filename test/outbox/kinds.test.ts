@@ -97,6 +97,51 @@ describe(`outbox kinds: own retry schedule, work committed with SENT, lanes, red
     expect(await pass).toBe(6);
   });
 
+  it("prepares a sending kind's messages leased together once, and gives back a stopping pass's unstarted leases", async () => {
+    const { db } = database;
+    const time = manualClock();
+    for (let i = 0; i < 4; i++) await enqueue(db, { key: `prep:${i}`, kind: 'prep', payload: { i }, at: time.iso() });
+    const prepared: string[][] = [];
+    const delivered: string[] = [];
+    let worker: ReturnType<typeof testWorker> | undefined;
+    let stopping: Promise<void> | undefined;
+    worker = testWorker(
+      db,
+      time.clock,
+      {
+        prep: {
+          prepare: (messages) => {
+            prepared.push(messages.map((m) => m.key));
+            return Promise.resolve(`batch of ${messages.length}`);
+          },
+          deliver: (message, batch) => {
+            delivered.push(`${message.key} in ${String(batch)}`);
+            // The first delivery stops the worker: the three leased with it are not started.
+            stopping ??= worker?.stop();
+            return Promise.resolve();
+          },
+        },
+      },
+      { concurrency: 1 },
+    );
+    expect(await worker.runOnce()).toBe(1);
+    await stopping;
+    expect(prepared).toEqual([['prep:0', 'prep:1', 'prep:2', 'prep:3']]);
+    expect(delivered).toEqual(['prep:0 in batch of 4']);
+    const rest = await db
+      .selectFrom('outbox_message')
+      .select(['message_key', 'attempts', 'lease_owner'])
+      .where('message_key', '!=', 'prep:0')
+      .where('kind', '=', 'prep')
+      .orderBy('id')
+      .execute();
+    expect(rest).toEqual(
+      ['prep:1', 'prep:2', 'prep:3'].map((key) => ({ message_key: key, attempts: 0, lease_owner: null })),
+    );
+    worker = testWorker(db, time.clock, { prep: { deliver: () => Promise.resolve() } }, { concurrency: 1 });
+    expect(await worker.runOnce()).toBe(3);
+  });
+
   it('redelivers a SENT or FAILED message under the same key from its first attempt', async () => {
     const { db } = database;
     const time = manualClock();

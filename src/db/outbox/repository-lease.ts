@@ -81,6 +81,21 @@ export async function markSent(db: Executor, ids: readonly number[], owner: stri
   return new Set(rows.map((row) => row.id));
 }
 
+/**
+ * Gives back leased messages whose delivery never started (the worker is stopping): free for any
+ * worker now, the attempt their lease counted not spent.
+ */
+export async function releaseLeases(db: Executor, ids: readonly number[], owner: string, at: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('outbox_message')
+    .set((eb) => ({ lease_owner: null, lease_until: null, attempts: eb('attempts', '-', 1), updated_at: at }))
+    .where('id', 'in', [...ids])
+    .where('state', '=', 'PENDING')
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
 /** Records a failed delivery: due again at `retryAt`, or FAILED when `retryAt` is undefined. */
 export async function markFailed(
   db: Executor,

@@ -6,7 +6,14 @@ import { failureName } from '../refused-values.js';
 import type { OutboxConfig } from '../../config/outbox.js';
 import { startPeriodic } from '../../kernel/periodic.js';
 import type { OutboxMessage } from './repository.js';
-import { failAbandoned, leaseDue, markFailed, markSent as markSentIn, type KindAttempts } from './repository-lease.js';
+import {
+  failAbandoned,
+  leaseDue,
+  markFailed,
+  markSent as markSentIn,
+  releaseLeases,
+  type KindAttempts,
+} from './repository-lease.js';
 import { groupedSentMarks } from './sent-marks.js';
 
 /** Delivers one message; throwing means "not delivered", retried with back-off. Use `message.key` as a stable id. */
@@ -17,9 +24,15 @@ interface KindSchedule {
   readonly retryDelaysMs?: readonly number[];
 }
 
-/** A kind whose delivery calls out (an e-mail, a webhook): one message per lane, marks SENT grouped. */
-export interface SendingKind extends KindSchedule {
-  readonly deliver: OutboxHandler;
+/**
+ * A kind whose delivery calls out (an e-mail, a webhook): one message per lane, marks SENT grouped.
+ * `prepare`, if any, reads what the kind's messages leased together need (their rows, in a few
+ * statements for all) before the first of them is delivered; its answer goes to each `deliver`
+ * (undefined when it threw: each delivery then reads its own).
+ */
+export interface SendingKind<Prepared = unknown> extends KindSchedule {
+  prepare?(messages: readonly OutboxMessage[]): Promise<Prepared>;
+  deliver(message: OutboxMessage, prepared?: Prepared): Promise<void>;
   /** Runs in the transaction that marks the message SENT (e.g. the event that reports it was sent). */
   readonly recordSent?: (tx: Tx, message: OutboxMessage) => Promise<void>;
 }
@@ -57,7 +70,14 @@ export interface OutboxWorker {
 }
 
 export const MAX_BACKOFF_MS = 3_600_000;
-const DEFAULT_BATCH = 100;
+/** Messages per pass unless `batch` says: per lane, so more lanes are not held up by passes' ends and pauses. */
+const BATCH_PER_LANE = 64;
+const MIN_BATCH = 100;
+/**
+ * Messages per lease statement, per lane: a lane that finds the queue empty leases for the others
+ * too, and a committed kind's messages leased together commit in one transaction.
+ */
+const LEASE_PER_LANE = 4;
 
 /**
  * Delay before attempt `attempts + 1`: base·2^(attempts−1), capped, then "equal jitter" (half
@@ -70,12 +90,14 @@ export function backoffMs(attempts: number, baseBackoffMs: number, random: numbe
 
 /**
  * The outbox's delivery worker of a process: every `intervalMs` a pass leases due messages (compare
- * and set, as many as it has lanes per statement, so with several processes one delivers each and
- * the others skip it) and its lanes deliver them one at a time (a slow receiver holds up one lane),
+ * and set, four per lane per statement, so with several processes one delivers each and the
+ * others skip it) and its lanes deliver them one at a time (a slow receiver holds up one lane),
  * marking each SENT (grouped with others' marks), or due again after a back-off, or FAILED after
- * `maxAttempts`. Messages of a committed kind leased together are committed in one transaction. At
- * least once: a crash after a handler delivered and before SENT was recorded delivers again once
- * the lease expires. Kinds without a handler here are left to other processes.
+ * `maxAttempts`. A sending kind's `prepare` reads for its messages of a lease at once; messages of a
+ * committed kind leased together are committed in one transaction. At least once: a crash after a
+ * handler delivered and before SENT was recorded delivers again once the lease expires; a stop
+ * gives back the leases of messages not started. Kinds without a handler here are left to other
+ * processes.
  */
 export function startOutboxWorker(
   deps: OutboxWorkerDeps,
@@ -120,10 +142,25 @@ export function startOutboxWorker(
     else deps.log?.warn({ ...fields, retryAt: next }, 'outbox message not delivered; retrying later');
   };
 
+  /** Starts each sending kind's `prepare` of its messages in a lease; answers where each message's answer will be. */
+  const prepareLease = (leased: readonly OutboxMessage[]) => {
+    const prepared = new Map<string, Promise<unknown>>();
+    for (const name of new Set(leased.map((m) => m.kind))) {
+      const kind = byKind.get(name);
+      if (!kind || !('deliver' in kind) || !kind.prepare) continue;
+      const answer = kind.prepare(leased.filter((m) => m.kind === name)).catch((error: unknown) => {
+        deps.log?.warn({ err: error, kind: name, reason: failureName(error) }, 'outbox batch not prepared');
+        return undefined;
+      });
+      prepared.set(name, answer);
+    }
+    return (message: OutboxMessage) => prepared.get(message.kind);
+  };
+
   /** Delivers one message of a sending kind; 1 when it was marked SENT. */
-  const send = async (kind: SendingKind, message: OutboxMessage): Promise<number> => {
+  const send = async (kind: SendingKind, message: OutboxMessage, prepared?: Promise<unknown>): Promise<number> => {
     try {
-      await kind.deliver(message);
+      await kind.deliver(message, await prepared);
     } catch (error) {
       await failed(kind, message, error);
       return 0;
@@ -163,10 +200,10 @@ export function startOutboxWorker(
 
   const pass = async (): Promise<number> => {
     let delivered = 0;
-    let budget = options.batch ?? DEFAULT_BATCH;
+    let budget = options.batch ?? Math.max(MIN_BATCH, lanes * BATCH_PER_LANE);
     let drained = false;
     /** Leased by a lane for the others, not yet started; each with the end of its lease. */
-    const queue: { message: OutboxMessage; until: string }[] = [];
+    const queue: { message: OutboxMessage; until: string; prepared: Promise<unknown> | undefined }[] = [];
     let leasing: Promise<unknown> | undefined;
     await failAbandoned(deps.db, deps.clock().toISOString(), kinds);
     /** The queued messages of a committed kind, to commit with one of them. */
@@ -175,23 +212,26 @@ export function startOutboxWorker(
       for (const q of same) queue.splice(queue.indexOf(q), 1);
       return same.map((q) => q.message);
     };
-    // Each lane takes the next leased message; when none is left, it leases as many as there are
-    // lanes in one statement (the others wait for it), until a lease finds none or the batch is spent.
+    // Each lane takes the next leased message; when none is left, it leases LEASE_PER_LANE per lane
+    // in one statement (the others wait for it), until a lease finds none or the batch is spent.
     const lane = async () => {
       for (;;) {
+        // Stopping: no new delivery starts (the queue's leases are given back below).
+        if (stopped) return;
         const queued = queue.shift();
         // Its lease ran out while it waited for a lane: another worker may have it now.
         if (queued && queued.until <= deps.clock().toISOString()) continue;
         let message = queued?.message;
+        let prepared = queued?.prepared;
         if (!message) {
-          if (drained || stopped || budget <= 0) return;
+          if (drained || budget <= 0) return;
           if (leasing) {
             await leasing.catch(() => undefined);
             continue;
           }
           const now = deps.clock();
           const until = new Date(now.getTime() + options.leaseSeconds * 1000).toISOString();
-          const limit = Math.min(budget, lanes);
+          const limit = Math.min(budget, lanes * LEASE_PER_LANE);
           const leasedNow = leaseDue(deps.db, { owner, now: now.toISOString(), until, kinds, limit });
           leasing = leasedNow;
           let leased: OutboxMessage[];
@@ -206,17 +246,23 @@ export function startOutboxWorker(
           // Only an empty lease ends the pass: a short one may mean another worker holds the rest
           // (skip locked) and the pass's own commits may have queued more (fan-out) since.
           if (leased.length === 0) drained = true;
-          for (const next of rest) queue.push({ message: next, until });
+          const preparedOf = prepareLease(leased);
+          for (const next of rest) queue.push({ message: next, until, prepared: preparedOf(next) });
           if (!first) return;
           message = first;
+          prepared = preparedOf(first);
         }
         const kind = byKind.get(message.kind) as OutboxKind;
         const marked =
-          'commit' in kind ? await commit(kind, [message, ...queuedOf(message.kind)]) : await send(kind, message);
+          'commit' in kind
+            ? await commit(kind, [message, ...queuedOf(message.kind)])
+            : await send(kind, message, prepared);
         delivered += marked;
       }
     };
     const ended = await Promise.allSettled(Array.from({ length: lanes }, lane));
+    const unstarted = queue.splice(0).map((q) => q.message.id);
+    await releaseLeases(deps.db, unstarted, owner, deps.clock().toISOString());
     const failure = ended.find((e) => e.status === 'rejected');
     if (failure) throw failure.reason;
     return delivered;

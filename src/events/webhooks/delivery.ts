@@ -1,16 +1,25 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, AppContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
-import { eventBody, findEvent } from '../repository.js';
+import { eventBody, findEvent, findEvents } from '../repository.js';
+import type { PartnerEvent } from '../model.js';
+import { groupedWrites } from '../../db/grouped-writes.js';
 import type { OutboxMessage } from '../../db/outbox/repository.js';
-import type { OutboxKind } from '../../db/outbox/worker.js';
+import type { OutboxKind, SendingKind } from '../../db/outbox/worker.js';
 import { systemResolver, type AddressRules, type Resolver } from './address-guard.js';
 import type { WebhookConfig } from '../../config/webhooks.js';
 import { DeliveryAbandoned, DeliveryFailed, EndpointDisabled } from './errors.js';
 import type { DeliveryPayload } from './fan-out.js';
-import { disableEndpoint, endpointForDelivery, markFailing, markHealthy } from './repository.js';
-import { recordAttempt, WEBHOOK_DELIVERY } from './repository-attempts.js';
-import type { SealedSecrets } from './model.js';
+import {
+  disableEndpoint,
+  endpointForDelivery,
+  endpointsForDelivery,
+  markFailing,
+  markHealthy,
+  type DeliveryEndpoint,
+} from './repository.js';
+import { recordAttempts, WEBHOOK_DELIVERY, type NewAttempt } from './repository-attempts.js';
+import type { SealedSecrets, WebhookEndpoint } from './model.js';
 import { openWebhookSecret, signedHeaders } from './secrets.js';
 import { postOnce, type SendResult } from './send.js';
 
@@ -48,15 +57,66 @@ class EventMissing extends Error {
   }
 }
 
-/** The secrets that sign now: the current one, and the previous one until its overlap ends. */
-function signingSecrets(deps: DeliveryDeps, endpointId: string, sealed: SealedSecrets, now: Date): string[] {
-  const open = (s: string) => openWebhookSecret(deps.keySecret, endpointId, s);
-  const previousLive =
-    sealed.previous !== undefined &&
-    sealed.previousExpiresAt !== undefined &&
-    sealed.previousExpiresAt > now.toISOString();
-  return previousLive ? [open(sealed.current), open(sealed.previous)] : [open(sealed.current)];
+/** An endpoint's signing secrets, opened: the previous one with the end of its overlap. */
+interface OpenedSecrets {
+  readonly current: string;
+  readonly previous?: { readonly secret: string; readonly expiresAt: string };
 }
+
+function openSecrets(deps: DeliveryDeps, endpointId: string, sealed: SealedSecrets): OpenedSecrets {
+  const open = (s: string) => openWebhookSecret(deps.keySecret, endpointId, s);
+  const { previous, previousExpiresAt } = sealed;
+  return {
+    current: open(sealed.current),
+    ...(previous === undefined || previousExpiresAt === undefined
+      ? {}
+      : { previous: { secret: open(previous), expiresAt: previousExpiresAt } }),
+  };
+}
+
+/** The secrets that sign now: the current one, and the previous one until its overlap ends. */
+function signingSecrets(opened: OpenedSecrets, now: Date): string[] {
+  const previous = opened.previous;
+  return previous && previous.expiresAt > now.toISOString() ? [opened.current, previous.secret] : [opened.current];
+}
+
+/** An endpoint to deliver to, its secrets opened. */
+interface Target {
+  readonly endpoint: WebhookEndpoint;
+  readonly secrets: OpenedSecrets;
+}
+
+function targetOf(deps: DeliveryDeps, found: DeliveryEndpoint): Target {
+  return { endpoint: found.endpoint, secrets: openSecrets(deps, found.endpoint.id, found.secrets) };
+}
+
+/**
+ * What the deliveries leased together read at once (the outbox kind's `prepare`): their events, and
+ * their endpoints with the secrets opened once per endpoint, two statements for the lot.
+ */
+export interface DeliveryBatch {
+  readonly events: ReadonlyMap<string, PartnerEvent>;
+  readonly targets: ReadonlyMap<string, Target>;
+}
+
+async function readBatch(deps: DeliveryDeps, messages: readonly OutboxMessage[]): Promise<DeliveryBatch> {
+  const payloads = messages.map((message) => message.payload as DeliveryPayload);
+  const [events, endpoints] = await Promise.all([
+    findEvents(
+      deps.db,
+      payloads.map((p) => p.eventId),
+    ),
+    endpointsForDelivery(
+      deps.db,
+      payloads.map((p) => p.endpointId),
+    ),
+  ]);
+  const targets = new Map([...endpoints].map(([id, found]) => [id, targetOf(deps, found)] as const));
+  return { events, targets };
+}
+
+/** Records one attempt (in the kind: grouped with other lanes' attempts in one statement). */
+type RecordAttempt = (attempt: NewAttempt) => Promise<unknown>;
 
 const succeeded = (r: SendResult) => r.statusCode !== undefined && r.statusCode >= 200 && r.statusCode < 300;
 
@@ -73,15 +133,20 @@ function failureCode(r: SendResult): string {
  * Anything else: retried on the schedule, unless the endpoint has failed for longer than
  * WEBHOOK_DISABLE_AFTER_DAYS, which disables it (FAILING).
  */
-export async function deliverWebhook(deps: DeliveryDeps, message: OutboxMessage): Promise<void> {
+export async function deliverWebhook(
+  deps: DeliveryDeps,
+  message: OutboxMessage,
+  batch?: DeliveryBatch,
+  record: RecordAttempt = (attempt) => recordAttempts(deps.db, [attempt]),
+): Promise<void> {
   const { eventId, endpointId } = message.payload as DeliveryPayload;
-  const event = await findEvent(deps.db, eventId);
+  const event = batch?.events.get(eventId) ?? (await findEvent(deps.db, eventId));
   if (!event) throw new EventMissing();
-  const found = await endpointForDelivery(deps.db, endpointId);
+  const found = batch?.targets.get(endpointId) ?? (await readTarget(deps, endpointId));
   if (!found || found.endpoint.deleted || !found.endpoint.enabled) throw new EndpointDisabled();
   const now = deps.clock();
   const body = eventBody(event);
-  const headers = signedHeaders(signingSecrets(deps, endpointId, found.secrets, now), { id: event.id, at: now, body });
+  const headers = signedHeaders(signingSecrets(found.secrets, now), { id: event.id, at: now, body });
   const result = await postOnce(new URL(found.endpoint.url), body, headers, {
     rules: deps.rules,
     resolve: deps.resolve,
@@ -89,7 +154,9 @@ export async function deliverWebhook(deps: DeliveryDeps, message: OutboxMessage)
   });
   const ok = succeeded(result);
   // The outcome is decided by the answer; a failure to record it must not turn a delivery into a retry.
-  await recordAttempt(deps.db, eventId, endpointId, {
+  await record({
+    eventId,
+    endpointId,
     attemptedAt: now.toISOString(),
     outcome: ok ? 'SUCCEEDED' : 'FAILED',
     ...(result.statusCode === undefined ? {} : { statusCode: result.statusCode }),
@@ -112,10 +179,21 @@ export async function deliverWebhook(deps: DeliveryDeps, message: OutboxMessage)
   throw new DeliveryFailed(failureCode(result));
 }
 
-/** The outbox kind of webhook deliveries (worker.ts `OutboxKind`): the handler and the retry schedule. */
-export function webhookDeliveryKind(deps: DeliveryDeps): OutboxKind {
+async function readTarget(deps: DeliveryDeps, endpointId: string): Promise<Target | undefined> {
+  const found = await endpointForDelivery(deps.db, endpointId);
+  return found && targetOf(deps, found);
+}
+
+/**
+ * The outbox kind of webhook deliveries (worker.ts `SendingKind`): the events and endpoints of the
+ * deliveries leased together read at once, every attempt recorded (the lanes' attempts grouped in
+ * one statement, each lane waiting for its own before it goes on), and the retry schedule.
+ */
+export function webhookDeliveryKind(deps: DeliveryDeps): SendingKind<DeliveryBatch> {
+  const record = groupedWrites((attempts: readonly NewAttempt[]) => recordAttempts(deps.db, attempts));
   return {
-    deliver: (message: OutboxMessage) => deliverWebhook(deps, message),
+    prepare: (messages) => readBatch(deps, messages),
+    deliver: (message, batch) => deliverWebhook(deps, message, batch, record),
     retryDelaysMs: deps.config.retryDelaysMs,
   };
 }

@@ -4,10 +4,91 @@ import type { DeliveryAttemptView, DeliveryState, EventDeliveries, EventWebhookS
 import { findEvent } from '../repository.js';
 import { messageStates, type OutboxState } from '../../db/outbox/repository.js';
 import { endpointIdsEver } from './repository.js';
+import { reusableInsert } from '../../db/reusable-query.js';
 
 /** The outbox kind of one event's delivery to one endpoint, and its message key. */
 export const WEBHOOK_DELIVERY = 'webhook-delivery';
 export const deliveryKey = (eventId: string, endpointId: string) => `webhook:${eventId}:${endpointId}`;
+
+/** One attempt to record: of which event to which endpoint, and how it went. */
+export interface NewAttempt extends Omit<DeliveryAttemptView, 'attempt'> {
+  readonly eventId: string;
+  readonly endpointId: string;
+}
+
+/** An attempt's values as bound parameters (`reusableInsert`: every one a parameter, none undefined). */
+interface AttemptValues {
+  eventId: string;
+  endpointId: string;
+  attemptedAt: string;
+  outcome: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+const ATTEMPT_NAMES = [
+  'eventId',
+  'endpointId',
+  'attemptedAt',
+  'outcome',
+  'statusCode',
+  'latencyMs',
+  'error',
+  'responseExcerpt',
+] as const;
+
+// Compiled once per row count (db/reusable-query.ts): each row numbered after the last attempt of
+// its event and endpoint by its own subquery.
+const insertAttempts = reusableInsert([...ATTEMPT_NAMES], (db, rows: AttemptValues[]) =>
+  db
+    .insertInto('webhook_delivery_attempt')
+    .values(
+      rows.map((v) => ({
+        event_id: v.eventId,
+        endpoint_public_id: v.endpointId,
+        attempt: db
+          .selectFrom('webhook_delivery_attempt')
+          .select(sql<number>`coalesce(max(attempt), 0) + 1`.as('next'))
+          .where('event_id', '=', v.eventId)
+          .where('endpoint_public_id', '=', v.endpointId),
+        attempted_at: v.attemptedAt,
+        outcome: v.outcome,
+        status_code: v.statusCode,
+        latency_ms: v.latencyMs,
+        error: v.error,
+        response_excerpt: v.responseExcerpt,
+      })),
+    )
+    .returning(['event_id', 'endpoint_public_id', 'attempt']),
+);
+
+/** Rows per statement of `recordAttempts` (each row count is compiled once: a few sizes only). */
+const ATTEMPT_ROWS = 32;
+
+/**
+ * Records attempts, each numbered after the last one of its event and endpoint, in one statement
+ * per 32; answers their numbers in the order given. Two attempts of the same event and endpoint in
+ * one call would take the same number: the unique constraint refuses the statement.
+ */
+export async function recordAttempts(db: Executor, attempts: readonly NewAttempt[]): Promise<number[]> {
+  const numbers = new Map<string, number>();
+  for (let i = 0; i < attempts.length; i += ATTEMPT_ROWS) {
+    const rows = attempts.slice(i, i + ATTEMPT_ROWS).map((a): AttemptValues => ({
+      eventId: a.eventId,
+      endpointId: a.endpointId,
+      attemptedAt: a.attemptedAt,
+      outcome: a.outcome,
+      statusCode: a.statusCode ?? null,
+      latencyMs: Math.round(a.latencyMs),
+      error: a.error ?? null,
+      responseExcerpt: a.responseExcerpt ?? null,
+    }));
+    const { rows: recorded } = await insertAttempts(db, rows);
+    for (const r of recorded) numbers.set(deliveryKey(r.event_id, r.endpoint_public_id), r.attempt);
+  }
+  return attempts.map((a) => numbers.get(deliveryKey(a.eventId, a.endpointId)) as number);
+}
 
 /** Records one attempt, numbered after the last one of this event and endpoint (one statement). */
 export async function recordAttempt(
@@ -16,26 +97,8 @@ export async function recordAttempt(
   endpointId: string,
   attempt: Omit<DeliveryAttemptView, 'attempt'>,
 ): Promise<number> {
-  const row = await db
-    .insertInto('webhook_delivery_attempt')
-    .values({
-      event_id: eventId,
-      endpoint_public_id: endpointId,
-      attempt: db
-        .selectFrom('webhook_delivery_attempt')
-        .select(sql<number>`coalesce(max(attempt), 0) + 1`.as('next'))
-        .where('event_id', '=', eventId)
-        .where('endpoint_public_id', '=', endpointId),
-      attempted_at: attempt.attemptedAt,
-      outcome: attempt.outcome,
-      status_code: attempt.statusCode ?? null,
-      latency_ms: Math.round(attempt.latencyMs),
-      error: attempt.error ?? null,
-      response_excerpt: attempt.responseExcerpt ?? null,
-    })
-    .returning('attempt')
-    .executeTakeFirstOrThrow();
-  return row.attempt;
+  const [number] = await recordAttempts(db, [{ ...attempt, eventId, endpointId }]);
+  return number as number;
 }
 
 /**
