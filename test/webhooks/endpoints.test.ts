@@ -181,4 +181,15 @@ describe(`webhook endpoints (${DIALECT})`, () => {
     await call('DELETE', `${webhooksPath()}/${ids[0]}`);
     expect((await call('POST', webhooksPath(), { url: URL_A })).statusCode).toBe(201);
   });
+
+  it('holds the limit when 30 registrations arrive at once', async () => {
+    const t = testApp();
+    const existing = (await call('GET', webhooksPath(), undefined, 'B')).json().webhooks.length as number;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call('POST', webhooksPath(), { url: `${URL_A}/parallel/${i}` }, 'B')),
+    );
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(20 - existing);
+    expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(10 + existing);
+    expect((await call('GET', webhooksPath(), undefined, 'B')).json().webhooks).toHaveLength(20);
+  });
 });

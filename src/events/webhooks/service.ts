@@ -5,6 +5,7 @@ import type { EventType } from '../model.js';
 import { recordEvent } from '../repository.js';
 import { refusedDestination, type AddressRules, type Resolver } from './address-guard.js';
 import { MAX_ENDPOINTS_PER_BRAND } from '../../config/webhooks.js';
+import { lockName } from '../../db/named-locks.js';
 import { WebhookDisabled, WebhookLimitReached, WebhookNotFound, WebhookUrlRefused } from './errors.js';
 import type { EndpointScope, WebhookEndpoint } from './model.js';
 import * as repo from './repository.js';
@@ -55,19 +56,24 @@ export async function createEndpoint(
   input: EndpointInput,
 ): Promise<EndpointWithSecret> {
   const url = await checkedUrl(deps, input.url);
-  if ((await repo.countEndpoints(deps.db, scope)) >= MAX_ENDPOINTS_PER_BRAND)
-    throw new WebhookLimitReached(MAX_ENDPOINTS_PER_BRAND);
   const publicId = newEndpointId();
   const secret = newWebhookSecret();
-  await repo.insertEndpoint(deps.db, {
-    ...scope,
-    publicId,
-    url,
-    ...(input.description === undefined ? {} : { description: input.description }),
-    eventTypes: uniqueTypes(input.eventTypes),
-    enabled: input.enabled ?? true,
-    secretSealed: sealWebhookSecret(deps.keySecret, publicId, secret),
-    at: deps.clock().toISOString(),
+  // Counted and inserted under the partner and brand's lock: parallel registrations queue, so
+  // the limit holds whatever arrives at once.
+  await deps.db.transaction().execute(async (tx) => {
+    await lockName(tx, `webhook-endpoints:${String(scope.partnerId)}:${scope.brandCode}`);
+    if ((await repo.countEndpoints(tx, scope)) >= MAX_ENDPOINTS_PER_BRAND)
+      throw new WebhookLimitReached(MAX_ENDPOINTS_PER_BRAND);
+    await repo.insertEndpoint(tx, {
+      ...scope,
+      publicId,
+      url,
+      ...(input.description === undefined ? {} : { description: input.description }),
+      eventTypes: uniqueTypes(input.eventTypes),
+      enabled: input.enabled ?? true,
+      secretSealed: sealWebhookSecret(deps.keySecret, publicId, secret),
+      at: deps.clock().toISOString(),
+    });
   });
   return { endpoint: await getEndpoint(deps, scope, publicId), secret };
 }
