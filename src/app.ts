@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { clientErrorHandler } from './http/server/client-errors.js';
+import { refuseCardNumbers } from './http/guards/card-number-refusal.js';
 import { refuseControlCharacters } from './http/guards/control-characters.js';
 import { registerJsonBodyParser } from './http/guards/json-body.js';
 import { serverTimeoutOptions } from './http/server/timeouts.js';
@@ -83,6 +84,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerErrorHandling(app);
   // No field holds a control character: refused on every route before validation (both engines alike).
   app.addHook('preValidation', refuseControlCharacters);
+  // Nor a card number, in a body, a query or a stored header: one rule for every route, before
+  // validation and before an Idempotency-Key is claimed, so none is ever stored, echoed or logged.
+  app.addHook('preValidation', refuseCardNumbers);
   registerJsonBodyParser(app);
   registerPrivateAnswers(app);
   registerHttpMetrics(app, metrics);

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
-import { refuseCardNumbers } from '../http/guards/card-number-refusal.js';
 import { errorResponses } from '../http/schemas.js';
 import {
   doNotKeepAnswer,
@@ -97,7 +96,6 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
   app.post(
     `${BASE}/amendments`,
     {
-      preValidation: refuseCardNumbers,
       schema: {
         tags: ['policy changes'],
         operationId: 'previewAmendment',
@@ -126,7 +124,6 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
   app.post(
     `${BASE}/cancellations`,
     {
-      preValidation: refuseCardNumbers,
       schema: {
         tags: ['policy changes'],
         operationId: 'previewCancellation',
@@ -159,7 +156,6 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
   app.post(
     `${BASE}/amendments/:amendmentId/confirm`,
     {
-      preValidation: refuseCardNumbers,
       ...confirmation,
       preHandler: [requireKey, confirmation.preHandler],
       schema: {
@@ -203,7 +199,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
   app.post(
     `${BASE}/cancellations/:cancellationId/confirm`,
     {
-      preValidation: [emptyBodyAsObject, refuseCardNumbers],
+      preValidation: [emptyBodyAsObject],
       ...confirmation,
       preHandler: [requireKey, confirmation.preHandler],
       schema: {

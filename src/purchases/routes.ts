@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
-import { refuseCardNumbers } from '../http/guards/card-number-refusal.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { doNotKeepAnswer, heldIdempotencyKeyId, idempotentRoute } from '../http/idempotency/hooks.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
@@ -18,7 +17,6 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
   app.post(
     '/quotes/v2/:brandCode/purchase',
     {
-      preValidation: refuseCardNumbers,
       ...idempotentRoute({
         scopeOf: (request) => `partner:${principalOf(request).partnerId}`,
         inFlight: (request, held) =>

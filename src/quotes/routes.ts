@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.js';
-import { refuseCardNumbers } from '../http/guards/card-number-refusal.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { toContractQuote } from './contract.js';
 import type { QuotePorts } from './ports.js';
@@ -22,7 +21,6 @@ export const quotesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; port
   const deps: QuotesDeps = { db: context.db, ports, clock: context.clock };
 
   // Before schema validation, so a card number is refused even in an otherwise malformed body.
-  app.addHook('preValidation', refuseCardNumbers);
 
   app.post(
     '/quotes/v2/:brandCode/quote',

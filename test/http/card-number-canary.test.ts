@@ -112,15 +112,19 @@ describe(`a card number sent anywhere is kept nowhere (${DIALECT})`, () => {
     const policy = await injected({ method: 'GET', url: `/policies/v1/brandau/policies/${CANARY}`, headers });
     expect(policy.status).toBe(404);
     expect(JSON.parse(policy.body)).toMatchObject({ validation: { errors: [{ code: 'POLICY_NOT_FOUND' }] } });
-    expect((await injected({ method: 'GET', url: `/nowhere/${CANARY}/x?q=${CANARY}` })).status).toBe(404);
+    expect((await injected({ method: 'GET', url: `/nowhere/${CANARY}/x` })).status).toBe(404);
+    // A query holding one is refused wherever it goes, an unknown route too.
+    expect((await injected({ method: 'GET', url: `/nowhere/x?q=${CANARY}` })).status).toBe(400);
     expect((await injected({ method: 'GET', url: `/quotes/v2/${CANARY}/quote/x`, headers })).status).toBe(404);
     const encoded = encodeURIComponent(SPACED);
     expect((await injected({ method: 'GET', url: `/policies/v1/brandau/policies/${encoded}`, headers })).status).toBe(
       404,
     );
 
-    // Query, X-Request-Id and User-Agent on a product read, twice: Fastify, then the front cache.
-    const productPath = `/products/v1/brandau/brands?utm=${CANARY}`;
+    // X-Request-Id and User-Agent on a product read, twice: Fastify, then the front cache.
+    // (A card number in the query is refused there too, 400, so the cache never holds such a target.)
+    expect((await overHttp('GET', `/products/v1/brandau/brands?utm=${CANARY}`, headers)).status).toBe(400);
+    const productPath = '/products/v1/brandau/brands?utm=canary';
     const readHeaders = { ...headers, 'x-request-id': CANARY, 'user-agent': userAgent };
     const before = t.app.frontCache.answered;
     const first = await overHttp('GET', productPath, readHeaders);
@@ -182,17 +186,46 @@ describe(`a card number sent anywhere is kept nowhere (${DIALECT})`, () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': userAgent },
       payload: new URLSearchParams(fields).toString(),
     });
+    // Refused as in any body (400 invalid_request), before anything counts a failed login.
     const login = { customerInterfaceId: '8', userTypeId: '4', password: 'wrong' };
     expect(
       (await injected(form({ grant_type: 'password', client_id: 'API', username: CANARY, ...login }))).status,
-    ).toBe(401);
+    ).toBe(400);
     expect(
       (await injected(form({ grant_type: 'password', client_id: 'API', username: SPACED, ...login }))).status,
-    ).toBe(401);
+    ).toBe(400);
     expect((await injected(form({ grant_type: CANARY, client_id: 'API' }))).status).toBe(400);
     expect(
       (await injected(form({ grant_type: 'password', client_id: CANARY, username: 'someone', ...login }))).status,
-    ).toBe(401);
+    ).toBe(400);
+
+    // The routes after a sale: a webhook's URL (path, query) and description, a resend's address
+    // and Idempotency-Key, an event feed's query. Each refused before anything is stored.
+    for (const payload of [
+      { url: `https://hooks.example/${CANARY}` },
+      { url: `https://hooks.example/in?card=${encodeURIComponent(SPACED)}` },
+      { url: 'https://hooks.example/in', description: `card ${SPACED}` },
+    ]) {
+      const webhook = await injected({ method: 'POST', url: '/partners/v1/brandau/webhooks', headers, payload });
+      expect([webhook.status, codeOf(webhook)]).toEqual([400, 'CARD_NUMBER_REFUSED']);
+    }
+    const sendPath = `/policies/v1/brandau/policies/${policyNumber}/documents/send`;
+    const resend = await injected({
+      method: 'POST',
+      url: sendPath,
+      headers,
+      payload: { emailAddress: `${CANARY}@example.com` },
+    });
+    expect([resend.status, codeOf(resend)]).toEqual([400, 'CARD_NUMBER_REFUSED']);
+    const keyedResend = await injected({
+      method: 'POST',
+      url: sendPath,
+      headers: { ...headers, 'idempotency-key': CANARY },
+      payload: {},
+    });
+    expect([keyedResend.status, codeOf(keyedResend)]).toEqual([400, 'CARD_NUMBER_REFUSED']);
+    const feed = await injected({ method: 'GET', url: `/partners/v1/brandau/events?after=${CANARY}`, headers });
+    expect(feed.status).toBe(400);
 
     // A server error whose message holds the number.
     expect((await injected({ method: 'GET', url: '/test/failing', headers: { 'user-agent': userAgent } })).status).toBe(

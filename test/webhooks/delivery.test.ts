@@ -272,6 +272,17 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
     expect(receiver.received.length - before).toBe(1);
   });
 
+  it('keeps a card number the receiver echoes out of the attempt it records', async () => {
+    receiver.answer(() => ({ status: 200, body: 'charged card 4000 0566 5566 5556, thanks' }));
+    const t = testApp();
+    const { eventId } = await testEventTo();
+    const [attempt] = await attemptsOf(t, eventId);
+    expect(attempt).toMatchObject({
+      outcome: 'SUCCEEDED',
+      response_excerpt: 'charged card [CARD NUMBER REDACTED], thanks',
+    });
+  });
+
   it('disables an endpoint failing for longer than WEBHOOK_DISABLE_AFTER_DAYS', async () => {
     receiver.answer(() => ({ status: 503 }));
     const t = testApp();

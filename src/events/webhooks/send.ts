@@ -1,3 +1,4 @@
+import { redactCardNumbers } from '../../kernel/card-numbers/card-numbers.js';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { AddressRefused, guardedLookup, refusedUrl, type AddressRules, type Resolver } from './address-guard.js';
@@ -75,7 +76,10 @@ export function postOnce(
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
-        const excerpt = printable(Buffer.concat(chunks).subarray(0, MAX_EXCERPT_BYTES).toString('utf8'));
+        // Kept and shown to the partner: a card number the receiver echoed is not.
+        const excerpt = redactCardNumbers(
+          printable(Buffer.concat(chunks).subarray(0, MAX_EXCERPT_BYTES).toString('utf8')),
+        );
         finish({ statusCode, ...(excerpt === '' ? {} : { excerpt }) });
       };
       response.on('data', (chunk: Buffer) => {

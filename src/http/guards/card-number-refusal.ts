@@ -2,7 +2,7 @@ import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import { InvalidInput } from '../../kernel/errors.js';
 import { containsCardNumber, findCardNumber } from '../../kernel/card-numbers/card-numbers.js';
 
-const IN_BODY = 'Card numbers must never be sent to the quote endpoints; send a card token at purchase instead.';
+const IN_BODY = 'Card numbers must never be sent to this API; send a card token at purchase instead.';
 
 /** A card number in a request body, query or header. The value is never echoed, stored or logged. */
 export class CardNumberRefused extends InvalidInput {
@@ -11,7 +11,7 @@ export class CardNumberRefused extends InvalidInput {
   }
 }
 
-/** Headers these routes store (Idempotency-Key is kept for 24 h, in the clear). */
+/** Headers the server stores (Idempotency-Key is kept for 24 h, in the clear). */
 const STORED_HEADERS = ['idempotency-key'] as const;
 
 function refusal(request: FastifyRequest): CardNumberRefused | undefined {
@@ -39,7 +39,7 @@ function refusal(request: FastifyRequest): CardNumberRefused | undefined {
 
 /**
  * Refuses a request holding a card number in its body, its Idempotency-Key or its query (400
- * `CARD_NUMBER_REFUSED`, naming where). Registered as `preValidation`: before schema validation,
+ * `CARD_NUMBER_REFUSED`, naming where). Registered app-wide as `preValidation`: before schema validation,
  * so a malformed body is refused too, and before an Idempotency-Key claim, so a card number is
  * never stored, not even as a key or a key's fingerprint.
  */

@@ -66,7 +66,17 @@ export function containsCardNumber(text: string): boolean {
   // digit groups that pass the Luhn check, dashes or not, and would otherwise be refused.
   if (UUID.test(text)) return false;
   for (const match of text.matchAll(DIGIT_RUN)) if (runHoldsCardNumber(match[0])) return true;
-  return false;
+  // A URL in a field may carry one percent-encoded (`4111%201111%20…`).
+  const decoded = text.includes('%') ? percentDecoded(text) : text;
+  return decoded !== text && containsCardNumber(decoded);
+}
+
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
 }
 
 /** At least `count` digits anywhere in `text` (log lines and user agents rarely have 13: no regex then). */
@@ -104,15 +114,9 @@ export const CARD_NUMBER_REDACTED = '[CARD NUMBER REDACTED]';
  */
 export function redactCardNumbers(text: string): string {
   if (!containsCardNumber(text)) return text;
-  return text.replace(DIGIT_RUN, (run) => (runHoldsCardNumber(run) ? CARD_NUMBER_REDACTED : run));
-}
-
-function decodedSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  const redacted = text.replace(DIGIT_RUN, (run) => (runHoldsCardNumber(run) ? CARD_NUMBER_REDACTED : run));
+  // Only percent-encoded there: nothing of the text can be kept.
+  return containsCardNumber(redacted) ? CARD_NUMBER_REDACTED : redacted;
 }
 
 /**
@@ -128,8 +132,7 @@ export function redactPath(url: string): string {
   for (let i = 0; i < segments.length; i += 1) {
     const segment = segments[i] ?? '';
     if (segment.length < MIN_DIGITS) continue;
-    const decoded = segment.includes('%') ? decodedSegment(segment) : segment;
-    if (containsCardNumber(segment) || (decoded !== segment && containsCardNumber(decoded))) {
+    if (containsCardNumber(segment)) {
       redacted ??= [...segments];
       redacted[i] = CARD_NUMBER_REDACTED;
     }
