@@ -3,9 +3,18 @@ import { authorise, capture, crashPoint, current, now, refundLines, releaseHold 
 import type { Approval, MoneyArea, MoneyDeps } from '../payments/flow/flow.js';
 import { policyPosition } from '../policies/repository-transactions.js';
 import { applyChange, settleCapture } from './commits.js';
-import { ChangePreviewStale, PolicyChangeInProgress } from './errors.js';
+import { findPurchaseOfQuote } from '../purchases/repository.js';
+import type { Refusal } from './errors.js';
+import { allocateRefund, paymentsOf } from './ledger.js';
 import { changeGatewayKey, refundGatewayKey, type ChangeState, type PolicyChange } from './model.js';
-import { findChangeById, findChangeOfKey, isPolicyHeld, moveChange, type ChangePatch } from './repository.js';
+import {
+  changesWithMoney,
+  findChangeById,
+  findChangeOfKey,
+  isPolicyHeld,
+  moveChange,
+  type ChangePatch,
+} from './repository.js';
 
 /**
  * A confirmed change in the money flow (payments/flow/flow.ts): its states (model.ts), its commits
@@ -60,20 +69,19 @@ class PolicyMovedOn extends Error {
 /**
  * PREVIEW → a state that holds the policy (one change at a time), and only while the policy is
  * still where the preview left it: the hold and that check are one transaction, so a change that
- * was written meanwhile (e.g. one that moved no money) is seen, before any money moves. Throws
- * PolicyChangeInProgress (another change holds it) or ChangePreviewStale (it moved on: STALE).
+ * was written meanwhile (e.g. one that moved no money) is seen, before any money moves. Refused
+ * when another change holds it, or when it moved on (the caller marks the preview STALE).
  */
 export async function holdPolicy(
   deps: MoneyDeps,
   change: PolicyChange,
   to: 'STARTED' | 'REFUNDING',
   patch: ChangePatch,
-): Promise<PolicyChange | undefined> {
-  const at = now(deps);
+): Promise<PolicyChange | Refusal> {
   let held: PolicyChange | undefined;
   try {
     held = await deps.db.transaction().execute(async (tx) => {
-      const moved = await moveChange(tx, change, ['PREVIEW'], to, { attempt: change.attempt + 1, ...patch }, at);
+      const moved = await moveChange(tx, change, ['PREVIEW'], to, { attempt: change.attempt + 1, ...patch }, now(deps));
       if (!moved) return undefined;
       const policy = await policyPosition(tx, change.policyHeaderId);
       if (!policy?.active || policy.sequenceNumber !== change.baseSequenceNumber)
@@ -81,13 +89,36 @@ export async function holdPolicy(
       return moved;
     });
   } catch (error) {
-    if (isPolicyHeld(error)) throw new PolicyChangeInProgress(change.policyNumber);
-    if (!(error instanceof PolicyMovedOn)) throw error;
-    await moveChange(deps.db, change, ['PREVIEW'], 'STALE', {}, at);
-    throw new ChangePreviewStale(change.kind, error.sequenceNumber);
+    if (isPolicyHeld(error)) return { refused: 'in-progress' };
+    if (error instanceof PolicyMovedOn) return { refused: 'stale', sequenceNumber: error.sequenceNumber };
+    throw error;
   }
-  if (held) crashPoint(deps, 'hold');
+  if (!held) return { refused: 'in-progress' };
+  crashPoint(deps, 'hold');
   return held;
+}
+
+/**
+ * PREVIEW → REFUNDING, the refund allocated over the policy's payments (ledger.ts): the purchase
+ * once captured and the charges of settled amendments. While a capture is still pending (recovery
+ * finishes it) the refund waits for it.
+ */
+export async function holdRefund(
+  deps: MoneyDeps,
+  change: PolicyChange,
+  quoteId: string,
+  patch: ChangePatch,
+): Promise<PolicyChange | Refusal> {
+  const purchase = await findPurchaseOfQuote(deps.db, quoteId, ['CAPTURED']);
+  const payments = paymentsOf(
+    purchase?.paymentId === undefined
+      ? undefined
+      : { paymentId: purchase.paymentId, amountMinor: purchase.amountMinor, captured: true },
+    await changesWithMoney(deps.db, change.policyHeaderId),
+  );
+  const refunds = allocateRefund(payments, -change.amountMinor);
+  if (!refunds) return { refused: 'in-progress' };
+  return holdPolicy(deps, change, 'REFUNDING', { ...patch, refunds });
 }
 
 /** The approval and the policy transaction, one commit (APPLIED), then capture; a policy that moved on voids the hold. */
@@ -153,7 +184,7 @@ export async function refundChange(deps: MoneyDeps, change: PolicyChange): Promi
  * A change that moves no money: PREVIEW → (the policy's hold) → SETTLED with its transaction, one
  * commit; the hold makes it wait its turn behind a change being confirmed (PolicyChangeInProgress).
  */
-export async function settleWithoutMoney(deps: MoneyDeps, change: PolicyChange): Promise<PolicyChange | 'stale'> {
+export async function settleWithoutMoney(deps: MoneyDeps, change: PolicyChange): Promise<PolicyChange | Refusal> {
   let applied;
   try {
     applied = await applyChange(deps.db, change, {
@@ -164,10 +195,11 @@ export async function settleWithoutMoney(deps: MoneyDeps, change: PolicyChange):
       at: now(deps),
     });
   } catch (error) {
-    if (isPolicyHeld(error)) throw new PolicyChangeInProgress(change.policyNumber);
+    if (isPolicyHeld(error)) return { refused: 'in-progress' };
     throw error;
   }
   if (applied === 'overtaken') return current(changeMoney, deps, change.id);
+  if (applied === 'stale') return { refused: 'stale', sequenceNumber: change.baseSequenceNumber + 1 };
   return applied;
 }
 
