@@ -1,6 +1,7 @@
 import type { ChangeCrashPoint } from '../config/policy-changes.js';
 import { authorise, capture, crashPoint, current, now, refundLines, releaseHold } from '../payments/flow/flow.js';
-import type { Approval, MoneyArea, MoneyDeps } from '../payments/flow/flow.js';
+import type { Approval, Committed, MoneyArea, MoneyDeps } from '../payments/flow/area.js';
+import type { Db } from '../db/database.js';
 import { policyPosition } from '../policies/repository-transactions.js';
 import { applyChange, settleCapture } from './commits.js';
 import { findPurchaseOfQuote } from '../purchases/repository.js';
@@ -33,7 +34,7 @@ async function move(
   to: ChangeState,
   patch: ChangePatch = {},
 ): Promise<PolicyChange> {
-  return (await moveChange(deps.db, change, from, to, patch, now(deps))) ?? current(changeMoney, deps, change.id);
+  return (await moveChange(deps.db, change, from, to, patch, now(deps))) ?? current(changeMoney, deps.db, change.id);
 }
 
 export const changeMoney: MoneyArea<ChangeState, PolicyChange, PolicyChange> = {
@@ -47,16 +48,19 @@ export const changeMoney: MoneyArea<ChangeState, PolicyChange, PolicyChange> = {
   authorising: ['STARTED', 'CHALLENGE_PENDING'],
   challengePending: 'CHALLENGE_PENDING',
   move: moveChange,
-  approved: applyApproval,
+  approved: applyApproved,
+  appliedCrashPoint: 'apply',
+  voided: (db, change, paymentId, at) =>
+    moveChange(db, change, ['STARTED', 'CHALLENGE_PENDING'], 'VOIDED', paymentId ? { paymentId } : {}, at),
   // Nothing was charged: the preview stands and may be confirmed again with another card.
-  declined: (deps, change, from, patch) =>
-    moveChange(deps.db, change, from, 'PREVIEW', { ...patch, challenge: null }, now(deps)),
-  failed: (deps, change, from, patch) => moveChange(deps.db, change, from, 'PREVIEW', patch, now(deps)),
+  declined: (db, change, from, patch, at) => moveChange(db, change, from, 'PREVIEW', { ...patch, challenge: null }, at),
+  failed: (db, change, from, patch, at) => moveChange(db, change, from, 'PREVIEW', patch, at),
   captured: settleCapture,
   // The hold is gone: the transaction stands unpaid, an operator settles it.
-  captureRejected: (deps, change, code) =>
-    moveChange(deps.db, change, ['APPLIED'], 'ATTENTION', { declineReason: code }, now(deps)),
+  captureRejected: (db, change, code, at) =>
+    moveChange(db, change, ['APPLIED'], 'ATTENTION', { declineReason: code }, at),
   settled: (change) => change,
+  advance: (deps, change) => advanceChange(deps, change),
 };
 
 /** Rolls a hold back: the policy moved on since the preview. */
@@ -121,33 +125,27 @@ export async function holdRefund(
   return holdPolicy(deps, change, 'REFUNDING', { ...patch, refunds });
 }
 
-/** The approval and the policy transaction, one commit (APPLIED), then capture; a policy that moved on voids the hold. */
-async function applyApproval(
-  deps: MoneyDeps,
+/**
+ * The approval and the policy transaction, one commit (APPLIED); the flow captures next. A policy
+ * that moved on makes the approval unusable: the flow voids the hold.
+ */
+async function applyApproved(
+  db: Db,
   change: PolicyChange,
-  { from, patch }: Approval<ChangeState>,
-): Promise<PolicyChange> {
-  const applied = await applyChange(deps.db, change, {
-    from,
-    to: 'APPLIED',
-    patch,
-    at: now(deps),
-    paymentReference: patch.paymentId,
-  });
+  approval: Approval<ChangeState> | undefined,
+  at: string,
+): Promise<Committed<PolicyChange, PolicyChange>> {
+  // A change has no state that keeps an approval: the gateway's answer is always in hand.
+  if (!approval) throw new Error(`policy change ${change.id}: an approval to apply was not given`);
+  const { from, patch } = approval;
+  const applied = await applyChange(db, change, { from, to: 'APPLIED', patch, at, paymentReference: patch.paymentId });
   if (applied === 'overtaken') {
-    const latest = await current(changeMoney, deps, change.id);
-    // Another step took the change elsewhere (e.g. recovery released an expired challenge): this hold is not ours to keep.
-    if (latest.paymentId !== patch.paymentId || !['APPLIED', 'SETTLED'].includes(latest.state))
-      await releaseHold(changeMoney, deps, change, patch.paymentId);
-    return advanceChange(deps, latest);
+    const latest = await current(changeMoney, db, change.id);
+    const ours = latest.paymentId === patch.paymentId && ['APPLIED', 'SETTLED'].includes(latest.state);
+    return { overtaken: latest, releaseOurs: !ours };
   }
-  if (applied === 'stale') {
-    deps.log?.error({ changeId: change.id }, 'policy change: the policy moved on; voiding the authorisation');
-    if (!(await releaseHold(changeMoney, deps, change, patch.paymentId))) return change; // recovery asks again
-    return move(deps, change, ['STARTED', 'CHALLENGE_PENDING'], 'VOIDED', { paymentId: patch.paymentId });
-  }
-  crashPoint(deps, 'apply');
-  return capture(changeMoney, deps, applied);
+  if (applied === 'stale') return { unusable: change, paymentId: patch.paymentId, why: 'the policy moved on' };
+  return { applied, answer: (captured) => captured };
 }
 
 /**
@@ -175,7 +173,7 @@ export async function refundChange(deps: MoneyDeps, change: PolicyChange): Promi
     at: now(deps),
     ...(change.refunds?.[0] ? { paymentReference: change.refunds[0].paymentId } : {}),
   });
-  if (applied === 'overtaken') return current(changeMoney, deps, change.id);
+  if (applied === 'overtaken') return current(changeMoney, deps.db, change.id);
   if (applied === 'stale') return move(deps, change, ['REFUNDING'], 'ATTENTION', { declineReason: 'POLICY_MOVED' });
   return applied;
 }
@@ -198,7 +196,7 @@ export async function settleWithoutMoney(deps: MoneyDeps, change: PolicyChange):
     if (isPolicyHeld(error)) return { refused: 'in-progress' };
     throw error;
   }
-  if (applied === 'overtaken') return current(changeMoney, deps, change.id);
+  if (applied === 'overtaken') return current(changeMoney, deps.db, change.id);
   if (applied === 'stale') return { refused: 'stale', sequenceNumber: change.baseSequenceNumber + 1 };
   return applied;
 }
@@ -225,7 +223,7 @@ export async function advanceChange(deps: MoneyDeps, change: PolicyChange): Prom
         },
         now(deps),
       );
-      if (!released) return current(changeMoney, deps, change.id);
+      if (!released) return current(changeMoney, deps.db, change.id);
       await releaseHold(changeMoney, deps, change, change.paymentId);
       return released;
     }

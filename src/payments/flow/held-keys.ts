@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import type { HeldClaim, InFlightVerdict } from '../../http/idempotency/service.js';
-import type { MoneyArea, Payable } from './flow.js';
+import type { MoneyArea, Payable } from './area.js';
 
 /** A live request holds its key this long at most before its record (a purchase, a held change) is written. */
 const LIVE_REQUEST_SECONDS = 5;
