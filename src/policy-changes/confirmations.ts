@@ -65,7 +65,18 @@ export async function confirmChange(deps: ChangeDeps, call: ConfirmCall): Promis
   if (call.threeDS?.threeDSRequest !== undefined) return continueWaiting(deps, change, call);
   const at = deps.clock().toISOString();
   const policy = await confirmable(deps.db, change, at);
-  if (isRefusal(policy)) return refuse(deps.db, change, policy, at);
+  const settled = isRefusal(policy) ? policy : await settle(deps, change, policy.quoteId, call);
+  if (isRefusal(settled)) return refuse(deps.db, change, settled, at);
+  return settled;
+}
+
+/** The policy held and the money moved: a charge to the card sent now, a refund to the policy's own payments, or nothing. */
+async function settle(
+  deps: ChangeDeps,
+  change: PolicyChange,
+  quoteId: string,
+  call: ConfirmCall,
+): Promise<ConfirmResult | Refusal> {
   const keyPatch = call.idempotencyKeyId !== undefined ? { idempotencyKeyId: call.idempotencyKeyId } : {};
   if (change.amountMinor > 0) {
     const cardToken = call.cardToken?.trim();
@@ -90,17 +101,14 @@ export async function confirmChange(deps: ChangeDeps, call: ConfirmCall): Promis
       challenge: null,
       challengeExpiresAt: null,
     });
-    if (isRefusal(held)) return refuse(deps.db, change, held, at);
-    return answer(await authorise(changeMoney, deps, held));
+    return isRefusal(held) ? held : answer(await authorise(changeMoney, deps, held));
   }
   if (change.amountMinor < 0) {
-    const held = await holdRefund(deps, change, policy.quoteId, keyPatch);
-    if (isRefusal(held)) return refuse(deps.db, change, held, at);
-    return answer(await refundChange(deps, held));
+    const held = await holdRefund(deps, change, quoteId, keyPatch);
+    return isRefusal(held) ? held : answer(await refundChange(deps, held));
   }
   const settled = await settleWithoutMoney(deps, change);
-  if (isRefusal(settled)) return refuse(deps.db, change, settled, at);
-  return answer(settled);
+  return isRefusal(settled) ? settled : answer(settled);
 }
 
 /**
