@@ -1,7 +1,6 @@
 import type { ChangeCrashPoint } from '../config/policy-changes.js';
 import { authorise, capture, crashPoint, current, now, refundLines, releaseHold } from '../payments/flow/flow.js';
-import type { Approval, Committed, MoneyArea, MoneyDeps } from '../payments/flow/area.js';
-import type { Db } from '../db/database.js';
+import type { MoneyArea, MoneyDeps } from '../payments/flow/area.js';
 import { policyPosition } from '../policies/repository-transactions.js';
 import { applyChange, settleCapture } from './commits.js';
 import { findPurchaseOfQuote } from '../purchases/repository.js';
@@ -37,7 +36,27 @@ async function move(
   return (await moveChange(deps.db, change, from, to, patch, now(deps))) ?? current(changeMoney, deps.db, change.id);
 }
 
-export const changeMoney: MoneyArea<ChangeState, PolicyChange, PolicyChange> = {
+type ChangeArea = MoneyArea<ChangeState, PolicyChange, PolicyChange>;
+
+/**
+ * The approval and the policy transaction, one commit (APPLIED); the flow captures next. A policy
+ * that moved on makes the approval unusable: the flow voids the hold.
+ */
+const applyApproved: ChangeArea['approved'] = async (db, change, approval, at) => {
+  // A change has no state that keeps an approval: the gateway's answer is always in hand.
+  if (!approval) throw new Error(`policy change ${change.id}: an approval to apply was not given`);
+  const { from, patch } = approval;
+  const applied = await applyChange(db, change, { from, to: 'APPLIED', patch, at, paymentReference: patch.paymentId });
+  if (applied === 'overtaken') {
+    const latest = await current(changeMoney, db, change.id);
+    const ours = latest.paymentId === patch.paymentId && ['APPLIED', 'SETTLED'].includes(latest.state);
+    return { overtaken: latest, releaseOurs: !ours };
+  }
+  if (applied === 'stale') return { unusable: change, paymentId: patch.paymentId, why: 'the policy moved on' };
+  return { applied, answer: (captured) => captured };
+};
+
+export const changeMoney: ChangeArea = {
   name: 'policy change',
   challengeOf: 'change',
   logKey: 'changeId',
@@ -123,29 +142,6 @@ export async function holdRefund(
   const refunds = allocateRefund(payments, -change.amountMinor);
   if (!refunds) return { refused: 'in-progress' };
   return holdPolicy(deps, change, 'REFUNDING', { ...patch, refunds });
-}
-
-/**
- * The approval and the policy transaction, one commit (APPLIED); the flow captures next. A policy
- * that moved on makes the approval unusable: the flow voids the hold.
- */
-async function applyApproved(
-  db: Db,
-  change: PolicyChange,
-  approval: Approval<ChangeState> | undefined,
-  at: string,
-): Promise<Committed<PolicyChange, PolicyChange>> {
-  // A change has no state that keeps an approval: the gateway's answer is always in hand.
-  if (!approval) throw new Error(`policy change ${change.id}: an approval to apply was not given`);
-  const { from, patch } = approval;
-  const applied = await applyChange(db, change, { from, to: 'APPLIED', patch, at, paymentReference: patch.paymentId });
-  if (applied === 'overtaken') {
-    const latest = await current(changeMoney, db, change.id);
-    const ours = latest.paymentId === patch.paymentId && ['APPLIED', 'SETTLED'].includes(latest.state);
-    return { overtaken: latest, releaseOurs: !ours };
-  }
-  if (applied === 'stale') return { unusable: change, paymentId: patch.paymentId, why: 'the policy moved on' };
-  return { applied, answer: (captured) => captured };
 }
 
 /**
