@@ -24,6 +24,15 @@ export function brandOf(snapshot: CatalogueSnapshot, brandCode: string): BrandCa
   return brand;
 }
 
+/**
+ * The catalogue and rate version a brand's quotes are priced against now: the import version
+ * identifies catalogue and rate tables together (identical content imported again makes no new
+ * version), so a quote only sees a change when one happened.
+ */
+export function versionInForce(snapshot: CatalogueSnapshot, brand: BrandCatalogue): string {
+  return `${snapshot.versionId}:${brand.rates.version}`;
+}
+
 /** The brand's own time zone: that of its first home country (plan dates are local dates there). */
 export function brandTimeZone(snapshot: CatalogueSnapshot, brand: BrandCatalogue): string {
   return snapshot.homeCountries.get(brand.brand.homeCountryCodes[0] ?? '')?.timeZone ?? 'UTC';

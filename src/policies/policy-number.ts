@@ -19,6 +19,8 @@
  * and counter 42 gives `TIAU260000042`.
  */
 
+import { memoize } from '../kernel/cache/memoize.js';
+
 export interface PolicyNumberParts {
   readonly prefix: string;
   readonly country: string;
@@ -100,6 +102,9 @@ export function parsePolicyNumberFormat(source: string): PolicyNumberFormat {
   if (sequences !== 1) throw new InvalidPolicyNumberFormat(source, 'it needs exactly one {seq:N} token');
   return { source, pieces };
 }
+
+/** A catalogue's plans share a few formats, and every issue reads one: each is parsed once (a refused one is not kept). */
+export const policyNumberFormatOf: (source: string) => PolicyNumberFormat = memoize(parsePolicyNumberFormat, 64);
 
 const PLAN_PART = /^(prefix|jurisdiction|yy|yyyy|increment:\d+)$/;
 const PLAN_LITERAL_CHARACTER = /[^A-Z0-9-]/;

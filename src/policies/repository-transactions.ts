@@ -1,5 +1,5 @@
 import type { PlanStep } from '../db/commit-plan.js';
-import type { Tx } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { ACTION_TYPE_IDS, POLICY_STATUS } from './model.js';
 import { policyDetailNumber } from './policy-number.js';
 import { childrenStep } from './repository.js';
@@ -158,15 +158,21 @@ export function lockPolicyAtStep(
   };
 }
 
-/** Where the policy stands: its latest sequence number and whether it is still active (a change checks it once it holds the policy). */
+/** Where the policy stands: its latest sequence number, whether it is still active, the quote it was bought from (a change checks it before and once it holds the policy). */
 export async function policyPosition(
-  tx: Tx,
+  db: Executor,
   policyHeaderId: number,
-): Promise<{ sequenceNumber: number; active: boolean } | undefined> {
-  const row = await tx
+): Promise<{ sequenceNumber: number; active: boolean; quoteId: string } | undefined> {
+  const row = await db
     .selectFrom('policy_header')
-    .select(['sequence_number', 'status_id'])
+    .select(['sequence_number', 'status_id', 'quote_id'])
     .where('id', '=', policyHeaderId)
     .executeTakeFirst();
-  return row && { sequenceNumber: row.sequence_number, active: row.status_id === POLICY_STATUS.Active };
+  return (
+    row && {
+      sequenceNumber: row.sequence_number,
+      active: row.status_id === POLICY_STATUS.Active,
+      quoteId: row.quote_id,
+    }
+  );
 }

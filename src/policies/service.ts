@@ -12,7 +12,7 @@ import {
   counterKeyOf,
   InvalidPolicyNumberFormat,
   numberTemplateOf,
-  parsePolicyNumberFormat,
+  policyNumberFormatOf,
   policyDetailNumber,
   type PolicyNumberFormat,
 } from './policy-number.js';
@@ -66,7 +66,7 @@ export function validateIssueRequest(request: PolicyIssueRequest): PolicyNumberF
   if (total !== expected)
     fail('amounts.total', `total ${total} is not premium − discount + taxes + donation (${expected})`);
   try {
-    return parsePolicyNumberFormat(request.plan.policyNumberFormat);
+    return policyNumberFormatOf(request.plan.policyNumberFormat);
   } catch (error) {
     if (error instanceof InvalidPolicyNumberFormat) fail('plan.policyNumberFormat', error.message);
     throw error;

@@ -5,20 +5,13 @@ import { problem } from '../kernel/notifications/problems.js';
 import { authorise, continueChallenge, isWaiting } from '../payments/flow/flow.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import { findPolicy } from '../policies/repository.js';
-import { findPurchaseOfQuote } from '../purchases/repository.js';
+import { policyPosition } from '../policies/repository-transactions.js';
+import type { Executor } from '../db/database.js';
 import type { ChangeDeps } from './deps.js';
-import {
-  ChangeAlreadyConfirmed,
-  ChangePreviewExpired,
-  ChangePreviewStale,
-  PolicyChangeInProgress,
-  PolicyChangeNotFound,
-} from './errors.js';
-import { allocateRefund, paymentsOf } from './ledger.js';
+import { isRefusal, PolicyChangeInProgress, PolicyChangeNotFound, refusalError, type Refusal } from './errors.js';
 import type { ChangeKind, PolicyChange } from './model.js';
-import { activePolicy } from './policy-facts.js';
-import { changesWithMoney, findChange, moveChange } from './repository.js';
-import { advanceChange, changeMoney, holdPolicy, refundChange, settleWithoutMoney } from './settlement.js';
+import { findChange, moveChange } from './repository.js';
+import { advanceChange, changeMoney, holdPolicy, holdRefund, refundChange, settleWithoutMoney } from './settlement.js';
 
 /**
  * Confirming a preview (docs/api-contract.md, "Confirming a change"): checks it may still apply,
@@ -70,23 +63,20 @@ export async function confirmChange(deps: ChangeDeps, call: ConfirmCall): Promis
   if (call.idempotencyKeyId !== undefined && change.idempotencyKeyId === call.idempotencyKeyId)
     return answer(await advanceChange(deps, change));
   if (call.threeDS?.threeDSRequest !== undefined) return continueWaiting(deps, change, call);
-  if (change.state === 'STALE') throw new ChangePreviewStale(change.kind, change.baseSequenceNumber + 1);
-  if (change.state !== 'PREVIEW') {
-    if (['STARTED', 'CHALLENGE_PENDING', 'REFUNDING'].includes(change.state))
-      throw new PolicyChangeInProgress(change.policyNumber);
-    throw new ChangeAlreadyConfirmed(change.kind, change.state);
-  }
-  const now = deps.clock().toISOString();
-  if (change.expiresAt < now) throw new ChangePreviewExpired(change.kind, change.expiresAt);
-  const policy = await activePolicy(deps.db, {
-    policyNumber: change.policyNumber,
-    brandCode: call.brandCode,
-    partnerId: call.actor.partnerId,
-  });
-  if (policy.sequenceNumber !== change.baseSequenceNumber) {
-    await moveChange(deps.db, change, ['PREVIEW'], 'STALE', {}, now);
-    throw new ChangePreviewStale(change.kind, policy.sequenceNumber);
-  }
+  const at = deps.clock().toISOString();
+  const policy = await confirmable(deps.db, change, at);
+  const settled = isRefusal(policy) ? policy : await settle(deps, change, policy.quoteId, call);
+  if (isRefusal(settled)) return refuse(deps.db, change, settled, at);
+  return settled;
+}
+
+/** The policy held and the money moved: a charge to the card sent now, a refund to the policy's own payments, or nothing. */
+async function settle(
+  deps: ChangeDeps,
+  change: PolicyChange,
+  quoteId: string,
+  call: ConfirmCall,
+): Promise<ConfirmResult | Refusal> {
   const keyPatch = call.idempotencyKeyId !== undefined ? { idempotencyKeyId: call.idempotencyKeyId } : {};
   if (change.amountMinor > 0) {
     const cardToken = call.cardToken?.trim();
@@ -111,30 +101,40 @@ export async function confirmChange(deps: ChangeDeps, call: ConfirmCall): Promis
       challenge: null,
       challengeExpiresAt: null,
     });
-    if (!held) throw new PolicyChangeInProgress(change.policyNumber);
-    return answer(await authorise(changeMoney, deps, held));
+    return isRefusal(held) ? held : answer(await authorise(changeMoney, deps, held));
   }
   if (change.amountMinor < 0) {
-    const purchase = await findPurchaseOfQuote(deps.db, policy.quoteId, ['CAPTURED']);
-    const payments = paymentsOf(
-      purchase?.paymentId === undefined
-        ? undefined
-        : { paymentId: purchase.paymentId, amountMinor: purchase.amountMinor, captured: true },
-      await changesWithMoney(deps.db, policy.id),
-    );
-    const refunds = allocateRefund(payments, -change.amountMinor);
-    // Only while a capture is still pending (recovery finishes it): the refund waits for it.
-    if (!refunds) throw new PolicyChangeInProgress(change.policyNumber);
-    const held = await holdPolicy(deps, change, 'REFUNDING', { ...keyPatch, refunds });
-    if (!held) throw new PolicyChangeInProgress(change.policyNumber);
-    return answer(await refundChange(deps, held));
+    const held = await holdRefund(deps, change, quoteId, keyPatch);
+    return isRefusal(held) ? held : answer(await refundChange(deps, held));
   }
   const settled = await settleWithoutMoney(deps, change);
-  if (settled === 'stale') {
-    await moveChange(deps.db, change, ['PREVIEW'], 'STALE', {}, now);
-    throw new ChangePreviewStale(change.kind, change.baseSequenceNumber + 1);
-  }
-  return answer(settled);
+  return isRefusal(settled) ? settled : answer(settled);
+}
+
+/**
+ * Whether the preview may be confirmed now: still a PREVIEW (not one being confirmed, nor ended),
+ * unexpired, and its policy still active at the sequence number it was priced against.
+ */
+async function confirmable(db: Executor, change: PolicyChange, at: string): Promise<{ quoteId: string } | Refusal> {
+  if (change.state === 'STALE') return { refused: 'stale', sequenceNumber: change.baseSequenceNumber + 1 };
+  if (change.state !== 'PREVIEW')
+    return {
+      refused: ['STARTED', 'CHALLENGE_PENDING', 'REFUNDING'].includes(change.state) ? 'in-progress' : 'confirmed',
+    };
+  if (change.expiresAt < at) return { refused: 'expired' };
+  const policy = await policyPosition(db, change.policyHeaderId);
+  if (!policy) return { refused: 'policy-gone' };
+  if (!policy.active) return { refused: 'cancelled' };
+  if (policy.sequenceNumber !== change.baseSequenceNumber)
+    return { refused: 'stale', sequenceNumber: policy.sequenceNumber };
+  return policy;
+}
+
+/** Answers a refusal with its error; a preview the policy moved past is marked STALE first. */
+async function refuse(db: Executor, change: PolicyChange, refusal: Refusal, at: string): Promise<never> {
+  if (refusal.refused === 'stale' && change.state === 'PREVIEW')
+    await moveChange(db, change, ['PREVIEW'], 'STALE', {}, at);
+  throw refusalError(change, refusal);
 }
 
 /** The follow-up call after a 3-D Secure challenge: continues the waiting charge. */

@@ -1,5 +1,6 @@
-import { Conflict, InvalidInput, NotFound } from '../kernel/errors.js';
-import type { ChangeKind } from './model.js';
+import { Conflict, InvalidInput, NotFound, type DomainError } from '../kernel/errors.js';
+import { PolicyNotFound } from '../policies/errors.js';
+import type { ChangeKind, PolicyChange } from './model.js';
 
 const noun = (kind: ChangeKind) => (kind === 'AMENDMENT' ? 'amendment' : 'cancellation');
 
@@ -74,5 +75,36 @@ export class IdempotencyKeyRequired extends InvalidInput {
     super('IDEMPOTENCY_KEY_REQUIRED', 'Idempotency-Key header is required to confirm a change (a retry replays).', {
       property: 'Idempotency-Key',
     });
+  }
+}
+
+/**
+ * Why a preview cannot be confirmed now, as the checks and the policy's hold answer it
+ * (confirmations.ts turns it into its error, after marking a stale preview STALE).
+ */
+export type Refusal =
+  | { readonly refused: 'stale'; readonly sequenceNumber: number }
+  | { readonly refused: 'in-progress' | 'confirmed' | 'expired' | 'cancelled' | 'policy-gone' };
+
+export const isRefusal = (outcome: object): outcome is Refusal => 'refused' in outcome;
+
+/** The error a refusal answers the partner with. */
+export function refusalError(
+  change: Pick<PolicyChange, 'kind' | 'policyNumber' | 'state' | 'expiresAt'>,
+  refusal: Refusal,
+): DomainError {
+  switch (refusal.refused) {
+    case 'stale':
+      return new ChangePreviewStale(change.kind, refusal.sequenceNumber);
+    case 'in-progress':
+      return new PolicyChangeInProgress(change.policyNumber);
+    case 'confirmed':
+      return new ChangeAlreadyConfirmed(change.kind, change.state);
+    case 'expired':
+      return new ChangePreviewExpired(change.kind, change.expiresAt);
+    case 'cancelled':
+      return new PolicyCancelled(change.policyNumber);
+    case 'policy-gone':
+      return new PolicyNotFound(change.policyNumber);
   }
 }

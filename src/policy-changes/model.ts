@@ -1,4 +1,4 @@
-import type { ChallengeInfo, GatewayStep } from '../payments/flow/flow.js';
+import type { ChallengeInfo, GatewayStep } from '../payments/flow/area.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import type { PolicyVersion } from '../policies/transaction-request.js';
 import type { QuoteInput } from '../quotes/schemas.js';

@@ -1,11 +1,20 @@
 import type { ChangeCrashPoint } from '../config/policy-changes.js';
 import { authorise, capture, crashPoint, current, now, refundLines, releaseHold } from '../payments/flow/flow.js';
-import type { Approval, MoneyArea, MoneyDeps } from '../payments/flow/flow.js';
+import type { MoneyArea, MoneyDeps } from '../payments/flow/area.js';
 import { policyPosition } from '../policies/repository-transactions.js';
 import { applyChange, settleCapture } from './commits.js';
-import { ChangePreviewStale, PolicyChangeInProgress } from './errors.js';
+import { findPurchaseOfQuote } from '../purchases/repository.js';
+import type { Refusal } from './errors.js';
+import { allocateRefund, paymentsOf } from './ledger.js';
 import { changeGatewayKey, refundGatewayKey, type ChangeState, type PolicyChange } from './model.js';
-import { findChangeById, findChangeOfKey, isPolicyHeld, moveChange, type ChangePatch } from './repository.js';
+import {
+  changesWithMoney,
+  findChangeById,
+  findChangeOfKey,
+  isPolicyHeld,
+  moveChange,
+  type ChangePatch,
+} from './repository.js';
 
 /**
  * A confirmed change in the money flow (payments/flow/flow.ts): its states (model.ts), its commits
@@ -24,10 +33,30 @@ async function move(
   to: ChangeState,
   patch: ChangePatch = {},
 ): Promise<PolicyChange> {
-  return (await moveChange(deps.db, change, from, to, patch, now(deps))) ?? current(changeMoney, deps, change.id);
+  return (await moveChange(deps.db, change, from, to, patch, now(deps))) ?? current(changeMoney, deps.db, change.id);
 }
 
-export const changeMoney: MoneyArea<ChangeState, PolicyChange, PolicyChange> = {
+type ChangeArea = MoneyArea<ChangeState, PolicyChange, PolicyChange>;
+
+/**
+ * The approval and the policy transaction, one commit (APPLIED); the flow captures next. A policy
+ * that moved on makes the approval unusable: the flow voids the hold.
+ */
+const applyApproved: ChangeArea['approved'] = async (db, change, approval, at) => {
+  // A change has no state that keeps an approval: the gateway's answer is always in hand.
+  if (!approval) throw new Error(`policy change ${change.id}: an approval to apply was not given`);
+  const { from, patch } = approval;
+  const applied = await applyChange(db, change, { from, to: 'APPLIED', patch, at, paymentReference: patch.paymentId });
+  if (applied === 'overtaken') {
+    const latest = await current(changeMoney, db, change.id);
+    const ours = latest.paymentId === patch.paymentId && ['APPLIED', 'SETTLED'].includes(latest.state);
+    return { overtaken: latest, releaseOurs: !ours };
+  }
+  if (applied === 'stale') return { unusable: change, paymentId: patch.paymentId, why: 'the policy moved on' };
+  return { applied, answer: (captured) => captured };
+};
+
+export const changeMoney: ChangeArea = {
   name: 'policy change',
   challengeOf: 'change',
   logKey: 'changeId',
@@ -38,16 +67,19 @@ export const changeMoney: MoneyArea<ChangeState, PolicyChange, PolicyChange> = {
   authorising: ['STARTED', 'CHALLENGE_PENDING'],
   challengePending: 'CHALLENGE_PENDING',
   move: moveChange,
-  approved: applyApproval,
+  approved: applyApproved,
+  appliedCrashPoint: 'apply',
+  voided: (db, change, paymentId, at) =>
+    moveChange(db, change, ['STARTED', 'CHALLENGE_PENDING'], 'VOIDED', paymentId ? { paymentId } : {}, at),
   // Nothing was charged: the preview stands and may be confirmed again with another card.
-  declined: (deps, change, from, patch) =>
-    moveChange(deps.db, change, from, 'PREVIEW', { ...patch, challenge: null }, now(deps)),
-  failed: (deps, change, from, patch) => moveChange(deps.db, change, from, 'PREVIEW', patch, now(deps)),
+  declined: (db, change, from, patch, at) => moveChange(db, change, from, 'PREVIEW', { ...patch, challenge: null }, at),
+  failed: (db, change, from, patch, at) => moveChange(db, change, from, 'PREVIEW', patch, at),
   captured: settleCapture,
   // The hold is gone: the transaction stands unpaid, an operator settles it.
-  captureRejected: (deps, change, code) =>
-    moveChange(deps.db, change, ['APPLIED'], 'ATTENTION', { declineReason: code }, now(deps)),
+  captureRejected: (db, change, code, at) =>
+    moveChange(db, change, ['APPLIED'], 'ATTENTION', { declineReason: code }, at),
   settled: (change) => change,
+  advance: (deps, change) => advanceChange(deps, change),
 };
 
 /** Rolls a hold back: the policy moved on since the preview. */
@@ -60,20 +92,19 @@ class PolicyMovedOn extends Error {
 /**
  * PREVIEW → a state that holds the policy (one change at a time), and only while the policy is
  * still where the preview left it: the hold and that check are one transaction, so a change that
- * was written meanwhile (e.g. one that moved no money) is seen, before any money moves. Throws
- * PolicyChangeInProgress (another change holds it) or ChangePreviewStale (it moved on: STALE).
+ * was written meanwhile (e.g. one that moved no money) is seen, before any money moves. Refused
+ * when another change holds it, or when it moved on (the caller marks the preview STALE).
  */
 export async function holdPolicy(
   deps: MoneyDeps,
   change: PolicyChange,
   to: 'STARTED' | 'REFUNDING',
   patch: ChangePatch,
-): Promise<PolicyChange | undefined> {
-  const at = now(deps);
+): Promise<PolicyChange | Refusal> {
   let held: PolicyChange | undefined;
   try {
     held = await deps.db.transaction().execute(async (tx) => {
-      const moved = await moveChange(tx, change, ['PREVIEW'], to, { attempt: change.attempt + 1, ...patch }, at);
+      const moved = await moveChange(tx, change, ['PREVIEW'], to, { attempt: change.attempt + 1, ...patch }, now(deps));
       if (!moved) return undefined;
       const policy = await policyPosition(tx, change.policyHeaderId);
       if (!policy?.active || policy.sequenceNumber !== change.baseSequenceNumber)
@@ -81,42 +112,36 @@ export async function holdPolicy(
       return moved;
     });
   } catch (error) {
-    if (isPolicyHeld(error)) throw new PolicyChangeInProgress(change.policyNumber);
-    if (!(error instanceof PolicyMovedOn)) throw error;
-    await moveChange(deps.db, change, ['PREVIEW'], 'STALE', {}, at);
-    throw new ChangePreviewStale(change.kind, error.sequenceNumber);
+    if (isPolicyHeld(error)) return { refused: 'in-progress' };
+    if (error instanceof PolicyMovedOn) return { refused: 'stale', sequenceNumber: error.sequenceNumber };
+    throw error;
   }
-  if (held) crashPoint(deps, 'hold');
+  if (!held) return { refused: 'in-progress' };
+  crashPoint(deps, 'hold');
   return held;
 }
 
-/** The approval and the policy transaction, one commit (APPLIED), then capture; a policy that moved on voids the hold. */
-async function applyApproval(
+/**
+ * PREVIEW → REFUNDING, the refund allocated over the policy's payments (ledger.ts): the purchase
+ * once captured and the charges of settled amendments. While a capture is still pending (recovery
+ * finishes it) the refund waits for it.
+ */
+export async function holdRefund(
   deps: MoneyDeps,
   change: PolicyChange,
-  { from, patch }: Approval<ChangeState>,
-): Promise<PolicyChange> {
-  const applied = await applyChange(deps.db, change, {
-    from,
-    to: 'APPLIED',
-    patch,
-    at: now(deps),
-    paymentReference: patch.paymentId,
-  });
-  if (applied === 'overtaken') {
-    const latest = await current(changeMoney, deps, change.id);
-    // Another step took the change elsewhere (e.g. recovery released an expired challenge): this hold is not ours to keep.
-    if (latest.paymentId !== patch.paymentId || !['APPLIED', 'SETTLED'].includes(latest.state))
-      await releaseHold(changeMoney, deps, change, patch.paymentId);
-    return advanceChange(deps, latest);
-  }
-  if (applied === 'stale') {
-    deps.log?.error({ changeId: change.id }, 'policy change: the policy moved on; voiding the authorisation');
-    if (!(await releaseHold(changeMoney, deps, change, patch.paymentId))) return change; // recovery asks again
-    return move(deps, change, ['STARTED', 'CHALLENGE_PENDING'], 'VOIDED', { paymentId: patch.paymentId });
-  }
-  crashPoint(deps, 'apply');
-  return capture(changeMoney, deps, applied);
+  quoteId: string,
+  patch: ChangePatch,
+): Promise<PolicyChange | Refusal> {
+  const purchase = await findPurchaseOfQuote(deps.db, quoteId, ['CAPTURED']);
+  const payments = paymentsOf(
+    purchase?.paymentId === undefined
+      ? undefined
+      : { paymentId: purchase.paymentId, amountMinor: purchase.amountMinor, captured: true },
+    await changesWithMoney(deps.db, change.policyHeaderId),
+  );
+  const refunds = allocateRefund(payments, -change.amountMinor);
+  if (!refunds) return { refused: 'in-progress' };
+  return holdPolicy(deps, change, 'REFUNDING', { ...patch, refunds });
 }
 
 /**
@@ -144,7 +169,7 @@ export async function refundChange(deps: MoneyDeps, change: PolicyChange): Promi
     at: now(deps),
     ...(change.refunds?.[0] ? { paymentReference: change.refunds[0].paymentId } : {}),
   });
-  if (applied === 'overtaken') return current(changeMoney, deps, change.id);
+  if (applied === 'overtaken') return current(changeMoney, deps.db, change.id);
   if (applied === 'stale') return move(deps, change, ['REFUNDING'], 'ATTENTION', { declineReason: 'POLICY_MOVED' });
   return applied;
 }
@@ -153,7 +178,7 @@ export async function refundChange(deps: MoneyDeps, change: PolicyChange): Promi
  * A change that moves no money: PREVIEW → (the policy's hold) → SETTLED with its transaction, one
  * commit; the hold makes it wait its turn behind a change being confirmed (PolicyChangeInProgress).
  */
-export async function settleWithoutMoney(deps: MoneyDeps, change: PolicyChange): Promise<PolicyChange | 'stale'> {
+export async function settleWithoutMoney(deps: MoneyDeps, change: PolicyChange): Promise<PolicyChange | Refusal> {
   let applied;
   try {
     applied = await applyChange(deps.db, change, {
@@ -164,10 +189,11 @@ export async function settleWithoutMoney(deps: MoneyDeps, change: PolicyChange):
       at: now(deps),
     });
   } catch (error) {
-    if (isPolicyHeld(error)) throw new PolicyChangeInProgress(change.policyNumber);
+    if (isPolicyHeld(error)) return { refused: 'in-progress' };
     throw error;
   }
-  if (applied === 'overtaken') return current(changeMoney, deps, change.id);
+  if (applied === 'overtaken') return current(changeMoney, deps.db, change.id);
+  if (applied === 'stale') return { refused: 'stale', sequenceNumber: change.baseSequenceNumber + 1 };
   return applied;
 }
 
@@ -193,7 +219,7 @@ export async function advanceChange(deps: MoneyDeps, change: PolicyChange): Prom
         },
         now(deps),
       );
-      if (!released) return current(changeMoney, deps, change.id);
+      if (!released) return current(changeMoney, deps.db, change.id);
       await releaseHold(changeMoney, deps, change, change.paymentId);
       return released;
     }

@@ -2,7 +2,8 @@ import type { PurchaseCrashPoint } from '../config/config.js';
 import { isRefusedValue } from '../db/refused-values.js';
 import type { AuthorisationOutcome } from '../payments/gateway.js';
 import * as flow from '../payments/flow/flow.js';
-import type { Approval, MoneyArea, MoneyDeps, PaymentPatch } from '../payments/flow/flow.js';
+import type { Approval, Committed, MoneyArea, MoneyDeps, PaymentPatch } from '../payments/flow/area.js';
+import type { Db } from '../db/database.js';
 import { InvalidPolicyIssue, PolicyAlreadyIssued } from '../policies/errors.js';
 import { prepareIssue } from '../policies/service.js';
 import type { QuoteBought } from '../quotes/repository-purchase.js';
@@ -26,8 +27,8 @@ export interface Settled {
 
 const end =
   (to: 'DECLINED' | 'FAILED') =>
-  (deps: MoneyDeps, purchase: Purchase, from: readonly PurchaseState[], patch: PaymentPatch) =>
-    endAttempt(deps.db, purchase, { from: [...from], to, patch, at: flow.now(deps) });
+  (db: Db, purchase: Purchase, from: readonly PurchaseState[], patch: PaymentPatch, at: string) =>
+    endAttempt(db, purchase, { from: [...from], to, patch, at });
 
 export const purchaseMoney: MoneyArea<PurchaseState, Purchase, Settled> = {
   name: 'purchase',
@@ -41,11 +42,15 @@ export const purchaseMoney: MoneyArea<PurchaseState, Purchase, Settled> = {
   challengePending: 'CHALLENGE_PENDING',
   move: (db, purchase, from, to, patch, at) => moveState(db, purchase, [...from], to, patch, at),
   // No external call comes between recording the approval and issuing: one commit does both.
-  approved: finishApproved,
+  approved: issueApproved,
+  appliedCrashPoint: 'issue',
+  voided: (db, purchase, _paymentId, at) =>
+    endAttempt(db, purchase, { from: ['AUTHORISED', 'CHALLENGE_PENDING'], to: 'VOIDED', patch: {}, at }),
   declined: end('DECLINED'),
   failed: end('FAILED'),
   captured: recordCapture,
   settled: (purchase) => ({ purchase }),
+  advance: (deps, purchase) => advance(deps, purchase),
 };
 
 /** Records what the gateway answered to authorise or to a 3-D Secure continuation, and goes on. */
@@ -62,72 +67,54 @@ export async function endWithoutPolicy(
 ): Promise<Purchase> {
   return (
     (await endAttempt(deps.db, purchase, { from, to, patch, at: flow.now(deps) })) ??
-    flow.current(purchaseMoney, deps, purchase.id)
+    flow.current(purchaseMoney, deps.db, purchase.id)
   );
 }
 
 /**
  * AUTHORISED → ISSUED in one commit (the purchase's state, the policy and the quote; racing
- * processes queue on the purchase's row), then capture. With `approval` (the gateway has just
- * approved) the same transaction also records the authorisation, moving STARTED or
+ * processes queue on the purchase's row); the flow captures next. With `approval` (the gateway
+ * has just approved) the same transaction also records the authorisation, moving STARTED or
  * CHALLENGE_PENDING straight to ISSUED: one commit instead of two, and a crash before it leaves
  * the purchase STARTED, which recovery finishes by asking the gateway again with the same key
- * (it replays its approval). A policy that cannot be issued voids the hold.
+ * (it replays its approval). A policy that cannot be issued is unusable: the flow voids the hold.
  */
-export async function finishApproved(
-  deps: MoneyDeps,
+async function issueApproved(
+  db: Db,
   purchase: Purchase,
-  approval?: Approval<PurchaseState>,
-): Promise<Settled> {
+  approval: Approval<PurchaseState> | undefined,
+  at: string,
+): Promise<Committed<Purchase, Settled>> {
   const from = approval?.from ?? ['AUTHORISED'];
   const patch: PaymentPatch = approval ? { ...approval.patch, declineReason: null } : {};
+  const paymentId = patch.paymentId ?? purchase.paymentId;
   let outcome: IssueOutcome;
   try {
-    const at = deps.clock();
     // The policy is issued from the issue request stored when the purchase started.
-    const request = { ...purchase.issueRequest, paymentReference: patch.paymentId ?? purchase.paymentId };
-    outcome = await issuePurchase(deps.db, {
-      purchase,
-      from: [...from],
-      patch,
-      request,
-      issue: prepareIssue(request, at),
-      at: at.toISOString(),
-    });
+    const request = { ...purchase.issueRequest, paymentReference: paymentId };
+    const issue = prepareIssue(request, new Date(at));
+    outcome = await issuePurchase(db, { purchase, from: [...from], patch, request, issue, at });
     if (outcome.refused === 'quote-bought')
       throw new InvalidPolicyIssue('quote.id', 'the quote was bought by another purchase');
     if (outcome.refused === 'policy-exists') throw new PolicyAlreadyIssued(purchase.quoteId);
   } catch (error) {
     // A value the database refuses (e.g. PostgreSQL and a NUL in a name) can never be issued either.
     if (!(error instanceof InvalidPolicyIssue) && !isRefusedValue(error)) throw error;
-    deps.log?.error(
-      { err: error, purchaseId: purchase.id },
-      'purchase: the policy could not be issued; voiding the authorisation',
-    );
-    // Nothing of the issue was written: record the approval on its own, then release the hold.
-    const authorised = approval
-      ? await moveState(deps.db, purchase, [...approval.from], 'AUTHORISED', patch, flow.now(deps))
-      : purchase;
-    if (!authorised) return advance(deps, await flow.current(purchaseMoney, deps, purchase.id));
-    return { purchase: await voidAuthorisation(deps, authorised) };
+    // Nothing of the issue was written: record the approval on its own, then the hold is released.
+    const authorised = approval ? await moveState(db, purchase, [...approval.from], 'AUTHORISED', patch, at) : purchase;
+    if (!authorised) return { overtaken: await flow.current(purchaseMoney, db, purchase.id), releaseOurs: false };
+    return { unusable: authorised, ...(paymentId ? { paymentId } : {}), why: 'the policy could not be issued', error };
   }
-  if (outcome.issued === undefined) return advance(deps, await flow.current(purchaseMoney, deps, purchase.id));
+  if (outcome.issued === undefined)
+    return { overtaken: await flow.current(purchaseMoney, db, purchase.id), releaseOurs: false };
   const { issued, quoteRevision } = outcome;
-  flow.crashPoint(deps, 'issue');
   const bought = {
     quoteId: issued.quoteId,
     policyNumber: issued.policyNumber ?? '',
     at: issued.updatedAt,
     revision: quoteRevision,
   };
-  return { purchase: await flow.capture(purchaseMoney, deps, issued), bought };
-}
-
-/** AUTHORISED → VOIDED: the hold is released and the quote freed. A gateway outage leaves AUTHORISED for recovery. */
-export async function voidAuthorisation(deps: MoneyDeps, purchase: Purchase): Promise<Purchase> {
-  if (purchase.paymentId !== undefined && !(await flow.releaseHold(purchaseMoney, deps, purchase, purchase.paymentId)))
-    return purchase;
-  return endWithoutPolicy(deps, purchase, ['AUTHORISED', 'CHALLENGE_PENDING'], 'VOIDED', {});
+  return { applied: issued, answer: (captured) => ({ purchase: captured, bought }) };
 }
 
 /** Takes a purchase as far as it can go from its current state (used after losing a race, and by recovery). */
@@ -137,7 +124,7 @@ export async function advance(deps: MoneyDeps, purchase: Purchase): Promise<Sett
       // Same key, same call: the gateway replays the first answer (or answers now if it never got it).
       return flow.authorise(purchaseMoney, deps, purchase);
     case 'AUTHORISED':
-      return finishApproved(deps, purchase);
+      return flow.approve(purchaseMoney, deps, purchase);
     case 'ISSUED':
       return { purchase: await flow.capture(purchaseMoney, deps, purchase) };
     default:

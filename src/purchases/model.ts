@@ -1,4 +1,4 @@
-import type { ChallengeInfo, GatewayStep } from '../payments/flow/flow.js';
+import type { ChallengeInfo, GatewayStep } from '../payments/flow/area.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 
 /**

@@ -50,7 +50,7 @@ export async function recoverPurchases(deps: FlowDeps, options: { graceSeconds: 
   const settle = (listed: readonly PurchaseLease[], step: (p: Purchase) => Promise<Purchase>) =>
     settleLeased(deps, tally, listed, {
       lease: async (lease, at) => ((await leasePurchase(deps.db, lease, at)) ? lease : undefined),
-      finish: async (lease) => step(await current(purchaseMoney, deps, lease.id)),
+      finish: async (lease) => step(await current(purchaseMoney, deps.db, lease.id)),
       failed: (lease, error) => failed({ purchaseId: lease.id, state: lease.state, reason: failureName(error) }, error),
     });
 

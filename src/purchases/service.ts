@@ -3,12 +3,12 @@ import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../kernel/brands.js';
 import type { BrandCatalogue } from '../catalogue/model.js';
 import { partnerGroupsOf } from '../catalogue/responses.js';
-import type { CatalogueReader } from '../catalogue/reader.js';
+import type { CatalogueReader, CatalogueSnapshot } from '../catalogue/reader.js';
 import { dateIn } from '../kernel/calendar/zones.js';
-import { brandOf, brandTimeZone } from '../catalogue/service.js';
+import { brandOf, brandTimeZone, versionInForce } from '../catalogue/service.js';
+import type { Db } from '../db/database.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import { QuoteChangedConcurrently, QuotePurchased } from '../quotes/errors.js';
-import { catalogueQuotePort } from '../quotes/catalogue-port.js';
 import { boughtQuote, claimedQuote } from '../quotes/repository-purchase.js';
 import { findQuote } from '../quotes/repository.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
@@ -47,15 +47,21 @@ export interface PurchaseResult {
   readonly notifications: Notification[];
 }
 
-async function ownQuote(deps: PurchaseDeps, call: PurchaseCall, id: string): Promise<StoredQuote> {
-  const quote = await findQuote(deps.db, id, call.brandCode, call.buyer.partnerId);
-  if (!quote) throw new PurchaseQuoteNotFound(id);
-  return withConfigFlag(deps, call, quote);
+/** The catalogue as one request reads it: a single snapshot, the brand, the version its quotes are priced against. */
+interface CatalogueView {
+  readonly snapshot: CatalogueSnapshot;
+  readonly brand: BrandCatalogue;
+  readonly version: string;
 }
 
-/** As GET quote answers it: has the catalogue or rate version that priced it changed since? */
-async function withConfigFlag(deps: PurchaseDeps, call: PurchaseCall, quote: StoredQuote): Promise<StoredQuote> {
-  const version = await catalogueQuotePort(deps.catalogue).versionInForce(call.brandCode, deps.clock());
+/** The partner's quote as GET quote answers it: has the catalogue or rate version that priced it changed since? */
+async function ownQuote(db: Db, call: PurchaseCall, id: string, version: string): Promise<StoredQuote> {
+  const quote = await findQuote(db, id, call.brandCode, call.buyer.partnerId);
+  if (!quote) throw new PurchaseQuoteNotFound(id);
+  return withConfigFlag(quote, version);
+}
+
+function withConfigFlag(quote: StoredQuote, version: string): StoredQuote {
   return { ...quote, hasConfigChanged: quote.pricedVersion !== version };
 }
 
@@ -67,17 +73,18 @@ async function withConfigFlag(deps: PurchaseDeps, call: PurchaseCall, quote: Sto
 export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Promise<PurchaseResult> {
   const id = call.body.quote.id;
   if (id.trim() === '') throw new QuoteIdRequired();
-  const earlier =
-    call.idempotencyKeyId === undefined ? undefined : await answerOfKey(deps, call, call.idempotencyKeyId);
-  if (earlier) return earlier;
-  const quote = await ownQuote(deps, call, id);
-  if (quote.isPurchased) throw new QuotePurchased();
-  const threeDs = call.body.threeDSRequestInfo;
-  if (threeDs?.threeDSRequest !== undefined) return continueWaiting(deps, call, quote);
-  if (quote.isPurchaseInitiated) throw new PurchaseInProgress();
-
   const snapshot = await deps.catalogue.snapshot();
   const brand = brandOf(snapshot, call.brandCode);
+  const catalogue: CatalogueView = { snapshot, brand, version: versionInForce(snapshot, brand) };
+  const earlier =
+    call.idempotencyKeyId === undefined ? undefined : await answerOfKey(deps, call, call.idempotencyKeyId, catalogue);
+  if (earlier) return earlier;
+  const quote = await ownQuote(deps.db, call, id, catalogue.version);
+  if (quote.isPurchased) throw new QuotePurchased();
+  const threeDs = call.body.threeDSRequestInfo;
+  if (threeDs?.threeDSRequest !== undefined) return continueWaiting(deps, call, quote, catalogue);
+  if (quote.isPurchaseInitiated) throw new PurchaseInProgress();
+
   const today = dateIn(deps.clock(), brandTimeZone(snapshot, brand));
   const plan = brand.plans.find((p) => p.planId === quote.input.planId);
   const readiness = assessReadiness(quote, call.body, {
@@ -121,20 +128,16 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     at,
   };
   if (!(await startPurchase(deps.db, claim, recorded))) {
-    const latest = await ownQuote(deps, call, id);
+    const latest = await ownQuote(deps.db, call, id, catalogue.version);
     if (latest.isPurchased) throw new QuotePurchased();
     if (latest.isPurchaseInitiated) throw new PurchaseInProgress();
     throw new QuoteChangedConcurrently();
   }
   const { purchase, bought } = await authorise(purchaseMoney, deps, startedPurchase(recorded));
   const answered = bought
-    ? await withConfigFlag(deps, call, boughtQuote(claimedQuote(claim), bought))
-    : await ownQuote(deps, call, id);
-  return {
-    quote: answered,
-    purchase,
-    notifications: [...outcomeNotifications(purchase), ...documentNotices(purchase, answered, brand)],
-  };
+    ? withConfigFlag(boughtQuote(claimedQuote(claim), bought), catalogue.version)
+    : await ownQuote(deps.db, call, id, catalogue.version);
+  return { quote: answered, purchase, notifications: answerNotifications(purchase, answered, brand) };
 }
 
 /**
@@ -143,17 +146,27 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
  * mid-way. Undefined when the key started nothing yet, or only an attempt the gateway failed
  * (the contract says to retry: a new attempt runs).
  */
-async function answerOfKey(deps: PurchaseDeps, call: PurchaseCall, keyId: number): Promise<PurchaseResult | undefined> {
+async function answerOfKey(
+  deps: PurchaseDeps,
+  call: PurchaseCall,
+  keyId: number,
+  catalogue: CatalogueView,
+): Promise<PurchaseResult | undefined> {
   const started = await findPurchaseOfKey(deps.db, keyId);
   if (!started || isRetryableEnd(started)) return undefined;
   // Compare-and-set steps with the purchase's gateway keys: safe beside recovery or a late original.
   const { purchase } = await advance(deps, started);
-  const quote = await ownQuote(deps, call, purchase.quoteId);
-  return { quote, purchase, notifications: await answerNotifications(deps, call, purchase, quote) };
+  const quote = await ownQuote(deps.db, call, purchase.quoteId, catalogue.version);
+  return { quote, purchase, notifications: answerNotifications(purchase, quote, catalogue.brand) };
 }
 
 /** The follow-up call after a 3-D Secure challenge: continues the waiting purchase (only now is the card authorised). */
-async function continueWaiting(deps: PurchaseDeps, call: PurchaseCall, quote: StoredQuote): Promise<PurchaseResult> {
+async function continueWaiting(
+  deps: PurchaseDeps,
+  call: PurchaseCall,
+  quote: StoredQuote,
+  catalogue: CatalogueView,
+): Promise<PurchaseResult> {
   const info = call.body.threeDSRequestInfo ?? {};
   const pending = quote.isPurchaseInitiated ? await findPurchaseOfQuote(deps.db, quote.id, OPEN_STATES) : undefined;
   if (!isWaiting(purchaseMoney, pending)) {
@@ -172,8 +185,8 @@ async function continueWaiting(deps: PurchaseDeps, call: PurchaseCall, quote: St
   const continued = await continueChallenge(purchaseMoney, deps, pending, info);
   if ('refused' in continued) return { quote, purchase: pending, notifications: continued.refused };
   const { purchase } = continued.moved;
-  const answered = await ownQuote(deps, call, quote.id);
-  return { quote: answered, purchase, notifications: await answerNotifications(deps, call, purchase, answered) };
+  const answered = await ownQuote(deps.db, call, quote.id, catalogue.version);
+  return { quote: answered, purchase, notifications: answerNotifications(purchase, answered, catalogue.brand) };
 }
 
 /**
@@ -200,13 +213,7 @@ function documentNotices(purchase: Purchase, quote: StoredQuote, brand: BrandCat
 }
 
 /** The answer's Notifications once a purchase has moved: its payment's outcome, and whether its documents can be e-mailed. */
-async function answerNotifications(
-  deps: PurchaseDeps,
-  call: PurchaseCall,
-  purchase: Purchase,
-  quote: StoredQuote,
-): Promise<Notification[]> {
-  const brand = brandOf(await deps.catalogue.snapshot(), call.brandCode);
+function answerNotifications(purchase: Purchase, quote: StoredQuote, brand: BrandCatalogue): Notification[] {
   return [...outcomeNotifications(purchase), ...documentNotices(purchase, quote, brand)];
 }
 

@@ -1,5 +1,5 @@
 import type { BrandCode } from '../kernel/brands.js';
-import { brandOf, brandTimeZone, homeCountryQuoteConfiguration } from '../catalogue/service.js';
+import { brandOf, brandTimeZone, homeCountryQuoteConfiguration, versionInForce } from '../catalogue/service.js';
 import type { CatalogueReader } from '../catalogue/reader.js';
 import type { CampaignInfo, Destination, PlanVersion, QuoteCatalogue, QuoteConfiguration } from './ports.js';
 import type { QuoteType } from './schemas.js';
@@ -67,11 +67,9 @@ export function catalogueQuotePort(reader: CatalogueReader): QuoteCatalogue {
       return found && { ...found };
     },
 
-    // The import version identifies catalogue and rate tables together: identical content
-    // imported again makes no new version, so a quote only sees a change when one happened.
     async versionInForce(brandCode: BrandCode): Promise<string> {
       const snapshot = await reader.snapshot();
-      return `${snapshot.versionId}:${brandOf(snapshot, brandCode).rates.version}`;
+      return versionInForce(snapshot, brandOf(snapshot, brandCode));
     },
   };
 }

@@ -1,9 +1,8 @@
-import type { BackgroundLog } from '../../logging/background-log.js';
-import type { Clock } from '../../context.js';
-import type { Db, Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
 import type { Notification } from '../../kernel/notifications/notification.js';
-import { paymentResultOf, type AuthorisationOutcome, type PaymentGateway, type PaymentResult } from '../gateway.js';
+import { paymentResultOf, type AuthorisationOutcome } from '../gateway.js';
 import { continuationProblems } from '../three-ds.js';
+import type { Approval, ChallengeInfo, MoneyArea, MoneyDeps, Payable } from './area.js';
 
 /**
  * The one money flow of a purchase and of a policy change: authorise (3-D Secure: a challenge,
@@ -13,93 +12,6 @@ import { continuationProblems } from '../three-ds.js';
  * area derives from its record, so retries from any process (recovery after a crash) replay the
  * first answer and converge on one charge.
  */
-
-/** The collaborators of a money flow; `crashAfter` names the area's test crash point. */
-export interface MoneyDeps<Crash extends string = string> {
-  readonly db: Db;
-  readonly gateway: PaymentGateway;
-  readonly clock: Clock;
-  readonly log?: BackgroundLog;
-  /** Test hook (never in production): kill the process right after this step. */
-  readonly crashAfter?: Crash;
-}
-
-export type GatewayStep = 'authorise' | '3ds' | 'capture' | 'void';
-
-/** A 3-D Secure challenge waiting for the cardholder, as a record keeps it. */
-export interface ChallengeInfo {
-  readonly threeDSStatus: string;
-  readonly threeDSRequestPattern: string;
-  readonly threeDSResponse: string;
-}
-
-/** A record whose money the flow moves: a purchase, a policy change. */
-export interface Payable<S extends string> {
-  readonly id: string;
-  readonly state: S;
-  readonly amountMinor: number;
-  readonly currency: string;
-  readonly cardToken?: string;
-  readonly paymentId?: string;
-  readonly challenge?: ChallengeInfo;
-  readonly updatedAt: string;
-}
-
-/** What a gateway's answer records beside the state. */
-export interface PaymentPatch {
-  readonly paymentId?: string;
-  readonly paymentResult?: PaymentResult;
-  readonly declineReason?: string | null;
-  readonly threeDSStatus?: string;
-  readonly challenge?: ChallengeInfo | null;
-  readonly challengeExpiresAt?: string;
-}
-
-/** An approval not recorded yet: the states it may be recorded from, and what the gateway answered. */
-export interface Approval<S extends string> {
-  readonly from: readonly S[];
-  readonly patch: PaymentPatch & { readonly paymentId: string };
-}
-
-type Move<P, S> = (
-  db: Executor,
-  record: P,
-  from: readonly S[],
-  to: S,
-  patch: PaymentPatch,
-  at: string,
-) => Promise<P | undefined>;
-
-/**
- * What an area gives the flow: its states, its commits, its answers. `R` is what a step answers
- * (the record, or the record with what its commit wrote).
- */
-export interface MoneyArea<S extends string, P extends Payable<S>, R> {
-  /** The record's name in logs ('purchase', 'policy change') and in a continuation's problems ('purchase', 'change'). */
-  readonly name: string;
-  readonly challengeOf: string;
-  readonly logKey: string;
-  /** The gateway key of a step: derived from the record, so a retry replays. */
-  readonly key: (record: P, step: GatewayStep) => string;
-  readonly find: (db: Executor, id: string) => Promise<P | undefined>;
-  /** The newest record started under an Idempotency-Key record. */
-  readonly ofKey: (db: Executor, keyId: number) => Promise<P | undefined>;
-  /** States a process works through without waiting for anyone (a held key waits for them). */
-  readonly working: readonly S[];
-  /** States an authorisation's answer is recorded from; the one of a waiting challenge. */
-  readonly authorising: readonly S[];
-  readonly challengePending: S;
-  readonly move: Move<P, S>;
-  /** The approval's commit and what follows it (issue or apply, then capture). */
-  readonly approved: (deps: MoneyDeps, record: P, approval: Approval<S>) => Promise<R>;
-  /** A refused card's, a failed gateway's commit. */
-  readonly declined: (deps: MoneyDeps, record: P, from: readonly S[], patch: PaymentPatch) => Promise<P | undefined>;
-  readonly failed: (deps: MoneyDeps, record: P, from: readonly S[], patch: PaymentPatch) => Promise<P | undefined>;
-  readonly captured: (db: Db, record: P, at: string) => Promise<P | undefined>;
-  /** The gateway refuses to capture (the hold is gone); without it the record stays for recovery. */
-  readonly captureRejected?: (deps: MoneyDeps, record: P, code: string) => Promise<P | undefined>;
-  readonly settled: (record: P) => R;
-}
 
 export const now = (deps: MoneyDeps) => deps.clock().toISOString();
 
@@ -111,10 +23,10 @@ export function crashPoint(deps: MoneyDeps, step: string): void {
 /** The record as stored now (after losing a compare and set). */
 export async function current<S extends string, P extends Payable<S>, R>(
   area: MoneyArea<S, P, R>,
-  deps: MoneyDeps,
+  db: Executor,
   id: string,
 ): Promise<P> {
-  const found = await area.find(deps.db, id);
+  const found = await area.find(db, id);
   if (!found) throw new Error(`${area.name} ${id} vanished`);
   return found;
 }
@@ -173,12 +85,13 @@ export async function applyAuthorisation<S extends string, P extends Payable<S>,
 ): Promise<R> {
   const from = area.authorising;
   const paymentResult = paymentResultOf(outcome);
-  const or = async (moved: P | undefined) => area.settled(moved ?? (await current(area, deps, record.id)));
+  const at = now(deps);
+  const or = async (moved: P | undefined) => area.settled(moved ?? (await current(area, deps.db, record.id)));
   switch (outcome.outcome) {
     case 'approved': {
       crashPoint(deps, 'authorise');
       const { paymentId, threeDSStatus } = outcome;
-      return area.approved(deps, record, { from, patch: { paymentId, paymentResult, threeDSStatus, challenge: null } });
+      return approve(area, deps, record, { from, patch: { paymentId, paymentResult, threeDSStatus, challenge: null } });
     }
     case 'challenge_required': {
       const { challengeId: _id, expiresAt, ...challenge } = outcome.challenge;
@@ -189,23 +102,59 @@ export async function applyAuthorisation<S extends string, P extends Payable<S>,
         challenge,
         challengeExpiresAt: expiresAt,
       };
-      return or(await area.move(deps.db, record, from, area.challengePending, patch, now(deps)));
+      return or(await area.move(deps.db, record, from, area.challengePending, patch, at));
     }
     case 'declined':
     case 'insufficient_funds':
       return or(
-        await area.declined(deps, record, from, {
-          paymentId: outcome.paymentId,
-          paymentResult,
-          declineReason: outcome.outcome === 'declined' ? outcome.reason : 'INSUFFICIENT_FUNDS',
-          threeDSStatus: outcome.threeDSStatus,
-        }),
+        await area.declined(
+          deps.db,
+          record,
+          from,
+          {
+            paymentId: outcome.paymentId,
+            paymentResult,
+            declineReason: outcome.outcome === 'declined' ? outcome.reason : 'INSUFFICIENT_FUNDS',
+            threeDSStatus: outcome.threeDSStatus,
+          },
+          at,
+        ),
       );
     case 'gateway_error':
       // A waiting challenge survives an outage: the partner may continue it again.
       if (record.state === area.challengePending) return area.settled(record);
-      return or(await area.failed(deps, record, from, { paymentResult, declineReason: outcome.code }));
+      return or(await area.failed(deps.db, record, from, { paymentResult, declineReason: outcome.code }, at));
   }
+}
+
+/**
+ * An approval (just answered, or recorded before: `approval` undefined) committed with what it
+ * brings, then captured; one that cannot stand has its hold released and its record ended.
+ */
+export async function approve<S extends string, P extends Payable<S>, R>(
+  area: MoneyArea<S, P, R>,
+  deps: MoneyDeps,
+  record: P,
+  approval?: Approval<S>,
+): Promise<R> {
+  const at = now(deps);
+  const committed = await area.approved(deps.db, record, approval, at);
+  if ('applied' in committed) {
+    crashPoint(deps, area.appliedCrashPoint);
+    return committed.answer(await capture(area, deps, committed.applied));
+  }
+  if ('overtaken' in committed) {
+    // Another step took the record elsewhere (e.g. recovery released an expired challenge): this hold is not ours to keep.
+    if (committed.releaseOurs && approval) await releaseHold(area, deps, record, approval.patch.paymentId);
+    return area.advance(deps, committed.overtaken);
+  }
+  const { unusable, paymentId, why, error } = committed;
+  deps.log?.error({ err: error, [area.logKey]: record.id }, `${area.name}: ${why}; voiding the authorisation`);
+  // A gateway outage leaves the hold for recovery, which asks again.
+  if (paymentId !== undefined && !(await releaseHold(area, deps, unusable, paymentId))) return area.settled(unusable);
+  return area.settled(
+    (await area.voided(deps.db, unusable, paymentId, now(deps))) ?? (await current(area, deps.db, record.id)),
+  );
 }
 
 /** Captures an approved hold and commits it. A failed capture leaves the record for recovery (nothing is charged twice). */
@@ -221,9 +170,9 @@ export async function capture<S extends string, P extends Payable<S>, R>(
     amount: { amountMinor: record.amountMinor, currency: record.currency },
   });
   if (outcome.outcome === 'captured')
-    return (await area.captured(deps.db, record, now(deps))) ?? current(area, deps, record.id);
+    return (await area.captured(deps.db, record, now(deps))) ?? current(area, deps.db, record.id);
   if (outcome.outcome === 'rejected' && area.captureRejected)
-    return (await area.captureRejected(deps, record, outcome.code)) ?? current(area, deps, record.id);
+    return (await area.captureRejected(deps.db, record, outcome.code, now(deps))) ?? current(area, deps.db, record.id);
   deps.log?.error(
     { [area.logKey]: record.id, outcome: outcome.outcome, code: 'code' in outcome ? outcome.code : undefined },
     `${area.name}: capture did not succeed; recovery will retry`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../db/database.js';
-import type { Payable } from './flow.js';
+import type { Payable } from './area.js';
 import { judgeHeldKey } from './held-keys.js';
 
 const LOCKED_AT = '2026-11-27T10:00:00.000Z';

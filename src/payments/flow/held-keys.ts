@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import type { HeldClaim, InFlightVerdict } from '../../http/idempotency/service.js';
-import type { MoneyArea, Payable } from './flow.js';
+import type { MoneyArea, Payable } from './area.js';
 
 /**
  * A retry whose Idempotency-Key is still held by an earlier request (alive, or dead in a crash:

@@ -1,4 +1,4 @@
-import type { MoneyDeps } from './flow.js';
+import type { MoneyDeps } from './area.js';
 
 /**
  * Recovery's lease, shared by purchases and policy changes: of the records a process left in
