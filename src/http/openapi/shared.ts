@@ -56,7 +56,7 @@ const SHARED_ERRORS: Record<
 > = {
   400: {
     description:
-      'Malformed request: `MALFORMED_URL` (bad percent-encoding), `CONTROL_CHARACTER_REFUSED` (a control character where no field may hold one), `ILL_FORMED_TEXT_REFUSED` (a lone UTF-16 surrogate), `BODY_TOO_DEEP` (a JSON body nested deeper than 32 levels), `FORBIDDEN_PROPERTY` (`__proto__` and the like in a JSON body).',
+      'Malformed request: `MALFORMED_URL` (bad percent-encoding), `CONTROL_CHARACTER_REFUSED` (a control character where no field may hold one), `ILL_FORMED_TEXT_REFUSED` (a lone UTF-16 surrogate), `BODY_TOO_DEEP` (a JSON body nested deeper than 32 levels), `CARD_NUMBER_REFUSED` (a card number in the body, the query or the `Idempotency-Key`), `FORBIDDEN_PROPERTY` (`__proto__` and the like in a JSON body).',
     when: () => true,
   },
   408: { description: '`REQUEST_TIMEOUT`: the request was not received in time.', when: () => true },
