@@ -136,7 +136,7 @@ function stepsOn(connection: SqliteUnits, plan: CommitPlan, compiled: CompiledPl
     }
     const statement = statementAt(compiled, i);
     const result = connection.execute(statement.query.sql, parametersOf(statement, plan, rows));
-    rows[step.name] = (result.rows[0] as PlanRow | undefined) ?? (result.changes > 0 ? {} : undefined);
+    rows[step.name] = result.rows[0] ?? (result.changes > 0 ? {} : undefined);
     if (rows[step.name] === undefined && step.orElse !== undefined) throw new PlanEnded(step.orElse);
   }
   return { rows };

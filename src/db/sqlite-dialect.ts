@@ -38,16 +38,19 @@ class ImmediateSqliteDriver extends SqliteDriver {
     super(config);
   }
 
-  override async beginTransaction(): Promise<void> {
+  override beginTransaction(): Promise<void> {
     this.units.begin();
+    return Promise.resolve();
   }
 
-  override async commitTransaction(): Promise<void> {
+  override commitTransaction(): Promise<void> {
     this.units.commit();
+    return Promise.resolve();
   }
 
-  override async rollbackTransaction(): Promise<void> {
+  override rollbackTransaction(): Promise<void> {
     this.units.rollback();
+    return Promise.resolve();
   }
 
   override async destroy(): Promise<void> {
@@ -137,19 +140,23 @@ export class SqliteUnits {
    */
   async run<T>(db: Executor, work: (units: this) => T, atomic: boolean): Promise<T> {
     if (db.isTransaction) return work(this);
-    return db.connection().execute(async () => {
-      if (!atomic) return work(this);
-      this.begin();
-      let result: T;
-      try {
-        result = work(this);
-      } catch (error) {
-        this.rollback();
-        throw error;
-      }
-      this.commit();
-      return result;
-    });
+    // The executor's callback settles the promise with the work's answer or what it threw.
+    return db
+      .connection()
+      .execute(() => new Promise<T>((resolve) => resolve(atomic ? this.#atomically(work) : work(this))));
+  }
+
+  #atomically<T>(work: (units: this) => T): T {
+    this.begin();
+    let result: T;
+    try {
+      result = work(this);
+    } catch (error) {
+      this.rollback();
+      throw error;
+    }
+    this.commit();
+    return result;
   }
 }
 

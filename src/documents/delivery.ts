@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BrandCatalogue } from '../catalogue/model.js';
 import { selectPds } from '../catalogue/responses.js';
@@ -10,14 +9,14 @@ import { policyReferencesOf, recordEvent } from '../events/repository.js';
 import { composePolicyEmail } from './mail/compose.js';
 import type { MailAttachment } from './mail/model.js';
 import { mailTransportFor, type MailTransport } from './mail/transport.js';
-import { enqueue, type OutboxMessage } from '../db/outbox/repository.js';
+import type { OutboxMessage } from '../db/outbox/repository.js';
 import type { OutboxKind } from '../db/outbox/worker.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import type { DetailRecord, PolicyRecord } from '../policies/model.js';
 import { findPolicy } from '../policies/repository.js';
-import { policyNumberOfQuote, type PolicyLookup } from '../policies/repository-read.js';
+import { policyNumberOfQuote } from '../policies/repository-read.js';
 import { brandFactsOf, documentLanguagesOf } from './brand-facts.js';
-import { POLICY_DOCUMENTS, resendDocumentsMessage, type PolicyDocumentsPayload } from './messages.js';
+import { POLICY_DOCUMENTS, type PolicyDocumentsPayload } from './messages.js';
 import { documentFileOf, policyOwnerOf } from './repository.js';
 import { ensureTransactionDocuments, type DocumentDeps } from './service.js';
 

@@ -129,9 +129,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendDomainError(error, reply);
     }
     // A client that hung up mid-upload: its request stream failed ("aborted", ECONNRESET), not the database.
-    if (request.raw.aborted || request.raw.readableAborted) {
+    if (request.raw.readableAborted) {
       request.log.info({ code: error.code }, 'client aborted the request');
-      return reply.status(400).send(envelope([{ code: 'REQUEST_ABORTED', message: 'The client aborted the request.' }]));
+      return reply
+        .status(400)
+        .send(envelope([{ code: 'REQUEST_ABORTED', message: 'The client aborted the request.' }]));
     }
     // A lost, unreachable or overloaded database is a 503 the client may retry, not a fault of ours.
     const fault = databaseFault(error);

@@ -23,8 +23,9 @@ describe(`a client that aborts its upload (${DIALECT})`, () => {
       env: { DEMO_DATA: 'true' },
       appOptions: { logger },
       beforeReady: (app) => {
-        app.addHook('preParsing', async () => {
+        app.addHook('preParsing', (_request, _reply, payload, done) => {
           arrived += 1;
+          done(null, payload);
         });
       },
     });

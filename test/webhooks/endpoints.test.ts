@@ -183,7 +183,6 @@ describe(`webhook endpoints (${DIALECT})`, () => {
   });
 
   it('holds the limit when 30 registrations arrive at once', async () => {
-    const t = testApp();
     const existing = (await call('GET', webhooksPath(), undefined, 'B')).json().webhooks.length as number;
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) => call('POST', webhooksPath(), { url: `${URL_A}/parallel/${i}` }, 'B')),

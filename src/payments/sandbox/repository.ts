@@ -1,4 +1,4 @@
-import { sql, type Insertable, type QueryCreator, type Selectable, type Updateable } from 'kysely';
+import { type Insertable, type QueryCreator, type Selectable, type Updateable } from 'kysely';
 import type { Database, Db, Executor } from '../../db/database.js';
 import { runPlan, type PlanStep } from '../../db/commit-plan.js';
 import { isUniqueViolationOf } from '../../db/refused-values.js';
