@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../bench/report.js';
 import { scaled } from '../helpers/time-scale.js';
 
+/** Seconds of load per server: long enough for a confirm to be answered on a loaded machine (one scale). */
+const LOAD_SECONDS = String(Math.max(1, Math.round(scaled(1000) / 1000)));
+
 const run = promisify(execFile);
 
 // Only checks that the bench script starts, drives each server and writes its report; the
@@ -24,7 +27,7 @@ describe('benchmark script', () => {
             'tsx',
             'bench/run.ts',
             '--duration',
-            '1',
+            LOAD_SECONDS,
             '--connections',
             '2',
             '--rounds',
@@ -80,7 +83,7 @@ describe('benchmark script', () => {
             'tsx',
             'bench/run.ts',
             '--duration',
-            '1',
+            LOAD_SECONDS,
             '--connections',
             '2',
             '--change-supply',
