@@ -13,10 +13,13 @@
 import creditCardType from 'credit-card-type';
 import { propertyPathsHolding } from '../notifications/property-path.js';
 
-/** Digit groups joined by one space or dash, with no digit on either side. */
-const DIGIT_RUN = /(?<!\d)\d+(?:[ -]\d+)*(?!\d)/g;
-/** A UUID as written, or as 32 hex digits without its dashes (ids, idempotency keys). */
-const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
+/**
+ * Captured first: a UUID as written, or as 32 hex digits without its dashes (ids, and keys such
+ * as `order-<uuid>`), with no hex digit on either side. Else a digit run: digit groups joined by
+ * one space or dash, with no digit on either side. One pass, so a UUID is skipped as a whole.
+ */
+const UUID_OR_DIGIT_RUN =
+  /(?<![0-9a-f])((?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}))(?![0-9a-f])|(?<!\d)\d+(?:[ -]\d+)*(?!\d)/gi;
 const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
 
@@ -62,10 +65,9 @@ export function luhnValid(digits: string): boolean {
 export function containsCardNumber(text: string): boolean {
   // Most strings of a body (codes, dates, names) are too short to hold 13 digits: no regex then.
   if (text.length < MIN_DIGITS || !holdsDigits(text, MIN_DIGITS)) return false;
-  // A UUID (quote ids are UUIDs) is an identifier, not a card: about 1 in 500 random UUIDs has
-  // digit groups that pass the Luhn check, dashes or not, and would otherwise be refused.
-  if (UUID.test(text)) return false;
-  for (const match of text.matchAll(DIGIT_RUN)) if (runHoldsCardNumber(match[0])) return true;
+  // A UUID (change ids are UUIDs, keys often hold one) is an identifier, not a card: about 1 in
+  // 500 random UUIDs has digit groups that pass the Luhn check, dashes or not.
+  for (const [run, uuid] of text.matchAll(UUID_OR_DIGIT_RUN)) if (!uuid && runHoldsCardNumber(run)) return true;
   // A URL in a field may carry one percent-encoded (`4111%201111%20…`).
   const decoded = text.includes('%') ? percentDecoded(text) : text;
   return decoded !== text && containsCardNumber(decoded);
@@ -114,7 +116,9 @@ export const CARD_NUMBER_REDACTED = '[CARD NUMBER REDACTED]';
  */
 export function redactCardNumbers(text: string): string {
   if (!containsCardNumber(text)) return text;
-  const redacted = text.replace(DIGIT_RUN, (run) => (runHoldsCardNumber(run) ? CARD_NUMBER_REDACTED : run));
+  const redacted = text.replace(UUID_OR_DIGIT_RUN, (run, uuid?: string) =>
+    !uuid && runHoldsCardNumber(run) ? CARD_NUMBER_REDACTED : run,
+  );
   // Only percent-encoded there: nothing of the text can be kept.
   return containsCardNumber(redacted) ? CARD_NUMBER_REDACTED : redacted;
 }
