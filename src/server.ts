@@ -112,7 +112,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
         running.lifecycle.draining = true;
         await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
         running.lifecycle.closing = true;
-        await listener.stop();
+        // New requests get 503 until arrivals stop: half the shutdown's time, the rest for those in flight.
+        await listener.stop(config.shutdownTimeoutMs / 2);
         await running.close();
       })()),
   };

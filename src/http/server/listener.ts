@@ -11,14 +11,23 @@ import type { Server } from 'node:http';
 
 /** How long an idle connection is kept after the listener stopped accepting, for a request already sent. */
 export const IDLE_GRACE_MS = 250;
+/**
+ * Closing the listener resets the connections still in the kernel's accept queue, requests sent
+ * and never read. So it closes once the requests in flight are answered and no connection has
+ * arrived for this long (clients told 503 `SHUTTING_DOWN` have gone elsewhere), or at the latest
+ * after the `quietBoundMs` given to `stop`.
+ */
+export const QUIET_MS = 250;
 const POLL_MS = 25;
 
 export class ConnectionTracker {
   readonly #busy = new Map<Socket, number>();
   readonly #idleSince = new Map<Socket, number>();
+  #lastArrival = 0;
 
   constructor(private readonly server: Server) {
     server.on('connection', (socket: Socket) => {
+      this.#lastArrival = Date.now();
       this.#idleSince.set(socket, Date.now());
       socket.once('close', () => {
         this.#busy.delete(socket);
@@ -46,11 +55,19 @@ export class ConnectionTracker {
   }
 
   /**
-   * Stops accepting, then closes each connection once it has been idle for `graceMs`; resolves
-   * when none is left. Requests keep being answered meanwhile.
+   * Stops accepting once arrivals have stopped (QUIET_MS, `quietBoundMs` at most), then closes
+   * each connection once it has been idle for `graceMs`; resolves when none is left. Requests keep
+   * being answered meanwhile.
    */
-  async stop(graceMs = IDLE_GRACE_MS): Promise<void> {
+  async stop(quietBoundMs: number, graceMs = IDLE_GRACE_MS): Promise<void> {
     if (this.server.listening) {
+      const since = Date.now();
+      // Quiet: nothing in flight and no arrival for QUIET_MS, so the loop's turns are short and
+      // nothing can slip into the queue between a turn's accepts and the close.
+      const quiet = () => this.#busy.size === 0 && Date.now() - this.#lastArrival >= QUIET_MS;
+      while (!quiet() && Date.now() - since < quietBoundMs) await sleep(POLL_MS);
+      // Right after a poll phase, which accepted what the kernel had queued.
+      await new Promise((resolve) => setImmediate(resolve));
       // net's close only: stop accepting, but leave open connections to the loop below
       // (http's close would destroy the idle ones at once, see the top of this file).
       NetServer.prototype.close.call(this.server);
@@ -65,7 +82,9 @@ export class ConnectionTracker {
           socket.destroy();
         }
       }
-      if (this.open > 0) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (this.open > 0) await sleep(POLL_MS);
     }
   }
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
