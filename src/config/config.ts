@@ -60,7 +60,8 @@ const EnvSchema = Type.Object({
     default: 5000,
     minimum: 0,
     maximum: 600_000,
-    description: "SQLite: how long a write waits for another process's lock before failing.",
+    description:
+      "SQLite: how long a write waits for the file's write lock while another process holds it, before 503; on a timer, other requests are served meanwhile.",
   }),
   DB_APPLICATION_NAME: Type.String({
     default: 'partner-api',

@@ -12,7 +12,8 @@ import {
 import { PlanEnded, type CommitPlan, type PlanResult, type PlanRow, type StepInput } from './commit-plan-step.js';
 import type { Database, Executor } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
-import { sqliteUnitsOf, type SqliteUnits } from './sqlite-dialect.js';
+import { sqliteUnitsOf } from './sqlite-dialect.js';
+import type { SqliteUnits } from './sqlite-units.js';
 
 /**
  * A commit plan: a multi-table commit declared once, as ordered steps, each written by the
@@ -108,7 +109,7 @@ function compileSteps(db: Executor, plan: CommitPlan): CompiledPlan {
 }
 
 /**
- * SQLite: the steps one after the other in one turn of the event loop (db/sqlite-dialect.ts
+ * SQLite: the steps one after the other in one turn of the event loop (db/sqlite-units.ts
  * `SqliteUnits`), in a unit of their own unless `db` is a transaction or the plan is one statement.
  */
 async function runSteps(db: Executor, plan: CommitPlan, compiled: CompiledPlan): Promise<PlanResult> {

@@ -8,6 +8,7 @@ import type { Database, Db } from './database.js';
 import { WalCheckpointer } from './checkpointer.js';
 import { SharedDatabasePostgresDialect } from './postgres-dialect.js';
 import { DurableSqliteDialect } from './sqlite-dialect.js';
+import { SQLITE_BUSY_TIMEOUT_MS } from './sqlite-lock-wait.js';
 import { WalSync, walFileFlusher } from './wal-sync.js';
 
 // int8 columns (ids, counters) come back as numbers; every value we store is below 2^53.
@@ -53,7 +54,9 @@ export function connectDatabase(database: AppConfig['database'], options: Databa
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(inMemory ? 'synchronous = FULL' : 'synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`busy_timeout = ${limits.busyTimeoutMs}`);
+  // SQLite's busy handler would wait for another process's lock inside the call, stopping the
+  // event loop: the lock is waited for on a timer instead, up to DB_BUSY_TIMEOUT_MS (sqlite-lock-wait.ts).
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   // A unit of a write batch runs in a savepoint, whose journal SQLite would spill to a temp file
   // past 64 KiB (src/db/write-batch.ts); kept in memory it costs no system calls.
   sqlite.pragma('temp_store = MEMORY');
@@ -68,8 +71,11 @@ export function connectDatabase(database: AppConfig['database'], options: Databa
   return new Kysely<Database>({
     dialect: new DurableSqliteDialect(
       { database: wrapped },
-      walSync,
-      inMemory ? undefined : checkpointerFor(sqlite, database.path),
+      {
+        ...(walSync ? { walSync } : {}),
+        ...(inMemory ? {} : { checkpointer: checkpointerFor(sqlite, database.path) }),
+        lockWaitMs: limits.busyTimeoutMs,
+      },
     ),
   });
 }

@@ -39,8 +39,18 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/** SQLite: another connection held the lock past busy_timeout. */
-const SQLITE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOUT']);
+/** SQLite: another connection holds a lock this one needs (past the wait, db/sqlite-lock-wait.ts). */
+const SQLITE_BUSY_CODES = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_BUSY_RECOVERY',
+  'SQLITE_BUSY_SNAPSHOT',
+  'SQLITE_BUSY_TIMEOUT',
+]);
+
+/** Whether `error` is SQLite's answer to a lock another connection holds (better-sqlite3's `code`). */
+export function isSqliteBusy(error: unknown): boolean {
+  return error instanceof Error && SQLITE_BUSY_CODES.has(String((error as { code?: unknown }).code));
+}
 
 /** pg and pg-pool say these in words only (no code). */
 const LOST_MESSAGES = [
@@ -59,7 +69,7 @@ function faultOf(error: unknown): boolean {
   if (typeof code === 'string') {
     if (UNAVAILABLE_STATES.has(code) || (UNAVAILABLE_CLASSES.has(code.slice(0, 2)) && /^[0-9A-Z]{5}$/.test(code)))
       return true;
-    if (NETWORK_CODES.has(code) || SQLITE_CODES.has(code)) return true;
+    if (NETWORK_CODES.has(code) || SQLITE_BUSY_CODES.has(code)) return true;
   }
   return typeof message === 'string' && LOST_MESSAGES.some((text) => message.includes(text));
 }

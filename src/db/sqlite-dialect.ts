@@ -1,46 +1,61 @@
 import {
+  SelectQueryNode,
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   sql,
+  type CompiledQuery,
+  type DatabaseConnection,
   type DialectAdapter,
   type Driver,
   type Kysely,
   type MigrationLockOptions,
+  type QueryResult,
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely';
+import { DEFAULT_DATABASE_LIMITS } from '../config/config.js';
 import type { WalCheckpointer } from './checkpointer.js';
 import type { Executor } from './database.js';
 import { setBounded } from '../kernel/cache/bounded-map.js';
+import { SqliteUnits } from './sqlite-units.js';
 import type { WalSync } from './wal-sync.js';
 import { WriteBatch } from './write-batch.js';
 
 type SqliteConfig = ConstructorParameters<typeof SqliteDialect>[0];
 
 /**
- * Every transaction begins IMMEDIATE: it takes the file's write lock up front (waiting up to
- * busy_timeout) instead of upgrading a read snapshot later, which in WAL mode fails at once
- * with SQLITE_BUSY when another process committed in between.
+ * Every transaction begins IMMEDIATE: it takes the file's write lock up front instead of
+ * upgrading a read snapshot later, which in WAL mode fails at once with SQLITE_BUSY when another
+ * process committed in between. While another process holds the lock, the begin waits on a timer
+ * (SqliteUnits.whenLocked), the connection free for other callers meanwhile.
  *
  * With a WalSync (group commit), a caller gets its result only once what it committed is on
  * disk, and a read only once every commit it could have seen is: the connection is handed to
  * the next caller first, so other requests commit while the flush runs and share the next one.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #connection: LockWaitingConnection;
+
   constructor(
-    config: SqliteConfig,
+    config: SqliteConfig & { readonly database: SqliteDatabase },
     private readonly units: SqliteUnits,
     private readonly walSync: WalSync | undefined,
     private readonly checkpointer: WalCheckpointer | undefined,
     private readonly batch: WriteBatch | undefined,
   ) {
     super(config);
+    this.#connection = new LockWaitingConnection(config.database, units);
+  }
+
+  /** The one connection, to one caller at a time (the turn is given back while it waits for the lock). */
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    await this.units.turns.take();
+    return this.#connection;
   }
 
   override beginTransaction(): Promise<void> {
-    this.units.begin();
-    return Promise.resolve();
+    return this.units.beginWhenLocked();
   }
 
   override commitTransaction(): Promise<void> {
@@ -63,100 +78,38 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 
   override async releaseConnection(): Promise<void> {
-    await super.releaseConnection();
+    this.units.turns.give();
     if (!this.batch) return;
     // Handed on first, so the next unit joins the batch; then this caller waits for its fate.
     await this.batch.settled();
   }
 }
 
-/** What a statement run on the connection answered: its rows (a statement that reads or returns), or how many rows it changed. */
-export interface SqliteOutcome {
-  readonly rows: readonly Record<string, unknown>[];
-  readonly changes: number;
-}
-
 /**
- * Units of work on the one connection, run synchronously: a transaction (Kysely's, or a commit
- * plan's, db/commit-plan.ts) is a unit. With a write batch a unit is a savepoint of the batch's
- * transaction; without one it is a transaction of its own (BEGIN IMMEDIATE).
- *
- * `run` is the commit plans' path: all of a plan's statements run in one turn of the event loop,
- * on the connection Kysely hands out (held meanwhile, so nothing else runs between them), with
- * no promise per statement. Kysely's own way costs two promises, a mutex turn and a result object
- * per statement and a Kysely instance per transaction: a quarter of a purchase's CPU.
+ * Kysely's SQLite connection (private to Kysely), but a statement outside a transaction that finds
+ * the write lock taken waits for it on a timer instead of inside SQLite (SqliteUnits.whenLocked).
  */
-export class SqliteUnits {
+class LockWaitingConnection implements DatabaseConnection {
   constructor(
     private readonly database: SqliteDatabase,
-    private readonly batch: WriteBatch | undefined,
+    private readonly units: SqliteUnits,
   ) {}
 
-  #control(text: string): void {
-    this.database.prepare(text).run([]);
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return this.units.whenLocked(() => this.#execute<R>(query));
   }
 
-  begin(): void {
-    if (!this.batch) return this.#control('begin immediate');
-    this.batch.unitBegins();
-    try {
-      this.#control('savepoint unit');
-    } catch (error) {
-      this.batch.unitEnded();
-      throw error;
-    }
+  #execute<R>({ sql: text, parameters }: CompiledQuery): QueryResult<R> {
+    const statement = this.database.prepare(text);
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
-  commit(): void {
-    if (!this.batch) return this.#control('commit');
-    try {
-      this.#control('release unit');
-    } finally {
-      this.batch.unitEnded();
-    }
-  }
-
-  rollback(): void {
-    if (!this.batch) return this.#control('rollback');
-    try {
-      this.#control('rollback to unit');
-      this.#control('release unit');
-    } finally {
-      this.batch.unitEnded();
-    }
-  }
-
-  /** Runs one statement, as Kysely's SQLite connection would (the statement cache's compiled statement). */
-  execute(sqlText: string, parameters: readonly unknown[]): SqliteOutcome {
-    const statement = this.database.prepare(sqlText);
-    if (statement.reader) return { rows: statement.all(parameters) as Record<string, unknown>[], changes: 0 };
-    return { rows: [], changes: Number(statement.run(parameters).changes) };
-  }
-
-  /**
-   * Runs `work` synchronously: inside `db` when it is a transaction (the unit is the caller's);
-   * else on the connection held for it, as a unit of its own when `atomic` (a lone statement is
-   * whole by itself). A unit that throws is rolled back.
-   */
-  async run<T>(db: Executor, work: (units: this) => T, atomic: boolean): Promise<T> {
-    if (db.isTransaction) return work(this);
-    // The executor's callback settles the promise with the work's answer or what it threw.
-    return db
-      .connection()
-      .execute(() => new Promise<T>((resolve) => resolve(atomic ? this.#atomically(work) : work(this))));
-  }
-
-  #atomically<T>(work: (units: this) => T): T {
-    this.begin();
-    let result: T;
-    try {
-      result = work(this);
-    } catch (error) {
-      this.rollback();
-      throw error;
-    }
-    this.commit();
-    return result;
+  // eslint-disable-next-line @typescript-eslint/require-await -- Kysely's interface: a synchronous statement's rows, nothing to await
+  async *streamQuery<R>({ sql: text, parameters, query }: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(query)) throw new Error('Sqlite driver only supports streaming of select queries');
+    for (const row of this.database.prepare(text).iterate(parameters)) yield { rows: [row as R] };
   }
 }
 
@@ -206,49 +159,55 @@ export function withStatementCache(
     },
     prepare(sqlText: string) {
       const hit = cache.get(sqlText);
-      if (hit && !hit.busy) {
-        if (hit.readonly !== true) beforeWrite?.(sqlText);
-        return hit;
+      let statement = hit;
+      if (!statement || statement.busy) {
+        statement = db.prepare(sqlText);
+        if (!hit) setBounded(cache, sqlText, statement, size);
       }
-      const statement: CachedStatement = db.prepare(sqlText);
+      // Cached before the hook runs: a write whose hook finds the lock taken is compiled once, however often it is tried.
       if (statement.readonly !== true) beforeWrite?.(sqlText);
-      if (!hit) setBounded(cache, sqlText, statement, size);
       return statement;
     },
   };
 }
 
+/** What a SQLite database is opened with besides its connection. */
+export interface DurableSqliteOptions {
+  /** Group commit (src/db/wal-sync.ts) with write batches (src/db/write-batch.ts); without it every commit is as durable as the connection's pragmas make it. */
+  readonly walSync?: WalSync;
+  /** Closed when the database is destroyed. */
+  readonly checkpointer?: WalCheckpointer;
+  /** How long a write waits for another process's write lock (DB_BUSY_TIMEOUT_MS); the connection runs with busy_timeout 0 (db/connect.ts). */
+  readonly lockWaitMs?: number;
+}
+
 export class DurableSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteConfig;
+  readonly #config: SqliteConfig & { readonly database: SqliteDatabase };
   readonly #batch: WriteBatch | undefined;
   readonly #units: SqliteUnits;
+  readonly #options: DurableSqliteOptions;
 
-  /**
-   * `walSync`: group commit (src/db/wal-sync.ts) with write batches (src/db/write-batch.ts);
-   * without it every commit is as durable as the connection's pragmas make it. `checkpointer`:
-   * closed when the database is destroyed.
-   */
-  constructor(
-    config: SqliteConfig,
-    private readonly walSync?: WalSync,
-    private readonly checkpointer?: WalCheckpointer,
-  ) {
+  constructor(config: SqliteConfig, options: DurableSqliteOptions = {}) {
+    const { walSync } = options;
     const raw = config.database;
+    if (typeof raw === 'function') throw new Error('DurableSqliteDialect: give it the opened database');
     let batch: WriteBatch | undefined;
-    const database =
-      typeof raw === 'function'
-        ? raw
-        : withStatementCache(raw, STATEMENT_CACHE_SIZE, walSync ? (sqlText) => batch?.beforeWrite(sqlText) : undefined);
-    if (walSync && typeof raw !== 'function') batch = new WriteBatch(raw, walSync);
+    const database = withStatementCache(
+      raw,
+      STATEMENT_CACHE_SIZE,
+      walSync ? (sqlText) => batch?.beforeWrite(sqlText) : undefined,
+    );
+    if (walSync) batch = new WriteBatch(raw, walSync);
     super({ ...config, database });
     this.#config = { ...config, database };
     this.#batch = batch;
-    if (typeof database === 'function') throw new Error('DurableSqliteDialect: give it the opened database');
-    this.#units = new SqliteUnits(database, batch);
+    this.#options = options;
+    this.#units = new SqliteUnits(database, batch, options.lockWaitMs ?? DEFAULT_DATABASE_LIMITS.busyTimeoutMs);
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config, this.#units, this.walSync, this.checkpointer, this.#batch);
+    const { walSync, checkpointer } = this.#options;
+    return new ImmediateSqliteDriver(this.#config, this.#units, walSync, checkpointer, this.#batch);
   }
 
   override createAdapter(): DialectAdapter {

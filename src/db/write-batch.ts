@@ -39,6 +39,11 @@ export class WriteBatch {
     statement.run([]);
   }
 
+  /** Whether the batch's transaction is open: this connection holds the file's write lock. */
+  get isOpen(): boolean {
+    return this.#open;
+  }
+
   /**
    * A unit of work begins: its savepoint is opened, and the batch is not committed until it ends
    * (units hold the connection one at a time; a lone statement is whole once it has run).
@@ -64,7 +69,11 @@ export class WriteBatch {
     else if (!this.#inUnit) this.#commit();
   }
 
-  /** Joins the open batch, or opens one, and makes sure it is committed at the end of this turn. */
+  /**
+   * Joins the open batch, or opens one, and makes sure it is committed at the end of this turn.
+   * Opening one while another process holds the write lock fails with SQLITE_BUSY and leaves no
+   * transaction open (the caller waits and tries again: db/sqlite-lock-wait.ts).
+   */
   join(): void {
     if (!this.#open) {
       for (const other of openBatches) if (other !== this && !other.#inUnit) other.#commit();

@@ -50,7 +50,8 @@ async function appOn(config: AppConfig, db: Db, database: TestDatabase): Promise
 }
 
 // Connections that can be lost, cut or partitioned exist on PostgreSQL only: an embedded SQLite
-// database has no connection to lose. Its fault, a lock held past busy_timeout, is tested below.
+// database has no connection to lose. Its fault, a lock held past DB_BUSY_TIMEOUT_MS, is tested below
+// (and what is served meanwhile in sqlite-lock-held.test.ts).
 describe.skipIf(DIALECT !== 'postgres')('PostgreSQL lost, cut or partitioned (postgres)', () => {
   const applicationName = `faults-${randomUUID().slice(0, 8)}`;
   let database: TestDatabase;

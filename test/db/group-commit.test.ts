@@ -20,7 +20,7 @@ describe('SQLite group commit through Kysely', () => {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     const db = new Kysely<{ item: { id: Generated<number>; label: string } }>({
-      dialect: new DurableSqliteDialect({ database: sqlite }, new WalSync(flush)),
+      dialect: new DurableSqliteDialect({ database: sqlite }, { walSync: new WalSync(flush) }),
     });
     return { db, path };
   }
@@ -98,10 +98,12 @@ describe('SQLite group commit through Kysely', () => {
         db: new Kysely<{ item: { id: number } }>({
           dialect: new DurableSqliteDialect(
             { database: sqlite },
-            new WalSync(
-              () => real.flush().then(() => void (flushes += 1)),
-              () => real.close(),
-            ),
+            {
+              walSync: new WalSync(
+                () => real.flush().then(() => void (flushes += 1)),
+                () => real.close(),
+              ),
+            },
           ),
         }),
       };

@@ -52,7 +52,7 @@ describe('SQLite write batches (group transactions)', () => {
       },
     };
     const db = new Kysely<Items>({
-      dialect: new DurableSqliteDialect({ database: counted }, new WalSync(() => Promise.resolve())),
+      dialect: new DurableSqliteDialect({ database: counted }, { walSync: new WalSync(() => Promise.resolve()) }),
     });
     opened.push(db);
     await sql`create table if not exists item (id integer primary key, label text not null unique)`.execute(db);

@@ -29,12 +29,14 @@ export interface TestApp {
 
 /** Builds the real app on a clean database of the suite's engine; `close` releases both. */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase({ ...(options.poolSize ? { poolSize: options.poolSize } : {}) });
-  const config: AppConfig = {
-    // Request limits off unless a test turns them on (test/limits/): most suites send bursts.
-    ...loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', RATE_LIMITS: 'false', ...options.env }),
-    database: database.database,
-  };
+  // Request limits off unless a test turns them on (test/limits/): most suites send bursts.
+  const loaded = loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', RATE_LIMITS: 'false', ...options.env });
+  // The app's connection keeps the DB_* bounds the test's environment sets.
+  const database = await createTestDatabase({
+    ...(options.poolSize ? { poolSize: options.poolSize } : {}),
+    ...(loaded.database.limits ? { limits: loaded.database.limits } : {}),
+  });
+  const config: AppConfig = { ...loaded, database: database.database };
   const context: AppContext = { config, db: database.db, clock: options.clock ?? (() => new Date()) };
   let app: FastifyInstance | undefined;
   try {

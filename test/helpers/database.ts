@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { AppConfig } from '../../src/config/config.js';
+import type { AppConfig, DatabaseLimits } from '../../src/config/config.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 
@@ -25,8 +25,14 @@ export interface TestDatabase {
   destroy(): Promise<void>;
 }
 
-/** A clean, empty database of the suite's engine: a temp SQLite file or a fresh PostgreSQL schema. */
-export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
+/**
+ * A clean, empty database of the suite's engine: a temp SQLite file or a fresh PostgreSQL schema;
+ * `limits`: the DB_* bounds of its connection (the defaults unless given).
+ */
+export async function createTestDatabase(
+  options: { poolSize?: number; limits?: DatabaseLimits } = {},
+): Promise<TestDatabase> {
+  const limits = options.limits ? { limits: options.limits } : {};
   if (POSTGRES_URL) {
     // Named after the test run (the vitest main process is every worker's parent): schemas are
     // dropped together when the run ends (test/global-setup.ts), never while another test file
@@ -37,7 +43,7 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
     await admin.query(`create schema ${schema}`);
     await admin.end();
     const database = { kind: 'postgres' as const, url: POSTGRES_URL, poolSize: options.poolSize ?? 10 };
-    const db = connectDatabase(database, { schema });
+    const db = connectDatabase({ ...database, ...limits }, { schema });
     // A child process reaches the same schema through the connection's search_path.
     const url = new URL(POSTGRES_URL);
     url.searchParams.set('options', `-c search_path=${schema}`);
@@ -52,7 +58,7 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   }
   const dir = mkdtempSync(join(tmpdir(), 'partner-api-test-'));
   const database = { kind: 'sqlite' as const, path: join(dir, 'test.sqlite') };
-  const db = connectDatabase(database);
+  const db = connectDatabase({ ...database, ...limits });
   return {
     db,
     database,
