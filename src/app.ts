@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
+import { StorageHealth } from './db/storage-health.js';
 import { clientErrorHandler } from './http/server/client-errors.js';
 import { refuseCardNumbers } from './http/guards/card-number-refusal.js';
 import { refuseControlCharacters } from './http/guards/control-characters.js';
@@ -81,7 +82,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
-  registerErrorHandling(app);
+  // Storage refusing writes (disk full) fails readiness for a while (db/storage-health.ts).
+  const storage = new StorageHealth();
+  registerErrorHandling(app, storage);
   // No field holds a control character: refused on every route before validation (both engines alike).
   app.addHook('preValidation', refuseControlCharacters);
   // Nor a card number, in a body, a query or a stored header: one rule for every route, before
@@ -94,7 +97,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.decorate('lifecycle', lifecycle);
   await registerOpenApi(app, config, { webhooks: eventWebhooks() });
 
-  await app.register(operationsRoutes, { context, metrics, lifecycle });
+  await app.register(operationsRoutes, { context, metrics, lifecycle, storage });
   const auth = createAuthServices(context);
   installBearerGuard(app, context, auth);
   const rateLimits = await registerRateLimits(app, config.rateLimits);

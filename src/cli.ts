@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { buildApp } from './app.js';
 import { registerCatalogueCommands } from './catalogue/cli.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
-import { connectDatabase } from './db/connect.js';
+import { connectDatabase, SqliteFileUnusable } from './db/connect.js';
 import { migrateDown, migrateToLatest } from './db/migrate.js';
 import { registerIdempotencyCommands } from './http/idempotency/cli.js';
 import { registerOutboxCommands } from './db/outbox/cli.js';
@@ -117,5 +117,6 @@ registerOutboxCommands(program.command('documents').description('Policy document
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  // Like a configuration error: the operator must act before a restart can help.
+  process.exit(error instanceof SqliteFileUnusable ? 2 : 1);
 });

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import pg from 'pg';
@@ -21,6 +21,33 @@ export interface DatabaseOptions {
   readonly wrapSqlite?: (
     database: SqliteDatabase.Database,
   ) => ConstructorParameters<typeof DurableSqliteDialect>[0]['database'];
+}
+
+/** A SQLite file that cannot be created or written where SQLITE_PATH says: the operator must act. */
+export class SqliteFileUnusable extends Error {
+  constructor(path: string, cause: unknown) {
+    const absolute = resolve(path);
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `Cannot open the SQLite database at ${absolute} for writing (${reason}). ` +
+        `Make ${dirname(absolute)} writable by this user (it needs to create the database and its -wal ` +
+        `and -shm files there), or set SQLITE_PATH to a file in a writable folder.`,
+      { cause },
+    );
+    this.name = 'SqliteFileUnusable';
+  }
+}
+
+/** Creates the folder, opens the file and switches it to WAL, which writes: the first place a read-only folder shows. */
+function openSqliteFile(path: string): SqliteDatabase.Database {
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const sqlite = new SqliteDatabase(path);
+    sqlite.pragma('journal_mode = WAL');
+    return sqlite;
+  } catch (error) {
+    throw new SqliteFileUnusable(path, error);
+  }
 }
 
 /** Opens the configured database. SQLite is tuned for one writer with durable commits. */
@@ -45,13 +72,11 @@ export function connectDatabase(database: AppConfig['database'], options: Databa
       dialect: new SharedDatabasePostgresDialect({ pool, queryTimeoutMs: limits.statementTimeoutMs + 1000 }),
     });
   }
-  if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
-  const sqlite = new SqliteDatabase(database.path);
+  const sqlite = openSqliteFile(database.path);
   // WAL lets readers run beside the writer. Every commit is durable before it is acknowledged:
   // SQLite writes without fsync (NORMAL) and WalSync flushes the WAL once per group of commits,
   // off the event loop (docs/decisions.md, "SQLite durability"). An in-memory database has no WAL.
   const inMemory = database.path === ':memory:';
-  sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(inMemory ? 'synchronous = FULL' : 'synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   // SQLite's busy handler would wait for another process's lock inside the call, stopping the

@@ -1,5 +1,6 @@
 import type { SqliteDatabase } from 'kysely';
 import type { Executor } from './database.js';
+import { sqliteOutsideTransaction } from './faults.js';
 import { SqliteLockWait, type ConnectionTurns } from './sqlite-lock-wait.js';
 import type { WriteBatch } from './write-batch.js';
 
@@ -76,10 +77,15 @@ export class SqliteUnits {
   }
 
   rollback(): void {
-    if (!this.batch) return this.#ended('rollback');
+    // SQLite may have rolled the whole transaction back already (a full disk): nothing to undo,
+    // and the unit's own error is what its caller must see (the batch fails too: write-batch.ts).
+    const rolledBack = sqliteOutsideTransaction(this.database);
+    if (!this.batch) return rolledBack ? void (this.#transactionOpen = false) : this.#ended('rollback');
     try {
-      this.#control('rollback to unit');
-      this.#control('release unit');
+      if (!rolledBack) {
+        this.#control('rollback to unit');
+        this.#control('release unit');
+      }
     } finally {
       this.batch.unitEnded();
     }

@@ -1,4 +1,5 @@
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { sqliteOutsideTransaction, TransactionRolledBack } from './faults.js';
 import type { WalSync } from './wal-sync.js';
 
 /** Statements SQLite refuses (or that mean nothing) inside a transaction. */
@@ -75,6 +76,7 @@ export class WriteBatch {
    * transaction open (the caller waits and tries again: db/sqlite-lock-wait.ts).
    */
   join(): void {
+    this.#failIfRolledBack();
     if (!this.#open) {
       for (const other of openBatches) if (other !== this && !other.#inUnit) other.#commit();
       this.#run('begin immediate');
@@ -105,8 +107,24 @@ export class WriteBatch {
     if (!this.#inUnit) this.#commit();
   }
 
+  /**
+   * SQLite rolls a transaction back by itself on some errors (a full disk, an I/O error): the
+   * batch is then gone with every unit in it, and fails. Checked before anything joins the batch
+   * (a savepoint outside a transaction would silently open a new one) and before its commit.
+   */
+  #failIfRolledBack(): void {
+    if (!this.#open || !sqliteOutsideTransaction(this.db)) return;
+    const settle = this.#settle;
+    this.#open = false;
+    this.#settled = undefined;
+    this.#settle = undefined;
+    openBatches.delete(this);
+    settle?.reject(new TransactionRolledBack());
+  }
+
   #commit(): void {
     this.#commitAfterUnit = false;
+    this.#failIfRolledBack();
     const settle = this.#settle;
     if (!this.#open || !settle) return;
     this.#open = false;

@@ -11,6 +11,7 @@ import {
   Unavailable,
 } from '../kernel/errors.js';
 import { databaseFault } from '../db/faults.js';
+import type { StorageHealth } from '../db/storage-health.js';
 import { requestCompletedLine } from '../logging/options.js';
 import { schemaViolationToNotification } from './notifications.js';
 import { redactCardNumbers, redactPath } from '../kernel/card-numbers/card-numbers.js';
@@ -121,8 +122,8 @@ function handleFrameworkError(error: FastifyError, request: FastifyRequest, repl
   );
 }
 
-/** The single place where errors become HTTP answers. */
-export function registerErrorHandling(app: FastifyInstance): void {
+/** The single place where errors become HTTP answers; storage refusals are noted for readiness. */
+export function registerErrorHandling(app: FastifyInstance, storage: StorageHealth): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
       if (STATUS_BY_KIND[error.kind] >= 500) request.log.warn({ err: error }, 'dependency unavailable');
@@ -138,6 +139,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // A lost, unreachable or overloaded database is a 503 the client may retry, not a fault of ours.
     const fault = databaseFault(error);
     if (fault) {
+      storage.noteFailure(error);
       request.log.warn({ err: error }, 'database unavailable');
       return sendDomainError(fault, reply);
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, sql, type Generated, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isDatabaseFault } from '../../src/db/faults.js';
 import { DurableSqliteDialect } from '../../src/db/sqlite-dialect.js';
 import { WalSync } from '../../src/db/wal-sync.js';
 
@@ -51,6 +52,8 @@ describe('SQLite write batches (group transactions)', () => {
         } as ReturnType<KyselySqliteDatabase['prepare']>;
       },
     };
+    // Tells, as the connection itself does, whether SQLite still has a transaction open.
+    Object.defineProperty(counted, 'inTransaction', { get: () => sqlite.inTransaction });
     const db = new Kysely<Items>({
       dialect: new DurableSqliteDialect({ database: counted }, { walSync: new WalSync(() => Promise.resolve()) }),
     });
@@ -83,6 +86,25 @@ describe('SQLite write batches (group transactions)', () => {
     ]);
     expect(commits() - before).toBe(1);
     expect(await labels(db)).toHaveLength(10);
+  });
+
+  it('a batch SQLite rolled back by itself (disk full) fails every unit in it; none is told committed', async () => {
+    const { db } = await open();
+    const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(db);
+    await sql.raw(`pragma max_page_count = ${rows[0]!.page_count}`).execute(db);
+    const insert = (label: string) =>
+      db.transaction().execute((tx) => tx.insertInto('item').values({ label }).execute());
+    // One turn: both units in one batch; the second needs pages the database may not have.
+    const small = insert('small');
+    const big = insert('x'.repeat(100_000));
+    const outcomes = await Promise.allSettled([small, big]);
+    // Each a database fault (503 to a client), never a success nor a bare SQLITE_ERROR (500).
+    expect(outcomes.map((o) => o.status === 'rejected' && isDatabaseFault(o.reason))).toEqual([true, true]);
+    expect(outcomes[0]).toMatchObject({ reason: { code: 'SQLITE_ABORT_ROLLBACK' } });
+    await sql.raw('pragma max_page_count = 1073741823').execute(db);
+    expect(await db.selectFrom('item').select('label').execute()).toEqual([]);
+    await insert('after');
+    expect(await db.selectFrom('item').select('label').execute()).toEqual([{ label: 'after' }]);
   });
 
   it('a unit that fails is rolled back alone; the others of its batch commit', async () => {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { dialectOf } from '../../db/dialect.js';
 import type { Lifecycle } from '../server/lifecycle.js';
+import type { StorageHealth } from '../../db/storage-health.js';
 import type { HttpMetrics } from '../metrics.js';
 import { errorResponses } from '../schemas.js';
 import { metricsAccess } from './metrics-access.js';
@@ -13,7 +14,8 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{
   context: AppContext;
   metrics: HttpMetrics;
   lifecycle: Lifecycle;
-}> = (app, { context, metrics, lifecycle }) => {
+  storage: StorageHealth;
+}> = (app, { context, metrics, lifecycle, storage }) => {
   const database = dialectOf(context.db);
 
   app.get(
@@ -38,12 +40,14 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'ready',
         summary: 'Readiness',
         description:
-          'Answers 200 when the database answers a query; 503 when it does not, or while the process drains before shutdown.',
+          'Answers 200 when the database answers a query; 503 when it does not, for a few seconds after its storage ' +
+          'refused a write (disk full), or while the process drains before shutdown.',
         response: { 200: ReadyResponse, 503: ReadyResponse },
       },
     },
     async (_request, reply) => {
       if (lifecycle.draining) return reply.status(503).send({ status: 'draining' as const, database });
+      if (storage.refusingWrites) return reply.status(503).send({ status: 'unavailable' as const, database });
       try {
         await sql`select 1`.execute(context.db);
         return { status: 'ready' as const, database };
