@@ -18,7 +18,8 @@ import { webhookDeliveryDepsOf, webhookDeliveryKinds } from './events/webhooks/d
 import { publishEventHandler } from './events/publish.js';
 import { PUBLISH_EVENT } from './events/repository.js';
 import { enqueueDeliveriesOf } from './events/webhooks/fan-out.js';
-import { startOutboxWorker, type OutboxHandler, type OutboxKind } from './db/outbox/worker.js';
+import type { OutboxHandler, OutboxKind } from './db/outbox/kinds.js';
+import { startOutboxWorker } from './db/outbox/worker.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;

@@ -29,6 +29,8 @@ export interface NewOutboxMessage {
   payload: unknown;
   /** The instant of the change that causes it: created, and due, then. */
   at: string;
+  /** Whose share of the lanes its delivery uses (worker.ts `inFlightPerShare`); absent: the common share. */
+  share?: string;
 }
 
 /** An outbox insert's values as bound parameters (names for `reusableQuery`, see OUTBOX_NAMES). */
@@ -37,8 +39,9 @@ export interface OutboxValues {
   outboxKind: string;
   outboxPayloadJson: string;
   outboxAt: string;
+  outboxShareKey: string;
 }
-export const OUTBOX_NAMES = ['outboxKey', 'outboxKind', 'outboxPayloadJson', 'outboxAt'] as const;
+export const OUTBOX_NAMES = ['outboxKey', 'outboxKind', 'outboxPayloadJson', 'outboxAt', 'outboxShareKey'] as const;
 
 export function outboxValues(message: NewOutboxMessage): OutboxValues {
   return {
@@ -46,6 +49,7 @@ export function outboxValues(message: NewOutboxMessage): OutboxValues {
     outboxKind: message.kind,
     outboxPayloadJson: JSON.stringify(message.payload),
     outboxAt: message.at,
+    outboxShareKey: message.share ?? '',
   };
 }
 
@@ -72,6 +76,7 @@ export function enqueueStatementOf<DB extends Database>(qc: QueryCreator<DB>, v:
       next_attempt_at: v.outboxAt,
       created_at: v.outboxAt,
       updated_at: v.outboxAt,
+      share_key: v.outboxShareKey,
     })
     .onConflict((oc) => oc.column('message_key').doNothing());
 }
@@ -100,6 +105,7 @@ export function enqueueStep(
         next_attempt_at: v.outboxAt,
         created_at: v.outboxAt,
         updated_at: v.outboxAt,
+        share_key: v.outboxShareKey,
       }).onConflict((oc: OnConflictBuilder<Database, 'outbox_message'>) => oc.column('message_key').doNothing()),
   };
 }
@@ -134,26 +140,6 @@ export async function retryMessage(db: Executor, key: string, at: string): Promi
     .where('state', 'in', ['PENDING', 'FAILED'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
-}
-
-/**
- * Delivers a message again from its first attempt (a partner's redelivery): recorded if new, else
- * made PENDING and due at `message.at` whatever its state, SENT and FAILED included. Same key, so
- * a redelivered webhook keeps its `webhook-id`. A live lease is kept (its worker is sending it).
- */
-export async function redeliver(db: Executor, message: NewOutboxMessage): Promise<void> {
-  await enqueueStatement(db, message)
-    .onConflict((oc) =>
-      oc.column('message_key').doUpdateSet({
-        state: 'PENDING',
-        attempts: 0,
-        next_attempt_at: message.at,
-        updated_at: message.at,
-        sent_at: null,
-        last_error: null,
-      }),
-    )
-    .execute();
 }
 
 /** The states of the messages with these keys (absent keys are not in the map); by the unique key's index. */
@@ -204,6 +190,7 @@ const enqueueRows = reusableInsert([...OUTBOX_NAMES], (db, rows: OutboxValues[])
         next_attempt_at: v.outboxAt,
         created_at: v.outboxAt,
         updated_at: v.outboxAt,
+        share_key: v.outboxShareKey,
       })),
     )
     .onConflict((oc) => oc.column('message_key').doNothing()),
@@ -213,4 +200,49 @@ const enqueueRows = reusableInsert([...OUTBOX_NAMES], (db, rows: OutboxValues[])
 export async function enqueueAll(tx: Executor, messages: readonly NewOutboxMessage[]): Promise<void> {
   for (let i = 0; i < messages.length; i += ENQUEUE_ROWS)
     await enqueueRows(tx, messages.slice(i, i + ENQUEUE_ROWS).map(outboxValues));
+}
+
+const redeliverRows = reusableInsert([...OUTBOX_NAMES], (db, rows: OutboxValues[]) =>
+  db
+    .insertInto('outbox_message')
+    .values(
+      rows.map((v) => ({
+        message_key: v.outboxKey,
+        kind: v.outboxKind,
+        payload_json: v.outboxPayloadJson,
+        state: 'PENDING',
+        attempts: 0,
+        next_attempt_at: v.outboxAt,
+        created_at: v.outboxAt,
+        updated_at: v.outboxAt,
+        share_key: v.outboxShareKey,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.column('message_key').doUpdateSet((eb) => ({
+        state: 'PENDING',
+        attempts: 0,
+        next_attempt_at: eb.ref('excluded.next_attempt_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+        share_key: eb.ref('excluded.share_key'),
+        sent_at: null,
+        last_error: null,
+      })),
+    ),
+);
+
+/**
+ * Delivers messages again from their first attempt (a partner's redelivery): each recorded if
+ * new, else made PENDING and due at its `at` whatever its state, SENT and FAILED included; in
+ * multi-row upserts of ENQUEUE_ROWS (keys must be distinct). Same key, so a redelivered webhook
+ * keeps its `webhook-id`. A live lease is kept (its worker is sending it).
+ */
+export async function redeliverAll(tx: Executor, messages: readonly NewOutboxMessage[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += ENQUEUE_ROWS)
+    await redeliverRows(tx, messages.slice(i, i + ENQUEUE_ROWS).map(outboxValues));
+}
+
+/** `redeliverAll` of one message. */
+export async function redeliver(db: Executor, message: NewOutboxMessage): Promise<void> {
+  await redeliverAll(db, [message]);
 }
