@@ -27,8 +27,10 @@ export interface NewOutboxMessage {
   kind: string;
   /** JSON-serialisable. */
   payload: unknown;
-  /** The instant of the change that causes it: created, and due, then. */
+  /** The instant of the change that causes it: created, and due, then (unless `dueAt`). */
   at: string;
+  /** Held back until then (a later step, `dueNowStep`, may make it due sooner); absent: `at`. */
+  dueAt?: string;
   /** Whose share of the lanes its delivery uses (worker.ts `inFlightPerShare`); absent: the common share. */
   share?: string;
 }
@@ -39,9 +41,17 @@ export interface OutboxValues {
   outboxKind: string;
   outboxPayloadJson: string;
   outboxAt: string;
+  outboxDueAt: string;
   outboxShareKey: string;
 }
-export const OUTBOX_NAMES = ['outboxKey', 'outboxKind', 'outboxPayloadJson', 'outboxAt', 'outboxShareKey'] as const;
+export const OUTBOX_NAMES = [
+  'outboxKey',
+  'outboxKind',
+  'outboxPayloadJson',
+  'outboxAt',
+  'outboxDueAt',
+  'outboxShareKey',
+] as const;
 
 export function outboxValues(message: NewOutboxMessage): OutboxValues {
   return {
@@ -49,6 +59,7 @@ export function outboxValues(message: NewOutboxMessage): OutboxValues {
     outboxKind: message.kind,
     outboxPayloadJson: JSON.stringify(message.payload),
     outboxAt: message.at,
+    outboxDueAt: message.dueAt ?? message.at,
     outboxShareKey: message.share ?? '',
   };
 }
@@ -73,7 +84,7 @@ export function enqueueStatementOf<DB extends Database>(qc: QueryCreator<DB>, v:
       payload_json: v.outboxPayloadJson,
       state: 'PENDING',
       attempts: 0,
-      next_attempt_at: v.outboxAt,
+      next_attempt_at: v.outboxDueAt,
       created_at: v.outboxAt,
       updated_at: v.outboxAt,
       share_key: v.outboxShareKey,
@@ -102,11 +113,36 @@ export function enqueueStep(
         payload_json: v.outboxPayloadJson,
         state: 'PENDING',
         attempts: 0,
-        next_attempt_at: v.outboxAt,
+        next_attempt_at: v.outboxDueAt,
         created_at: v.outboxAt,
         updated_at: v.outboxAt,
         share_key: v.outboxShareKey,
       }).onConflict((oc: OnConflictBuilder<Database, 'outbox_message'>) => oc.column('message_key').doNothing()),
+  };
+}
+
+/**
+ * The step of a commit plan that makes a held message (`dueAt` later) due at `at`, when the step
+ * `after` answered a row (a purchase's capture releases its e-mail). A message due already, sent,
+ * or never recorded is left as it is.
+ */
+export function dueNowStep(
+  name: string,
+  after: string,
+  release: { readonly key: string; readonly at: string },
+): PlanStep<{ outboxKey: string; outboxAt: string }> {
+  return {
+    name,
+    after,
+    values: { outboxKey: release.key, outboxAt: release.at },
+    build: (qc, { v, gate }) =>
+      qc
+        .updateTable('outbox_message')
+        .set({ next_attempt_at: v.outboxAt, updated_at: v.outboxAt })
+        .where('message_key', '=', v.outboxKey)
+        .where('state', '=', 'PENDING')
+        .where('next_attempt_at', '>', v.outboxAt)
+        .where(gate),
   };
 }
 
@@ -187,7 +223,7 @@ const enqueueRows = reusableInsert([...OUTBOX_NAMES], (db, rows: OutboxValues[])
         payload_json: v.outboxPayloadJson,
         state: 'PENDING',
         attempts: 0,
-        next_attempt_at: v.outboxAt,
+        next_attempt_at: v.outboxDueAt,
         created_at: v.outboxAt,
         updated_at: v.outboxAt,
         share_key: v.outboxShareKey,
@@ -212,7 +248,7 @@ const redeliverRows = reusableInsert([...OUTBOX_NAMES], (db, rows: OutboxValues[
         payload_json: v.outboxPayloadJson,
         state: 'PENDING',
         attempts: 0,
-        next_attempt_at: v.outboxAt,
+        next_attempt_at: v.outboxDueAt,
         created_at: v.outboxAt,
         updated_at: v.outboxAt,
         share_key: v.outboxShareKey,
