@@ -38,14 +38,12 @@ const testEvent = async (t: TestApp, webhookId: string, partner: 'A' | 'B' = 'A'
 
 /** Rows of one kind of thing, to see that a refusal recorded nothing. */
 const countOf = async (t: TestApp, table: 'partner_event' | 'outbox_message') =>
-  Number(
-    (
-      await t.context.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+  (
+    await t.context.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 describe(`the test events' budget per partner (${DIALECT})`, () => {
   const getApp = useTestApp({ env: { WEBHOOK_TEST_EVENTS_PER_PARTNER_PER_HOUR: '3' }, clock: () => HALF_PAST });
