@@ -108,6 +108,9 @@ export function startApiServer(
       RATE_LIMITS: 'false',
       LOGIN_USER_FAILURE_LIMIT: '1000',
       LOGIN_IP_FAILURE_LIMIT: '1000',
+      // Test events and redeliveries are rows of the bench: their budgets per partner out of the way.
+      WEBHOOK_TEST_EVENTS_PER_PARTNER_PER_HOUR: '100000',
+      WEBHOOK_REDELIVERIES_PER_PARTNER_PER_HOUR: '1000000',
       OUTBOX_INTERVAL_MS: outboxWorker ? OUTBOX_INTERVAL_MS.withWorker : OUTBOX_INTERVAL_MS.withoutWorker,
       ...env,
     },

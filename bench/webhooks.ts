@@ -3,7 +3,9 @@
 // and stops; a second server of the same database then starts with its worker passing every 10 ms
 // and the clock runs from its "serving" line until the receiver (in this process, answering 204)
 // holds every delivery: events published (feed position, fan-out) and delivered signed per second,
-// and the worker's CPU per event. Once per OUTBOX_CONCURRENCY in `--lanes`.
+// and the worker's CPU per event. Once per lane count in `--lanes`: OUTBOX_CONCURRENCY (publishing),
+// WEBHOOK_CONCURRENCY (POSTs) and, the bench's one partner having the lanes to itself,
+// WEBHOOK_CONCURRENCY_PER_PARTNER all set to it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +26,7 @@ interface Options {
 const options = new Command()
   .name('bench:webhooks')
   .option('--count <n>', 'events delivered per measurement', '2000')
-  .option('--lanes <list>', 'OUTBOX_CONCURRENCY values to measure', '1,4,16')
+  .option('--lanes <list>', 'lane counts to measure (publishing, webhook POSTs, the partner’s share)', '1,4,16')
   .option('--postgres', 'use PostgreSQL (DATABASE_URL, default the local test database)')
   .option('--out <dir>', 'where to write webhooks.json and webhooks.md', 'bench/results/events')
   .option('--cpu-prof <dir>', "run the worker's server under node --cpu-prof, profiles written to <dir>")
@@ -77,7 +79,12 @@ try {
       await recorder.stop();
     }
     const worker = await startApiServer(
-      { ...env, OUTBOX_CONCURRENCY: String(lanes) },
+      {
+        ...env,
+        OUTBOX_CONCURRENCY: String(lanes),
+        WEBHOOK_CONCURRENCY: String(lanes),
+        WEBHOOK_CONCURRENCY_PER_PARTNER: String(lanes),
+      },
       options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] : [],
       { outboxWorker: true },
     );
@@ -126,7 +133,7 @@ const markdown = [
   `${report.startedAt} · ${report.machine.cores} cores (${report.machine.cpu}) · Node ${report.machine.node} · ${database.label} · ` +
     `${count} webhook.test events recorded first, then one server's worker (10 ms passes) publishes and delivers them, signed, to a receiver in the bench process (204)`,
   '',
-  '| lanes (OUTBOX_CONCURRENCY) | events | seconds | events/s | worker CPU µs per event |',
+  '| lanes (OUTBOX_CONCURRENCY = WEBHOOK_CONCURRENCY = …_PER_PARTNER) | events | seconds | events/s | worker CPU µs per event |',
   '|---:|---:|---:|---:|---:|',
   ...results.map(
     (r) =>

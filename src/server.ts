@@ -18,7 +18,8 @@ import { webhookDeliveryDepsOf, webhookDeliveryKinds } from './events/webhooks/d
 import { publishEventHandler } from './events/publish.js';
 import { PUBLISH_EVENT } from './events/repository.js';
 import { enqueueDeliveriesOf } from './events/webhooks/fan-out.js';
-import { startOutboxWorker, type OutboxHandler, type OutboxKind } from './db/outbox/worker.js';
+import type { OutboxHandler, OutboxKind } from './db/outbox/kinds.js';
+import { startOutboxWorker, type OutboxWorkerOptions } from './db/outbox/worker.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -46,17 +47,36 @@ export async function prepareDatabase(context: AppContext): Promise<void> {
   await prepareIdentity(context);
 }
 
-/** Every kind the outbox carries and its handler (tests run a worker with the same). */
-export function outboxHandlers(
+/** A worker's kinds and its lanes (worker.ts): its share of the process's delivery work. */
+export interface OutboxPool {
+  readonly handlers: Record<string, OutboxHandler | OutboxKind>;
+  readonly lanes: Partial<Pick<OutboxWorkerOptions, 'concurrency' | 'inFlightPerShare'>>;
+}
+
+/**
+ * The outbox's pools of lanes in every server process (tests run workers with the same): e-mails
+ * and event publishing in one, webhook POSTs in their own, so an e-mail never waits behind a
+ * receiver; within webhooks each partner holds at most WEBHOOK_CONCURRENCY_PER_PARTNER.
+ */
+export function outboxPools(
   context: AppContext,
   log?: FastifyBaseLogger,
-): Record<string, OutboxHandler | OutboxKind> {
+): { messages: OutboxPool; webhooks: OutboxPool } {
+  const { webhooks } = context.config;
   return {
-    ...documentDeliveryHandlers(deliveryDepsOf(context, log)),
-    // Webhook deliveries (issue 21): signed POSTs on the Standard Webhooks retry schedule.
-    ...webhookDeliveryKinds(webhookDeliveryDepsOf(context)),
-    // Publishes recorded events to the pull feed, then one delivery per subscribed endpoint.
-    [PUBLISH_EVENT]: publishEventHandler({ clock: context.clock, fanOutAll: enqueueDeliveriesOf }),
+    messages: {
+      handlers: {
+        ...documentDeliveryHandlers(deliveryDepsOf(context, log)),
+        // Publishes recorded events to the pull feed, then one delivery per subscribed endpoint.
+        [PUBLISH_EVENT]: publishEventHandler({ clock: context.clock, fanOutAll: enqueueDeliveriesOf }),
+      },
+      lanes: {},
+    },
+    webhooks: {
+      // Webhook deliveries (issue 21): signed POSTs on the Standard Webhooks retry schedule.
+      handlers: webhookDeliveryKinds(webhookDeliveryDepsOf(context)),
+      lanes: { concurrency: webhooks.concurrency, inFlightPerShare: webhooks.concurrencyPerPartner },
+    },
   };
 }
 
@@ -84,14 +104,20 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       alsoRecover: recoverChanges,
     });
     app.addHook('preClose', async () => sweep.stop());
-    // The outbox's delivery worker (e-mails committed with each policy transaction); stopped likewise.
+    // The outbox's delivery workers, one per pool (e-mails and publishing; webhooks); stopped likewise.
     // The config refuses the crash-test hook in production.
     const { crashAfter, ...outboxOptions } = config.outbox;
-    const outbox = startOutboxWorker({ db, clock: context.clock, log: app.log }, outboxHandlers(context, app.log), {
-      ...outboxOptions,
-      ...(config.env !== 'production' && crashAfter ? { crashAfter } : {}),
+    const log = app.log;
+    const workers = Object.values(outboxPools(context, log)).map((pool) =>
+      startOutboxWorker({ db, clock: context.clock, log }, pool.handlers, {
+        ...outboxOptions,
+        ...pool.lanes,
+        ...(config.env !== 'production' && crashAfter ? { crashAfter } : {}),
+      }),
+    );
+    app.addHook('preClose', async () => {
+      await Promise.all(workers.map((worker) => worker.stop()));
     });
-    app.addHook('preClose', async () => outbox.stop());
     if (!options.db) app.addHook('onClose', async () => db.destroy());
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {

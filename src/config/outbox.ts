@@ -6,7 +6,8 @@ export const OutboxEnvSchema = Type.Object({
     default: 1000,
     minimum: 10,
     maximum: 3_600_000,
-    description: 'Pause between delivery passes of the outbox worker (e-mails) in each server process.',
+    description:
+      'Pause between delivery passes of the outbox worker in each server process; while a delivery is under way, how often idle lanes look for more.',
   }),
   OUTBOX_LEASE_SECONDS: Type.Integer({
     default: 60,
@@ -24,7 +25,8 @@ export const OutboxEnvSchema = Type.Object({
     default: 4,
     minimum: 1,
     maximum: 64,
-    description: 'Messages each server process delivers at once: a slow webhook receiver does not hold up e-mails.',
+    description:
+      'E-mails and event publications each server process delivers at once (webhook deliveries have lanes of their own: WEBHOOK_CONCURRENCY).',
   }),
   OUTBOX_CRASH_AFTER: Type.Optional(
     Type.String({

@@ -11,6 +11,27 @@ describe('webhook configuration', () => {
     expect(webhooks).toMatchObject({ timeoutMs: 10_000, disableAfterMs: 3 * 86_400_000, secretOverlapSeconds: 86_400 });
   });
 
+  it('defaults to 16 lanes per process, 4 in flight per partner, and hourly budgets of 60 test events and 2000 redeliveries', () => {
+    const { webhooks } = loadConfig({});
+    expect(webhooks).toMatchObject({
+      concurrency: 16,
+      concurrencyPerPartner: 4,
+      budgets: { testEventsPerHour: 60, redeliveriesPerHour: 2000 },
+    });
+    const set = loadConfig({
+      WEBHOOK_CONCURRENCY: '8',
+      WEBHOOK_CONCURRENCY_PER_PARTNER: '2',
+      WEBHOOK_TEST_EVENTS_PER_PARTNER_PER_HOUR: '0',
+      WEBHOOK_REDELIVERIES_PER_PARTNER_PER_HOUR: '10',
+    }).webhooks;
+    expect(set).toMatchObject({
+      concurrency: 8,
+      concurrencyPerPartner: 2,
+      budgets: { testEventsPerHour: 0, redeliveriesPerHour: 10 },
+    });
+    expect(() => loadConfig({ WEBHOOK_CONCURRENCY_PER_PARTNER: '0' })).toThrow(/WEBHOOK_CONCURRENCY_PER_PARTNER/);
+  });
+
   it('refuses an attempt timeout the outbox lease would not outlast', () => {
     expect(() => loadConfig({ OUTBOX_LEASE_SECONDS: '10', WEBHOOK_TIMEOUT_MS: '10000' })).toThrow(/WEBHOOK_TIMEOUT_MS/);
     expect(loadConfig({ OUTBOX_LEASE_SECONDS: '11', WEBHOOK_TIMEOUT_MS: '10000' }).webhooks.timeoutMs).toBe(10_000);

@@ -21,6 +21,33 @@ export const WebhookEnvSchema = Type.Object({
     description:
       'An endpoint whose deliveries have failed without a success for this long is disabled (reason FAILING).',
   }),
+  WEBHOOK_CONCURRENCY: Type.Integer({
+    default: 16,
+    minimum: 1,
+    maximum: 256,
+    description:
+      'Webhook deliveries each server process POSTs at once, in lanes of their own (e-mails and publishing have OUTBOX_CONCURRENCY).',
+  }),
+  WEBHOOK_CONCURRENCY_PER_PARTNER: Type.Integer({
+    default: 4,
+    minimum: 1,
+    maximum: 256,
+    description:
+      "One partner's webhook deliveries in flight at once, all server processes together: its slow endpoints hold no more lanes than this.",
+  }),
+  WEBHOOK_TEST_EVENTS_PER_PARTNER_PER_HOUR: Type.Integer({
+    default: 60,
+    minimum: 0,
+    maximum: 100_000,
+    description: 'Test events (`POST …/webhooks/{webhookId}/test`) one partner may send in a UTC hour; past it, 429.',
+  }),
+  WEBHOOK_REDELIVERIES_PER_PARTNER_PER_HOUR: Type.Integer({
+    default: 2000,
+    minimum: 0,
+    maximum: 1_000_000,
+    description:
+      'Deliveries one partner may have queued again by redeliveries (`POST …/events/…/redeliver`) in a UTC hour; past it, 429.',
+  }),
   WEBHOOK_SECRET_OVERLAP_SECONDS: Type.Integer({
     default: 86_400,
     minimum: 0,
@@ -42,6 +69,12 @@ export interface WebhookConfig {
   readonly disableAfterMs: number;
   /** Default overlap of the previous secret after a rotation. */
   readonly secretOverlapSeconds: number;
+  /** Deliveries each process POSTs at once (the webhook worker's lanes). */
+  readonly concurrency: number;
+  /** One partner's deliveries in flight at once, every process together (the worker's `inFlightPerShare`). */
+  readonly concurrencyPerPartner: number;
+  /** Per partner and UTC hour: test events, and deliveries queued again by redeliveries. */
+  readonly budgets: { readonly testEventsPerHour: number; readonly redeliveriesPerHour: number };
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -73,5 +106,11 @@ export function webhookConfigFrom(env: Static<typeof WebhookEnvSchema>): Webhook
     retryDelaysMs: Object.freeze(parseDelays(env.WEBHOOK_RETRY_DELAYS)),
     disableAfterMs: env.WEBHOOK_DISABLE_AFTER_DAYS * 86_400_000,
     secretOverlapSeconds: env.WEBHOOK_SECRET_OVERLAP_SECONDS,
+    concurrency: env.WEBHOOK_CONCURRENCY,
+    concurrencyPerPartner: env.WEBHOOK_CONCURRENCY_PER_PARTNER,
+    budgets: {
+      testEventsPerHour: env.WEBHOOK_TEST_EVENTS_PER_PARTNER_PER_HOUR,
+      redeliveriesPerHour: env.WEBHOOK_REDELIVERIES_PER_PARTNER_PER_HOUR,
+    },
   };
 }

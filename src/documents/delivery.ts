@@ -10,7 +10,7 @@ import { composePolicyEmail } from './mail/compose.js';
 import type { MailAttachment } from './mail/model.js';
 import { mailTransportFor, type MailTransport } from './mail/transport.js';
 import type { OutboxMessage } from '../db/outbox/repository.js';
-import type { OutboxKind } from '../db/outbox/worker.js';
+import type { OutboxKind } from '../db/outbox/kinds.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import type { DetailRecord, PolicyRecord } from '../policies/model.js';
 import { findPolicy } from '../policies/repository.js';

@@ -1,4 +1,5 @@
-import { NotFound, RateLimited } from '../kernel/errors.js';
+import { WINDOW_SECONDS } from '../db/budgets/windows.js';
+import { NotFound, RateLimited, spentBudgetHeaders } from '../kernel/errors.js';
 
 /** A document id that is not one of this policy's documents (or not a document at all). */
 export class DocumentNotFound extends NotFound {
@@ -14,8 +15,14 @@ export class DocumentNotFound extends NotFound {
 export class DocumentResendLimited extends RateLimited {
   constructor(scope: 'policy' | 'partner', limit: number, retryAfterSeconds: number) {
     const window = scope === 'policy' ? 'this policy per UTC day' : 'this partner per UTC hour';
-    super(`The documents may be resent at most ${limit} times for ${window}; retry after ${retryAfterSeconds} s.`, {
-      'retry-after': String(retryAfterSeconds),
-    });
+    super(
+      `The documents may be resent at most ${limit} times for ${window}; retry after ${retryAfterSeconds} s.`,
+      spentBudgetHeaders(
+        scope === 'policy'
+          ? { name: 'resends-policy', quota: limit, windowSeconds: WINDOW_SECONDS.day }
+          : { name: 'resends-partner', quota: limit, windowSeconds: WINDOW_SECONDS.hour },
+        retryAfterSeconds,
+      ),
+    );
   }
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { purgeSendBudgets, takeSendBudget, type SendBudget } from '../db/budgets/repository.js';
+import { secondsLeftIn } from '../db/budgets/windows.js';
 import type { Db } from '../db/database.js';
 import { enqueue } from '../db/outbox/repository.js';
 import { PolicyNotFound } from '../policies/errors.js';
@@ -6,7 +8,7 @@ import { findPolicy } from '../policies/repository.js';
 import type { PolicyLookup } from '../policies/repository-read.js';
 import { DocumentResendLimited } from './errors.js';
 import { resendDocumentsMessage } from './messages.js';
-import { purgeResendBudgets, recordResend, takeResendBudget } from './repository-resends.js';
+import { recordResend } from './repository-resends.js';
 
 /** Who asks for a resend, where it goes, when; and how many resends the policy and the partner may have. */
 export interface ResendRequest {
@@ -39,20 +41,23 @@ export async function requestDocumentsResend(
     },
     resend.at,
   );
-  const day = `${resend.at.slice(0, 10)}T00:00:00.000Z`;
-  const hour = `${resend.at.slice(0, 13)}:00:00.000Z`;
-  const secondsUntil = (start: string, ms: number) =>
-    Math.max(1, Math.ceil((Date.parse(start) + ms - Date.parse(resend.at)) / 1000));
+  const { perPolicyPerDay, perPartnerPerHour } = resend.limits;
+  const policyBudget: SendBudget = {
+    scope: `resends:policy:${policy.policyNumber}`,
+    window: 'day',
+    limit: perPolicyPerDay,
+  };
+  const partnerBudget: SendBudget = {
+    scope: `resends:partner:${String(lookup.partnerId)}`,
+    window: 'hour',
+    limit: perPartnerPerHour,
+  };
   await deps.db.transaction().execute(async (tx) => {
-    // Windows that ended over a day ago count for nothing now.
-    await purgeResendBudgets(tx, new Date(Date.parse(day) - 86_400_000).toISOString());
-    const { perPolicyPerDay, perPartnerPerHour } = resend.limits;
-    const policyScope = { scope: `policy:${policy.policyNumber}`, windowStart: day, limit: perPolicyPerDay };
-    if (!(await takeResendBudget(tx, policyScope)))
-      throw new DocumentResendLimited('policy', perPolicyPerDay, secondsUntil(day, 86_400_000));
-    const partnerScope = { scope: `partner:${String(lookup.partnerId)}`, windowStart: hour, limit: perPartnerPerHour };
-    if (!(await takeResendBudget(tx, partnerScope)))
-      throw new DocumentResendLimited('partner', perPartnerPerHour, secondsUntil(hour, 3_600_000));
+    await purgeSendBudgets(tx, resend.at);
+    if (!(await takeSendBudget(tx, policyBudget, 1, resend.at)))
+      throw new DocumentResendLimited('policy', perPolicyPerDay, secondsLeftIn('day', resend.at));
+    if (!(await takeSendBudget(tx, partnerBudget, 1, resend.at)))
+      throw new DocumentResendLimited('partner', perPartnerPerHour, secondsLeftIn('hour', resend.at));
     await recordResend(tx, {
       policyNumber: policy.policyNumber,
       partnerId: lookup.partnerId,

@@ -38,17 +38,9 @@ export interface DocumentResendTable {
   requested_at: string;
 }
 
-/** How many resends a scope (`policy:<number>`, `partner:<id>`) has used in one window (its start, ISO). */
-export interface DocumentResendBudgetTable {
-  scope: string;
-  window_start: string;
-  used: number;
-}
-
 export interface DocumentsTables {
   policy_document: PolicyDocumentTable;
   document_resend: DocumentResendTable;
-  document_resend_budget: DocumentResendBudgetTable;
 }
 
 declare module '../db/database.js' {

@@ -1,4 +1,5 @@
-import { InvalidInput, NotFound } from '../kernel/errors.js';
+import { WINDOW_SECONDS } from '../db/budgets/windows.js';
+import { InvalidInput, NotFound, RateLimited, spentBudgetHeaders } from '../kernel/errors.js';
 
 /** An event id that is not one of this partner's events under this brand (or not an event at all). */
 export class EventNotFound extends NotFound {
@@ -21,5 +22,15 @@ export class EventWebhookNotFound extends NotFound {
 export class InvalidRedeliveryRange extends InvalidInput {
   constructor(code: 'INVALID_TIME_RANGE' | 'REDELIVERY_RANGE_TOO_LARGE', message: string) {
     super(code, message, { property: 'to' });
+  }
+}
+
+/** The partner's budget of redelivered deliveries for this UTC hour cannot pay for the request. */
+export class RedeliveriesLimited extends RateLimited {
+  constructor(limit: number, retryAfterSeconds: number) {
+    super(
+      `At most ${limit} deliveries may be redelivered per partner per UTC hour, and fewer than this request's are left; retry after ${retryAfterSeconds} s, or redeliver fewer.`,
+      spentBudgetHeaders({ name: 'redeliveries', quota: limit, windowSeconds: WINDOW_SECONDS.hour }, retryAfterSeconds),
+    );
   }
 }

@@ -103,7 +103,8 @@ export interface EventWebhooks {
     scope: EventWebhookScope,
     eventIds: readonly string[],
   ) => Promise<ReadonlyMap<string, ReadonlyMap<string, DeliveryState>>>;
-  readonly deliveryMessage: (eventId: string, webhookId: string, at: string) => NewOutboxMessage;
+  /** The delivery's outbox message, in the event's partner's share of the webhook lanes. */
+  readonly deliveryMessage: (event: PartnerEvent, webhookId: string, at: string) => NewOutboxMessage;
   /**
    * The endpoints the event would be fanned out to now: the enabled, live (not deleted) endpoints
    * of its partner and brand subscribed to its type; a `webhook.test` event only its own endpoint.

@@ -1,6 +1,6 @@
 import type { Clock } from '../context.js';
 import type { Db, Tx } from '../db/database.js';
-import type { CommittedKind } from '../db/outbox/worker.js';
+import type { CommittedKind } from '../db/outbox/kinds.js';
 import type { PartnerEvent } from './model.js';
 import { lockEvents, publishEvents } from './repository-feed.js';
 

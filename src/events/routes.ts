@@ -19,6 +19,10 @@ import {
 } from './schemas.js';
 import { getEvent, listEvents, redeliverEvent, redeliverRange, type EventLogDeps } from './service.js';
 
+/** The redeliveries' budget, as both routes describe it. */
+const BUDGET =
+  'Each delivery queued counts against the partner’s `WEBHOOK_REDELIVERIES_PER_PARTNER_PER_HOUR` (2000) per UTC hour: a request that does not fit in what is left is 429 `RATE_LIMITED` with `Retry-After` and queues nothing.';
+
 const NOT_FOUND =
   '404 `EVENT_NOT_FOUND` when the id is unknown, is another partner’s, or was recorded under another brand than `{brandCode}` (not told apart).';
 
@@ -35,7 +39,12 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
   app,
   { context, webhooks },
 ) => {
-  const deps: EventLogDeps = { db: context.db, clock: context.clock, ...(webhooks ? { webhooks } : {}) };
+  const deps: EventLogDeps = {
+    db: context.db,
+    clock: context.clock,
+    redeliveriesPerHour: context.config.webhooks.budgets.redeliveriesPerHour,
+    ...(webhooks ? { webhooks } : {}),
+  };
 
   app.get(
     '/partners/v1/:brandCode/events',
@@ -89,7 +98,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
         tags: ['events'],
         operationId: 'redeliverEvent',
         summary: 'Redeliver one event',
-        description: `Queues the event's deliveries, each due now from attempt 1, with the same \`webhook-id\`: a delivery that failed for good, or one your receiver lost, comes again. Without \`webhookId\`: every delivery the event has, plus every enabled endpoint subscribed to its type that has none (missed while disabled, registered or subscribed later). With \`webhookId\`: that endpoint, whether or not it had a delivery and whatever its event types (a \`webhook.test\` event only to its own endpoint). Answers 202 with how many were queued. ${NOT_FOUND} 404 \`WEBHOOK_NOT_FOUND\` when \`webhookId\` is not a live endpoint of yours under the brand (or another endpoint's test event); 409 \`WEBHOOK_DISABLED\` when it is disabled.`,
+        description: `Queues the event's deliveries, each due now from attempt 1, with the same \`webhook-id\`: a delivery that failed for good, or one your receiver lost, comes again. Without \`webhookId\`: every delivery the event has, plus every enabled endpoint subscribed to its type that has none (missed while disabled, registered or subscribed later). With \`webhookId\`: that endpoint, whether or not it had a delivery and whatever its event types (a \`webhook.test\` event only to its own endpoint). Answers 202 with how many were queued. ${BUDGET} ${NOT_FOUND} 404 \`WEBHOOK_NOT_FOUND\` when \`webhookId\` is not a live endpoint of yours under the brand (or another endpoint's test event); 409 \`WEBHOOK_DISABLED\` when it is disabled.`,
         params: EventParams,
         body: RedeliverBody,
         response: { 202: RedeliveryAnswer, ...errorResponses(400, 401, 403, 404, 409, 429, 500) },
@@ -115,7 +124,9 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
         operationId: 'redeliverEvents',
         summary: 'Redeliver events of a time range',
         description:
-          "Queues the deliveries of every published event that happened in [`from`, `to`): with `failedOnly` only those that failed for good; otherwise what one event's redelivery without `webhookId` queues (its deliveries, plus each enabled endpoint subscribed to its type that missed it). `webhookId` restricts either to that endpoint (only the types it subscribes to). Answers 202 with how many deliveries were queued. 400 `INVALID_TIME_RANGE` when `to` is not after `from`; 400 `REDELIVERY_RANGE_TOO_LARGE` when the range holds more than 10 000 events (send shorter ranges); 404 `WEBHOOK_NOT_FOUND` when `webhookId` is not a live endpoint of yours under the brand; 409 `WEBHOOK_DISABLED` when it is disabled.",
+          "Queues the deliveries of every published event that happened in [`from`, `to`): with `failedOnly` only those that failed for good; otherwise what one event's redelivery without `webhookId` queues (its deliveries, plus each enabled endpoint subscribed to its type that missed it). `webhookId` restricts either to that endpoint (only the types it subscribes to). Answers 202 with how many deliveries were queued. 400 `INVALID_TIME_RANGE` when `to` is not after `from`; 400 `REDELIVERY_RANGE_TOO_LARGE` when the range holds more than 1000 events or would queue more than 1000 deliveries (send shorter ranges, or name a `webhookId`). " +
+          BUDGET +
+          ' 404 `WEBHOOK_NOT_FOUND` when `webhookId` is not a live endpoint of yours under the brand; 409 `WEBHOOK_DISABLED` when it is disabled.',
         params: BrandParams,
         body: BulkRedeliverBody,
         response: { 202: RedeliveryAnswer, ...errorResponses(400, 401, 403, 404, 409, 429, 500) },

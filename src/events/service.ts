@@ -1,7 +1,9 @@
 import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
-import { redeliver } from '../db/outbox/repository.js';
-import { EventNotFound, EventWebhookNotFound, InvalidRedeliveryRange } from './errors.js';
+import { purgeSendBudgets, takeSendBudget } from '../db/budgets/repository.js';
+import { secondsLeftIn } from '../db/budgets/windows.js';
+import { redeliverAll, type NewOutboxMessage } from '../db/outbox/repository.js';
+import { EventNotFound, EventWebhookNotFound, InvalidRedeliveryRange, RedeliveriesLimited } from './errors.js';
 import type { DeliveryState, EventDeliveries, EventWebhooks, PartnerEvent } from './model.js';
 import { eventsBetween, feedPage, findScopedEvent, type EventScope } from './repository-feed.js';
 
@@ -14,12 +16,18 @@ export interface EventLogDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly webhooks?: EventWebhooks;
+  /** Deliveries one partner may have queued again by redeliveries in a UTC hour. */
+  readonly redeliveriesPerHour: number;
 }
 
 export const FEED_LIMIT_DEFAULT = 100;
 export const FEED_LIMIT_MAX = 1000;
-/** A bulk redelivery covers at most this many events: a wider range is refused, not cut short. */
-export const REDELIVERY_MAX_EVENTS = 10_000;
+/**
+ * A bulk redelivery covers at most this many events and queues at most this many deliveries: a
+ * wider range is refused, not cut short. Each delivery is a POST to a URL the partner chose.
+ */
+export const REDELIVERY_MAX_EVENTS = 1000;
+export const REDELIVERY_MAX_DELIVERIES = 1000;
 
 export interface FeedPage {
   readonly events: PartnerEvent[];
@@ -62,29 +70,46 @@ interface Targets {
 }
 
 /**
- * Queues the event's deliveries again from their first attempt, due now, under their own keys (so
- * the same `webhook-id`; a FAILED or SENT delivery is made PENDING): with `failedOnly` its FAILED
- * deliveries only; otherwise every delivery it has, and a first one to each endpoint of `live`
- * (those that missed it: disabled then, registered or subscribed later). Restricted to
- * `webhookId` when given. Answers how many.
+ * The endpoints an event's redelivery queues again (from their first attempt, under their own
+ * keys, so the same `webhook-id`; a FAILED or SENT delivery is made PENDING): with `failedOnly`
+ * its FAILED deliveries only; otherwise every delivery it has, and a first one to each endpoint of
+ * `live` (those that missed it: disabled then, registered or subscribed later). Restricted to
+ * `webhookId` when given.
  */
-async function redeliverOne(
-  deps: EventLogDeps,
-  webhooks: EventWebhooks,
-  event: PartnerEvent,
+function redeliveryTargets(
   targets: Targets & { readonly states: ReadonlyMap<string, DeliveryState> | undefined },
   live: readonly string[],
-  at: string,
-): Promise<number> {
+): string[] {
   const failedOnly = targets.failedOnly === true;
   const existing = [...(targets.states ?? new Map<string, DeliveryState>())]
     .filter(([, state]) => !failedOnly || state === 'FAILED')
     .map(([webhookId]) => webhookId);
-  const endpoints = [...new Set(failedOnly ? existing : [...existing, ...live])].filter(
+  return [...new Set(failedOnly ? existing : [...existing, ...live])].filter(
     (id) => targets.webhookId === undefined || id === targets.webhookId,
   );
-  for (const webhookId of endpoints) await redeliver(deps.db, webhooks.deliveryMessage(event.id, webhookId, at));
-  return endpoints.length;
+}
+
+/**
+ * Queues the deliveries of a redelivery, paid from the partner's budget of the UTC hour: the
+ * budget and the deliveries are one transaction, so a refused request (429) queues nothing and
+ * parallel requests never pass the budget. Answers how many.
+ */
+async function queueRedeliveries(
+  deps: EventLogDeps,
+  scope: EventScope,
+  messages: readonly NewOutboxMessage[],
+  at: string,
+): Promise<number> {
+  if (messages.length === 0) return 0;
+  const limit = deps.redeliveriesPerHour;
+  const budget = { scope: `redeliveries:partner:${String(scope.partnerId)}`, window: 'hour', limit } as const;
+  await deps.db.transaction().execute(async (tx) => {
+    await purgeSendBudgets(tx, at);
+    if (!(await takeSendBudget(tx, budget, messages.length, at)))
+      throw new RedeliveriesLimited(limit, secondsLeftIn('hour', at));
+    await redeliverAll(tx, messages);
+  });
+  return messages.length;
 }
 
 /**
@@ -120,19 +145,17 @@ export async function redeliverEvent(
     return 0;
   }
   const at = deps.clock().toISOString();
-  if (webhookId === undefined)
-    return redeliverOne(
-      deps,
-      webhooks,
-      event,
-      { states: (await webhooks.deliveryStatesOf(deps.db, scope, [event.id])).get(event.id) },
-      await liveTargets(deps, webhooks, event),
-      at,
-    );
-  await webhooks.assertLiveEndpoint(deps.db, scope, webhookId);
-  if (event.type === 'webhook.test' && event.endpointId !== webhookId) throw new EventWebhookNotFound(webhookId);
-  await redeliver(deps.db, webhooks.deliveryMessage(event.id, webhookId, at));
-  return 1;
+  let endpoints: readonly string[];
+  if (webhookId === undefined) {
+    const states = (await webhooks.deliveryStatesOf(deps.db, scope, [event.id])).get(event.id);
+    endpoints = redeliveryTargets({ states }, await liveTargets(deps, webhooks, event));
+  } else {
+    await webhooks.assertLiveEndpoint(deps.db, scope, webhookId);
+    if (event.type === 'webhook.test' && event.endpointId !== webhookId) throw new EventWebhookNotFound(webhookId);
+    endpoints = [webhookId];
+  }
+  const messages = endpoints.map((id) => webhooks.deliveryMessage(event, id, at));
+  return queueRedeliveries(deps, scope, messages, at);
 }
 
 export interface RedeliveryRange extends Targets {
@@ -175,7 +198,7 @@ export async function redeliverRange(deps: EventLogDeps, scope: EventScope, rang
     scope,
     events.map((event) => event.id),
   );
-  let count = 0;
+  const messages: NewOutboxMessage[] = [];
   for (const event of events) {
     let live: readonly string[] = [];
     if (range.failedOnly !== true) {
@@ -183,7 +206,13 @@ export async function redeliverRange(deps: EventLogDeps, scope: EventScope, rang
       live = liveByKind.get(kind) ?? (await webhooks.liveEndpointsFor(deps.db, event));
       liveByKind.set(kind, live);
     }
-    count += await redeliverOne(deps, webhooks, event, { ...range, states: states.get(event.id) }, live, at);
+    for (const id of redeliveryTargets({ ...range, states: states.get(event.id) }, live))
+      messages.push(webhooks.deliveryMessage(event, id, at));
   }
-  return count;
+  if (messages.length > REDELIVERY_MAX_DELIVERIES)
+    throw new InvalidRedeliveryRange(
+      'REDELIVERY_RANGE_TOO_LARGE',
+      `The range would queue more than ${String(REDELIVERY_MAX_DELIVERIES)} deliveries: redeliver a shorter one at a time, or to one webhookId.`,
+    );
+  return queueRedeliveries(deps, scope, messages, at);
 }

@@ -113,6 +113,25 @@ export class RateLimited extends DomainError {
   }
 }
 
+/** A budget as a 429 names it: `RateLimit-Policy: "<name>";q=<quota>;w=<windowSeconds>`. */
+export interface SpentBudget {
+  readonly name: string;
+  readonly quota: number;
+  readonly windowSeconds: number;
+}
+
+/**
+ * The headers of a 429 for a spent budget: `Retry-After` and the IETF draft's (httpapi-ratelimit-headers)
+ * `RateLimit-Policy` and `RateLimit`, the budget empty until its window ends in `resetSeconds`.
+ */
+export function spentBudgetHeaders(budget: SpentBudget, resetSeconds: number): Record<string, string> {
+  return {
+    'retry-after': String(resetSeconds),
+    'ratelimit-policy': `"${budget.name}";q=${budget.quota};w=${budget.windowSeconds}`,
+    ratelimit: `"${budget.name}";r=0;t=${resetSeconds}`,
+  };
+}
+
 /** A dependency (database, payment gateway) cannot serve right now; `retryAfterSeconds` becomes `Retry-After`. */
 export class Unavailable extends DomainError {
   readonly kind = 'unavailable';

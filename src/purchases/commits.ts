@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { purchaseDocumentsMessage } from '../documents/messages.js';
 import { policyIssuedEvent, purchaseCapturedEvent, purchaseDeclinedEvent } from '../events/data.js';
 import { recordEventSteps } from '../events/repository.js';
-import { enqueueStep } from '../db/outbox/repository.js';
+import { dueNowStep, enqueueStep } from '../db/outbox/repository.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 import type { NumberedIssue } from '../policies/model.js';
 import { noPolicyStep, numberedPolicySteps, POLICY_HEADER_STEP } from '../policies/repository.js';
@@ -109,6 +109,13 @@ export type IssueOutcome =
     };
 
 /**
+ * How long a purchase's e-mail waits for its capture's commit, which makes it due: the partner
+ * hears `payment.captured` before `documents.sent`, and the traveller gets no e-mail of a payment
+ * still in flight. A capture later than this (a crash, finished by recovery) no longer holds it.
+ */
+const EMAIL_WAITS_FOR_CAPTURE_MS = 60_000;
+
+/**
  * Purchase ISSUED, policy numbered and written, quote bought, the documents' e-mail and
  * `policy.issued`, one commit. PostgreSQL first locks the purchase and the quote and requires no
  * policy (racing issuers queue on the rows; a closed gate writes nothing and takes no number);
@@ -128,8 +135,12 @@ export async function issuePurchase(db: Db, unit: PurchaseIssue): Promise<IssueO
       noPolicyStep('no_policy', 'open_quote', quoteId, closed),
       ...numberedPolicySteps('no_policy', request, issue, closed),
       markBoughtStep('bought', POLICY_HEADER_STEP, { quoteId, at }, NUMBER, closed),
-      // The documents' e-mail, committed with the policy (outbox: sent by the worker, at least once).
-      enqueueStep('documents', POLICY_HEADER_STEP, purchaseDocumentsMessage(quoteId, at)),
+      // The documents' e-mail, committed with the policy (outbox: sent by the worker, at least once),
+      // held for the capture's commit (recordCapture).
+      enqueueStep('documents', POLICY_HEADER_STEP, {
+        ...purchaseDocumentsMessage(quoteId, at),
+        dueAt: new Date(Date.parse(at) + EMAIL_WAITS_FOR_CAPTURE_MS).toISOString(),
+      }),
       ...recordEventSteps('issued_event', POLICY_HEADER_STEP, issuedEvent, NUMBER),
       moveStateStep(
         'issued',
@@ -157,7 +168,8 @@ async function whyNotIssued(
 
 /**
  * ISSUED → CAPTURED and its `payment.captured` event, one commit: the partner hears of every
- * capture, once. Undefined when the purchase had moved on (another process captured it).
+ * capture, once; the documents' e-mail held for it is due from then. Undefined when the purchase
+ * had moved on (another process captured it).
  */
 export async function recordCapture(db: Db, purchase: Purchase, at: string): Promise<Purchase | undefined> {
   const { policyNumber } = purchase;
@@ -169,7 +181,11 @@ export async function recordCapture(db: Db, purchase: Purchase, at: string): Pro
       : recordEventSteps('captured_event', 'moved', { ...purchaseCapturedEvent({ ...purchase, policyNumber }), at });
   const { rows } = await runPlan(db, {
     name: 'capture-purchase',
-    steps: [moveStateStep('moved', undefined, move), ...event],
+    steps: [
+      moveStateStep('moved', undefined, move),
+      ...event,
+      dueNowStep('documents_due', 'moved', { key: purchaseDocumentsMessage(purchase.quoteId, at).key, at }),
+    ],
     answer: { moved: MOVED_COLUMNS },
   });
   return rows.moved ? movedPurchase(rows.moved, purchase) : undefined;

@@ -1,6 +1,6 @@
 import { POLICY_DOCUMENTS } from '../../src/documents/messages.js';
 import { startOutboxWorker, type OutboxWorker } from '../../src/db/outbox/worker.js';
-import { outboxHandlers } from '../../src/server.js';
+import { outboxPools } from '../../src/server.js';
 import type { TestApp } from '../helpers/app.js';
 
 export { startSmtpServer, type Received } from '../helpers/smtp-server.js';
@@ -8,7 +8,7 @@ export { startSmtpServer, type Received } from '../helpers/smtp-server.js';
 /** The server's delivery worker of e-mails (same handler), without a timer: each `runOnce` is one pass. */
 export function workerOf(t: TestApp): OutboxWorker {
   // The e-mails' kind only: partner events committed beside them are another kind's (test/events/).
-  const handlers = { [POLICY_DOCUMENTS]: outboxHandlers(t.context)[POLICY_DOCUMENTS]! };
+  const handlers = { [POLICY_DOCUMENTS]: outboxPools(t.context).messages.handlers[POLICY_DOCUMENTS]! };
   return startOutboxWorker({ db: t.context.db, clock: t.context.clock }, handlers, {
     ...t.context.config.outbox,
     timer: false,

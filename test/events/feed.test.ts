@@ -11,10 +11,10 @@ import { eventsCall, publishEvents, wholeFeed, type EventAnswer } from './suppor
 
 /** A stand-in of the webhooks area: one endpoint `whe_test` receives every event (outbox messages only). */
 const ENDPOINT = 'whe_test';
-const deliveryMessage = (eventId: string, webhookId: string, at: string): NewOutboxMessage => ({
-  key: `webhook:${eventId}:${webhookId}`,
+const deliveryMessage = (event: { id: string }, webhookId: string, at: string): NewOutboxMessage => ({
+  key: `webhook:${event.id}:${webhookId}`,
   kind: 'webhook-delivery',
-  payload: { eventId, endpointId: webhookId },
+  payload: { eventId: event.id, endpointId: webhookId },
   at,
 });
 const webhooks: EventWebhooks = {
@@ -41,7 +41,7 @@ const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => NOW, appOpt
 
 /** Publishes with a fan-out that queues the stand-in endpoint's delivery. */
 async function publish() {
-  return publishEvents(getApp(), (tx, event, at) => enqueue(tx, deliveryMessage(event.id, ENDPOINT, at)));
+  return publishEvents(getApp(), (tx, event, at) => enqueue(tx, deliveryMessage(event, ENDPOINT, at)));
 }
 
 /** The delivery's retries exhausted: FAILED. */

@@ -1,11 +1,6 @@
 import type { Db } from '../../src/db/database.js';
-import {
-  startOutboxWorker,
-  type OutboxHandler,
-  type OutboxKind,
-  type OutboxWorker,
-  type OutboxWorkerOptions,
-} from '../../src/db/outbox/worker.js';
+import type { OutboxHandler, OutboxKind } from '../../src/db/outbox/kinds.js';
+import { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../../src/db/outbox/worker.js';
 
 /** A clock the test moves by hand. */
 export function manualClock(start = '2026-11-27T10:00:00.000Z') {

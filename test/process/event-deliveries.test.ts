@@ -26,6 +26,8 @@ const FAST = {
   PURCHASE_RECOVERY_GRACE_SECONDS: '0',
   WEBHOOK_RETRY_DELAYS: '1s,1s,1s',
 };
+/** One delivery at a time: e-mails and publishing, and webhook POSTs (their own lanes). */
+const ONE_LANE = { OUTBOX_CONCURRENCY: '1', WEBHOOK_CONCURRENCY: '1' };
 /** What one approved purchase reports, in its policy's order (the e-mail goes to the sandbox mailbox). */
 const PURCHASE_EVENTS = ['policy.issued', 'payment.captured', 'documents.sent'];
 
@@ -145,7 +147,7 @@ describe(`partner events when the server is killed (${DIALECT})`, () => {
       await world.register(new PartnerClient(first.url));
       first.kill();
       await first.exited;
-      const crashing = await world.start({ OUTBOX_CRASH_AFTER: 'send:webhook-delivery', OUTBOX_CONCURRENCY: '1' });
+      const crashing = await world.start({ OUTBOX_CRASH_AFTER: 'send:webhook-delivery', ...ONE_LANE });
       const client = new PartnerClient(crashing.url);
       const quote = await client.readyQuote();
       quoteId = quote.id;
@@ -162,7 +164,7 @@ describe(`partner events when the server is killed (${DIALECT})`, () => {
       'after a restart the same webhook-id comes again (the one lost acknowledgement), then every other event once',
       async () => {
         const [first] = world.receiver.received;
-        await world.start({ OUTBOX_CONCURRENCY: '1' });
+        await world.start(ONE_LANE);
         const policyNumber = await policyNumberOf(world.database, quoteId);
         await until(() => world.policyEvents(policyNumber).length === PURCHASE_EVENTS.length, 'every event');
         // The repeat comes once the dead process's lease (OUTBOX_LEASE_SECONDS) has run out, which

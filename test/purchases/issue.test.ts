@@ -3,7 +3,7 @@ import { findPartner } from '../../src/auth/accounts.js';
 import { catalogueOf } from '../../src/catalogue/service.js';
 import type { PaymentGateway } from '../../src/payments/gateway.js';
 import { prepareIssue } from '../../src/policies/service.js';
-import { issuePurchase, type PurchaseIssue } from '../../src/purchases/commits.js';
+import { issuePurchase, recordCapture, type PurchaseIssue } from '../../src/purchases/commits.js';
 import type { Purchase } from '../../src/purchases/model.js';
 import { findPurchaseOfQuote } from '../../src/purchases/repository.js';
 import { purchaseQuote } from '../../src/purchases/service.js';
@@ -103,6 +103,26 @@ describe(`the issuing commit of a purchase (${DIALECT})`, () => {
     expect(after.counters.reduce((sum, c) => sum + c.last_value, 0)).toBe(
       before.counters.reduce((sum, c) => sum + c.last_value, 0) + 1,
     );
+  });
+
+  it("holds the documents' e-mail until the capture's commit makes it due (payment.captured before documents.sent)", async () => {
+    const t = getApp();
+    const purchase = await startedPurchase(t);
+    const issued = (await issuePurchase(t.context.db, issueOf(purchase))).issued!;
+    const email = () =>
+      t.context.db
+        .selectFrom('outbox_message')
+        .select(['state', 'next_attempt_at'])
+        .where('message_key', '=', `policy-documents:${purchase.quoteId}:1`)
+        .executeTakeFirstOrThrow();
+    // Held a minute at most: a capture that never comes (a crash) does not keep it forever.
+    expect(await email()).toEqual({
+      state: 'PENDING',
+      next_attempt_at: new Date(NOW.getTime() + 60_000).toISOString(),
+    });
+    const capturedAt = new Date(NOW.getTime() + 1500).toISOString();
+    expect(await recordCapture(t.context.db, issued, capturedAt)).toMatchObject({ state: 'CAPTURED' });
+    expect(await email()).toEqual({ state: 'PENDING', next_attempt_at: capturedAt });
   });
 
   it('writes nothing and takes no number when the purchase has moved on (another process issued it)', async () => {

@@ -27,8 +27,12 @@ export interface NewOutboxMessage {
   kind: string;
   /** JSON-serialisable. */
   payload: unknown;
-  /** The instant of the change that causes it: created, and due, then. */
+  /** The instant of the change that causes it: created, and due, then (unless `dueAt`). */
   at: string;
+  /** Held back until then (a later step, `dueNowStep`, may make it due sooner); absent: `at`. */
+  dueAt?: string;
+  /** Whose share of the lanes its delivery uses (worker.ts `inFlightPerShare`); absent: the common share. */
+  share?: string;
 }
 
 /** An outbox insert's values as bound parameters (names for `reusableQuery`, see OUTBOX_NAMES). */
@@ -37,8 +41,17 @@ export interface OutboxValues {
   outboxKind: string;
   outboxPayloadJson: string;
   outboxAt: string;
+  outboxDueAt: string;
+  outboxShareKey: string;
 }
-export const OUTBOX_NAMES = ['outboxKey', 'outboxKind', 'outboxPayloadJson', 'outboxAt'] as const;
+export const OUTBOX_NAMES = [
+  'outboxKey',
+  'outboxKind',
+  'outboxPayloadJson',
+  'outboxAt',
+  'outboxDueAt',
+  'outboxShareKey',
+] as const;
 
 export function outboxValues(message: NewOutboxMessage): OutboxValues {
   return {
@@ -46,6 +59,8 @@ export function outboxValues(message: NewOutboxMessage): OutboxValues {
     outboxKind: message.kind,
     outboxPayloadJson: JSON.stringify(message.payload),
     outboxAt: message.at,
+    outboxDueAt: message.dueAt ?? message.at,
+    outboxShareKey: message.share ?? '',
   };
 }
 
@@ -69,9 +84,10 @@ export function enqueueStatementOf<DB extends Database>(qc: QueryCreator<DB>, v:
       payload_json: v.outboxPayloadJson,
       state: 'PENDING',
       attempts: 0,
-      next_attempt_at: v.outboxAt,
+      next_attempt_at: v.outboxDueAt,
       created_at: v.outboxAt,
       updated_at: v.outboxAt,
+      share_key: v.outboxShareKey,
     })
     .onConflict((oc) => oc.column('message_key').doNothing());
 }
@@ -97,10 +113,36 @@ export function enqueueStep(
         payload_json: v.outboxPayloadJson,
         state: 'PENDING',
         attempts: 0,
-        next_attempt_at: v.outboxAt,
+        next_attempt_at: v.outboxDueAt,
         created_at: v.outboxAt,
         updated_at: v.outboxAt,
+        share_key: v.outboxShareKey,
       }).onConflict((oc: OnConflictBuilder<Database, 'outbox_message'>) => oc.column('message_key').doNothing()),
+  };
+}
+
+/**
+ * The step of a commit plan that makes a held message (`dueAt` later) due at `at`, when the step
+ * `after` answered a row (a purchase's capture releases its e-mail). A message due already, sent,
+ * or never recorded is left as it is.
+ */
+export function dueNowStep(
+  name: string,
+  after: string,
+  release: { readonly key: string; readonly at: string },
+): PlanStep<{ outboxKey: string; outboxAt: string }> {
+  return {
+    name,
+    after,
+    values: { outboxKey: release.key, outboxAt: release.at },
+    build: (qc, { v, gate }) =>
+      qc
+        .updateTable('outbox_message')
+        .set({ next_attempt_at: v.outboxAt, updated_at: v.outboxAt })
+        .where('message_key', '=', v.outboxKey)
+        .where('state', '=', 'PENDING')
+        .where('next_attempt_at', '>', v.outboxAt)
+        .where(gate),
   };
 }
 
@@ -134,26 +176,6 @@ export async function retryMessage(db: Executor, key: string, at: string): Promi
     .where('state', 'in', ['PENDING', 'FAILED'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
-}
-
-/**
- * Delivers a message again from its first attempt (a partner's redelivery): recorded if new, else
- * made PENDING and due at `message.at` whatever its state, SENT and FAILED included. Same key, so
- * a redelivered webhook keeps its `webhook-id`. A live lease is kept (its worker is sending it).
- */
-export async function redeliver(db: Executor, message: NewOutboxMessage): Promise<void> {
-  await enqueueStatement(db, message)
-    .onConflict((oc) =>
-      oc.column('message_key').doUpdateSet({
-        state: 'PENDING',
-        attempts: 0,
-        next_attempt_at: message.at,
-        updated_at: message.at,
-        sent_at: null,
-        last_error: null,
-      }),
-    )
-    .execute();
 }
 
 /** The states of the messages with these keys (absent keys are not in the map); by the unique key's index. */
@@ -201,9 +223,10 @@ const enqueueRows = reusableInsert([...OUTBOX_NAMES], (db, rows: OutboxValues[])
         payload_json: v.outboxPayloadJson,
         state: 'PENDING',
         attempts: 0,
-        next_attempt_at: v.outboxAt,
+        next_attempt_at: v.outboxDueAt,
         created_at: v.outboxAt,
         updated_at: v.outboxAt,
+        share_key: v.outboxShareKey,
       })),
     )
     .onConflict((oc) => oc.column('message_key').doNothing()),
@@ -213,4 +236,49 @@ const enqueueRows = reusableInsert([...OUTBOX_NAMES], (db, rows: OutboxValues[])
 export async function enqueueAll(tx: Executor, messages: readonly NewOutboxMessage[]): Promise<void> {
   for (let i = 0; i < messages.length; i += ENQUEUE_ROWS)
     await enqueueRows(tx, messages.slice(i, i + ENQUEUE_ROWS).map(outboxValues));
+}
+
+const redeliverRows = reusableInsert([...OUTBOX_NAMES], (db, rows: OutboxValues[]) =>
+  db
+    .insertInto('outbox_message')
+    .values(
+      rows.map((v) => ({
+        message_key: v.outboxKey,
+        kind: v.outboxKind,
+        payload_json: v.outboxPayloadJson,
+        state: 'PENDING',
+        attempts: 0,
+        next_attempt_at: v.outboxDueAt,
+        created_at: v.outboxAt,
+        updated_at: v.outboxAt,
+        share_key: v.outboxShareKey,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.column('message_key').doUpdateSet((eb) => ({
+        state: 'PENDING',
+        attempts: 0,
+        next_attempt_at: eb.ref('excluded.next_attempt_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+        share_key: eb.ref('excluded.share_key'),
+        sent_at: null,
+        last_error: null,
+      })),
+    ),
+);
+
+/**
+ * Delivers messages again from their first attempt (a partner's redelivery): each recorded if
+ * new, else made PENDING and due at its `at` whatever its state, SENT and FAILED included; in
+ * multi-row upserts of ENQUEUE_ROWS (keys must be distinct). Same key, so a redelivered webhook
+ * keeps its `webhook-id`. A live lease is kept (its worker is sending it).
+ */
+export async function redeliverAll(tx: Executor, messages: readonly NewOutboxMessage[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += ENQUEUE_ROWS)
+    await redeliverRows(tx, messages.slice(i, i + ENQUEUE_ROWS).map(outboxValues));
+}
+
+/** `redeliverAll` of one message. */
+export async function redeliver(db: Executor, message: NewOutboxMessage): Promise<void> {
+  await redeliverAll(db, [message]);
 }

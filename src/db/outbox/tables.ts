@@ -11,6 +11,11 @@ export interface OutboxMessageTable {
   /** Which handler delivers it (`policy-documents`, later partner events). */
   kind: string;
   payload_json: string;
+  /**
+   * Whose share of the delivery lanes it uses (webhook deliveries: `partner:<id>`); '' for the
+   * common one. A worker with a per-share limit leases at most that many of one share at once.
+   */
+  share_key: Generated<string>;
   /** PENDING, SENT or FAILED. */
   state: string;
   /** Deliveries started so far (counted when leased: a crash while sending counts). */

@@ -1,10 +1,11 @@
 import type { BackgroundLog } from '../../logging/background-log.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../context.js';
-import type { Db, Tx } from '../database.js';
+import type { Db } from '../database.js';
 import { failureName } from '../refused-values.js';
 import type { OutboxConfig } from '../../config/outbox.js';
 import { startPeriodic } from '../../kernel/periodic.js';
+import { backoffMs, type CommittedKind, type OutboxHandler, type OutboxKind, type SendingKind } from './kinds.js';
 import type { OutboxMessage } from './repository.js';
 import {
   failAbandoned,
@@ -16,37 +17,6 @@ import {
 } from './repository-lease.js';
 import { groupedSentMarks } from './sent-marks.js';
 
-/** Delivers one message; throwing means "not delivered", retried with back-off. Use `message.key` as a stable id. */
-export type OutboxHandler = (message: OutboxMessage) => Promise<void>;
-
-interface KindSchedule {
-  /** Delays before attempts 2, 3, …: a message gets `length + 1` attempts. Absent: back-off and `maxAttempts`. */
-  readonly retryDelaysMs?: readonly number[];
-}
-
-/**
- * A kind whose delivery calls out (an e-mail, a webhook): one message per lane, marks SENT grouped.
- * `prepare`, if any, reads what the kind's messages leased together need (their rows, in a few
- * statements for all) before the first of them is delivered; its answer goes to each `deliver`
- * (undefined when it threw: each delivery then reads its own).
- */
-export interface SendingKind<Prepared = unknown> extends KindSchedule {
-  prepare?(messages: readonly OutboxMessage[]): Promise<Prepared>;
-  deliver(message: OutboxMessage, prepared?: Prepared): Promise<void>;
-  /** Runs in the transaction that marks the message SENT (e.g. the event that reports it was sent). */
-  readonly recordSent?: (tx: Tx, message: OutboxMessage) => Promise<void>;
-}
-
-/**
- * A kind whose delivery is work in the database only (publishing an event): its messages leased
- * together are committed in ONE transaction with their SENT marks; a throw commits each alone.
- */
-export interface CommittedKind extends KindSchedule {
-  readonly commit: (tx: Tx, messages: readonly OutboxMessage[]) => Promise<void>;
-}
-
-export type OutboxKind = SendingKind | CommittedKind;
-
 export interface OutboxWorkerDeps {
   readonly db: Db;
   readonly clock: Clock;
@@ -56,6 +26,12 @@ export interface OutboxWorkerDeps {
 }
 
 export interface OutboxWorkerOptions extends OutboxConfig {
+  /**
+   * At most this many messages of one share (`NewOutboxMessage.share`, e.g. a partner's) leased at
+   * once by all workers together, and shares leased in turn: a share whose receivers are slow
+   * holds this many lanes at most. Absent: oldest due first, whatever their share.
+   */
+  readonly inFlightPerShare?: number;
   /** Messages delivered at most per pass (the next pass continues). */
   readonly batch?: number;
   /** False: no timer, passes only through `runOnce` (tests, operator commands). */
@@ -69,7 +45,6 @@ export interface OutboxWorker {
   stop(): Promise<void>;
 }
 
-export const MAX_BACKOFF_MS = 3_600_000;
 /** Messages per pass unless `batch` says: per lane, so more lanes are not held up by passes' ends and pauses. */
 const BATCH_PER_LANE = 64;
 const MIN_BATCH = 100;
@@ -78,15 +53,6 @@ const MIN_BATCH = 100;
  * too, and a committed kind's messages leased together commit in one transaction.
  */
 const LEASE_PER_LANE = 4;
-
-/**
- * Delay before attempt `attempts + 1`: base·2^(attempts−1), capped, then "equal jitter" (half
- * fixed, half random) so workers that failed together do not retry together.
- */
-export function backoffMs(attempts: number, baseBackoffMs: number, random: number): number {
-  const exponential = Math.min(MAX_BACKOFF_MS, baseBackoffMs * 2 ** Math.max(0, attempts - 1));
-  return Math.round(exponential / 2 + (exponential / 2) * random);
-}
 
 /**
  * The outbox's delivery worker of a process: every `intervalMs` a pass leases due messages (compare
@@ -198,10 +164,29 @@ export function startOutboxWorker(
     }
   };
 
+  /** Lanes waiting for the next look at the queue wait together; a stop ends the wait. */
+  let idle: { promise: Promise<void>; end: () => void } | undefined;
+  const nextLook = (): Promise<void> => {
+    if (!idle) {
+      let end: () => void = () => undefined;
+      const promise = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.intervalMs).unref();
+        end = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      }).finally(() => (idle = undefined));
+      idle = { promise, end };
+    }
+    return idle.promise;
+  };
+
   const pass = async (): Promise<number> => {
     let delivered = 0;
     let budget = options.batch ?? Math.max(MIN_BATCH, lanes * BATCH_PER_LANE);
     let drained = false;
+    /** Lanes delivering now: while any is, an idle lane looks again every `intervalMs`. */
+    let delivering = 0;
     /** Leased by a lane for the others, not yet started; each with the end of its lease. */
     const queue: { message: OutboxMessage; until: string; prepared: Promise<unknown> | undefined }[] = [];
     let leasing: Promise<unknown> | undefined;
@@ -213,7 +198,9 @@ export function startOutboxWorker(
       return same.map((q) => q.message);
     };
     // Each lane takes the next leased message; when none is left, it leases LEASE_PER_LANE per lane
-    // in one statement (the others wait for it), until a lease finds none or the batch is spent.
+    // in one statement (the others wait for it), until the batch is spent or a lease finds none
+    // while no lane is delivering. A lane that finds none while others deliver (a slow receiver)
+    // looks again every `intervalMs`, so what becomes due meanwhile does not wait for the slow one.
     const lane = async () => {
       for (;;) {
         // Stopping: no new delivery starts (the queue's leases are given back below).
@@ -232,7 +219,14 @@ export function startOutboxWorker(
           const now = deps.clock();
           const until = new Date(now.getTime() + options.leaseSeconds * 1000).toISOString();
           const limit = Math.min(budget, lanes * LEASE_PER_LANE);
-          const leasedNow = leaseDue(deps.db, { owner, now: now.toISOString(), until, kinds, limit });
+          const leasedNow = leaseDue(deps.db, {
+            owner,
+            now: now.toISOString(),
+            until,
+            kinds,
+            limit,
+            ...(options.inFlightPerShare === undefined ? {} : { perShare: options.inFlightPerShare }),
+          });
           leasing = leasedNow;
           let leased: OutboxMessage[];
           try {
@@ -243,21 +237,34 @@ export function startOutboxWorker(
           }
           const [first, ...rest] = leased;
           budget -= leased.length;
-          // Only an empty lease ends the pass: a short one may mean another worker holds the rest
-          // (skip locked) and the pass's own commits may have queued more (fan-out) since.
-          if (leased.length === 0) drained = true;
+          if (!first) {
+            // Only an empty lease with no delivery under way ends the pass: a short one may mean
+            // another worker holds the rest (skip locked), the pass's own commits may have queued
+            // more (fan-out) since, and a delivery under way may free its share's place.
+            if (delivering === 0) {
+              drained = true;
+              return;
+            }
+            await nextLook();
+            continue;
+          }
           const preparedOf = prepareLease(leased);
           for (const next of rest) queue.push({ message: next, until, prepared: preparedOf(next) });
-          if (!first) return;
           message = first;
           prepared = preparedOf(first);
         }
         const kind = byKind.get(message.kind) as OutboxKind;
-        const marked =
-          'commit' in kind
-            ? await commit(kind, [message, ...queuedOf(message.kind)])
-            : await send(kind, message, prepared);
-        delivered += marked;
+        delivering++;
+        try {
+          // Awaited first: `delivered += await …` would add to the count read before the wait.
+          const marked =
+            'commit' in kind
+              ? await commit(kind, [message, ...queuedOf(message.kind)])
+              : await send(kind, message, prepared);
+          delivered += marked;
+        } finally {
+          delivering--;
+        }
       }
     };
     const ended = await Promise.allSettled(Array.from({ length: lanes }, lane));
@@ -280,6 +287,7 @@ export function startOutboxWorker(
     runOnce: () => loop.runOnce(),
     stop() {
       stopped = true;
+      idle?.end();
       return loop.stop();
     },
   };

@@ -5,7 +5,7 @@ import { eventBody, findEvent, findEvents } from '../repository.js';
 import type { PartnerEvent } from '../model.js';
 import { groupedWrites } from '../../db/grouped-writes.js';
 import type { OutboxMessage } from '../../db/outbox/repository.js';
-import type { OutboxKind, SendingKind } from '../../db/outbox/worker.js';
+import type { OutboxKind, SendingKind } from '../../db/outbox/kinds.js';
 import { systemResolver, type AddressRules, type Resolver } from './address-guard.js';
 import type { WebhookConfig } from '../../config/webhooks.js';
 import { DeliveryAbandoned, DeliveryFailed, EndpointDisabled } from './errors.js';

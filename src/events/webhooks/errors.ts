@@ -1,4 +1,5 @@
-import { Conflict, InvalidInput, NotFound } from '../../kernel/errors.js';
+import { WINDOW_SECONDS } from '../../db/budgets/windows.js';
+import { Conflict, InvalidInput, NotFound, RateLimited, spentBudgetHeaders } from '../../kernel/errors.js';
 
 /** A webhook id that is unknown, deleted, or another partner's or brand's (not told apart). */
 export class WebhookNotFound extends NotFound {
@@ -61,5 +62,18 @@ export class WebhookDisabled extends Conflict {
       property: 'webhookId',
       value: webhookId,
     });
+  }
+}
+
+/** The partner's test events for this UTC hour are spent. */
+export class WebhookTestsLimited extends RateLimited {
+  constructor(limit: number, retryAfterSeconds: number) {
+    super(
+      `At most ${limit} test events per partner per UTC hour; retry after ${retryAfterSeconds} s.`,
+      spentBudgetHeaders(
+        { name: 'webhook-tests', quota: limit, windowSeconds: WINDOW_SECONDS.hour },
+        retryAfterSeconds,
+      ),
+    );
   }
 }

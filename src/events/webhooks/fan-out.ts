@@ -12,10 +12,14 @@ export interface DeliveryPayload {
   readonly endpointId: string;
 }
 
-/** The outbox message of one event's delivery to one endpoint (fan-out, and redelivery under the same key). */
-export function deliveryMessage(eventId: string, endpointId: string, at: string): NewOutboxMessage {
-  const payload: DeliveryPayload = { eventId, endpointId };
-  return { key: deliveryKey(eventId, endpointId), kind: WEBHOOK_DELIVERY, payload, at };
+/**
+ * The outbox message of one event's delivery to one endpoint (fan-out, and redelivery under the same
+ * key), in its partner's share of the webhook lanes (every brand of the partner together).
+ */
+export function deliveryMessage(event: PartnerEvent, endpointId: string, at: string): NewOutboxMessage {
+  const payload: DeliveryPayload = { eventId: event.id, endpointId };
+  const share = `partner:${String(event.partnerId)}`;
+  return { key: deliveryKey(event.id, endpointId), kind: WEBHOOK_DELIVERY, payload, at, share };
 }
 
 /**
@@ -66,17 +70,16 @@ export async function enqueueDeliveriesOf(
 ): Promise<Map<string, string[]>> {
   const endpointsOf = new Map<string, WebhookEndpoint[]>();
   const targets = new Map<string, string[]>();
+  const messages: NewOutboxMessage[] = [];
   for (const event of events) {
     const scope = { partnerId: event.partnerId, brandCode: event.brandCode };
     const key = `${String(scope.partnerId)}:${scope.brandCode}`;
     const endpoints = endpointsOf.get(key) ?? (await enabledEndpoints(tx, scope));
     endpointsOf.set(key, endpoints);
-    targets.set(
-      event.id,
-      endpoints.filter((e) => receives(e, event)).map((e) => e.id),
-    );
+    const ids = endpoints.filter((e) => receives(e, event)).map((e) => e.id);
+    targets.set(event.id, ids);
+    for (const id of ids) messages.push(deliveryMessage(event, id, at));
   }
-  const messages = [...targets].flatMap(([eventId, ids]) => ids.map((id) => deliveryMessage(eventId, id, at)));
   await enqueueAll(tx, messages);
   return targets;
 }

@@ -28,6 +28,7 @@ export const webhookDepsOf = (context: AppContext, resolve: Resolver = systemRes
   rules: { production: context.config.env === 'production' },
   resolve,
   secretOverlapSeconds: context.config.webhooks.secretOverlapSeconds,
+  testEventsPerHour: context.config.webhooks.budgets.testEventsPerHour,
 });
 
 /** The contract's view of an endpoint: never its secrets. */
@@ -178,7 +179,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; res
         tags,
         operationId: 'testWebhook',
         summary: 'Send a test event',
-        description: `Records a \`webhook.test\` event delivered to this endpoint only, like any other (signed, retried); follow it with GET …/events/{eventId}. 409 \`WEBHOOK_DISABLED\` when the endpoint is disabled. ${NOT_FOUND}`,
+        description: `Records a \`webhook.test\` event delivered to this endpoint only, like any other (signed, retried); follow it with GET …/events/{eventId}. At most \`WEBHOOK_TEST_EVENTS_PER_PARTNER_PER_HOUR\` (60) test events per partner per UTC hour: past it, 429 \`RATE_LIMITED\` with \`Retry-After\` (nothing recorded). 409 \`WEBHOOK_DISABLED\` when the endpoint is disabled. ${NOT_FOUND}`,
         params: WebhookParams,
         response: { 202: TestEventAnswer, ...errorResponses(400, 401, 403, 404, 409, 429, 500) },
       },

@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../context.js';
+import { purgeSendBudgets, takeSendBudget } from '../../db/budgets/repository.js';
+import { secondsLeftIn } from '../../db/budgets/windows.js';
 import type { Db } from '../../db/database.js';
 import type { EventType } from '../model.js';
 import { recordEvent } from '../repository.js';
 import { refusedDestination, type AddressRules, type Resolver } from './address-guard.js';
 import { MAX_ENDPOINTS_PER_BRAND } from '../../config/webhooks.js';
 import { lockName } from '../../db/named-locks.js';
-import { WebhookDisabled, WebhookLimitReached, WebhookNotFound, WebhookUrlRefused } from './errors.js';
+import {
+  WebhookDisabled,
+  WebhookLimitReached,
+  WebhookNotFound,
+  WebhookTestsLimited,
+  WebhookUrlRefused,
+} from './errors.js';
 import type { EndpointScope, WebhookEndpoint } from './model.js';
 import * as repo from './repository.js';
 import { newEndpointId, newWebhookSecret, sealWebhookSecret } from './secrets.js';
@@ -21,6 +29,8 @@ export interface WebhookDeps {
   readonly resolve: Resolver;
   /** Default overlap of a rotated secret. */
   readonly secretOverlapSeconds: number;
+  /** Test events one partner may send in a UTC hour. */
+  readonly testEventsPerHour: number;
 }
 
 export interface EndpointInput {
@@ -153,13 +163,21 @@ export async function rotateSecret(
   return { endpoint: await getEndpoint(deps, scope, id), secret, previousSecretExpiresAt };
 }
 
-/** Records a `webhook.test` event for this endpoint only; it is delivered like any other. */
+/**
+ * Records a `webhook.test` event for this endpoint only; it is delivered like any other. Paid from
+ * the partner's test events of the UTC hour in the same transaction: past the budget 429 and
+ * nothing recorded, and parallel requests never pass it.
+ */
 export async function sendTestEvent(deps: WebhookDeps, scope: EndpointScope, id: string): Promise<string> {
   const endpoint = await getEndpoint(deps, scope, id);
   if (!endpoint.enabled) throw new WebhookDisabled(id);
   const at = deps.clock().toISOString();
-  const eventId = await deps.db.transaction().execute((tx) =>
-    recordEvent(tx, {
+  const limit = deps.testEventsPerHour;
+  const budget = { scope: `webhook-tests:partner:${String(scope.partnerId)}`, window: 'hour', limit } as const;
+  const eventId = await deps.db.transaction().execute(async (tx) => {
+    await purgeSendBudgets(tx, at);
+    if (!(await takeSendBudget(tx, budget, 1, at))) throw new WebhookTestsLimited(limit, secondsLeftIn('hour', at));
+    return recordEvent(tx, {
       type: 'webhook.test',
       sourceKey: `webhook.test:${id}:${randomUUID()}`,
       partnerId: scope.partnerId,
@@ -167,8 +185,8 @@ export async function sendTestEvent(deps: WebhookDeps, scope: EndpointScope, id:
       endpointId: id,
       at,
       data: { webhookId: id, message: 'A test event: your endpoint receives and verifies webhooks.' },
-    }),
-  );
+    });
+  });
   if (eventId === undefined) throw new Error('a test event with a fresh cause was not recorded');
   return eventId;
 }

@@ -12,7 +12,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import { RateLimited } from '../../kernel/errors.js';
+import { RateLimited, spentBudgetHeaders } from '../../kernel/errors.js';
 import type { LimitClass, RateLimitConfig } from '../../config/rate-limits.js';
 
 /** What a budget says about one more request. */
@@ -50,11 +50,10 @@ export class RateLimits {
     const resetSeconds = Math.max(1, state.ttlInSeconds);
     return {
       allowed: false,
-      headers: {
-        'retry-after': String(resetSeconds),
-        'ratelimit-policy': `"${limitClass}";q=${max};w=${this.config.windowSeconds}`,
-        ratelimit: `"${limitClass}";r=0;t=${resetSeconds}`,
-      },
+      headers: spentBudgetHeaders(
+        { name: limitClass, quota: max, windowSeconds: this.config.windowSeconds },
+        resetSeconds,
+      ),
     };
   }
 
