@@ -171,6 +171,7 @@ export async function refundChange(deps: MoneyDeps, change: PolicyChange): Promi
   });
   if (applied === 'overtaken') return current(changeMoney, deps.db, change.id);
   if (applied === 'stale') return move(deps, change, ['REFUNDING'], 'ATTENTION', { declineReason: 'POLICY_MOVED' });
+  crashPoint(deps, 'settle');
   return applied;
 }
 
@@ -194,6 +195,7 @@ export async function settleWithoutMoney(deps: MoneyDeps, change: PolicyChange):
   }
   if (applied === 'overtaken') return current(changeMoney, deps.db, change.id);
   if (applied === 'stale') return { refused: 'stale', sequenceNumber: change.baseSequenceNumber + 1 };
+  crashPoint(deps, 'settle');
   return applied;
 }
 

@@ -13,7 +13,7 @@ import { boughtQuote, claimedQuote } from '../quotes/repository-purchase.js';
 import { findQuote } from '../quotes/repository.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import { problem, warning } from '../kernel/notifications/problems.js';
-import { authorise, continueChallenge, isWaiting } from '../payments/flow/flow.js';
+import { authorise, continueChallenge, crashPoint, isWaiting } from '../payments/flow/flow.js';
 import { advance, purchaseMoney, type FlowDeps } from './flow.js';
 import { startPurchase } from './commits.js';
 import { isRetryableEnd, OPEN_STATES, type NewPurchase, type Purchase } from './model.js';
@@ -133,6 +133,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     if (latest.isPurchaseInitiated) throw new PurchaseInProgress();
     throw new QuoteChangedConcurrently();
   }
+  crashPoint(deps, 'start');
   const { purchase, bought } = await authorise(purchaseMoney, deps, startedPurchase(recorded));
   const answered = bought
     ? withConfigFlag(boughtQuote(claimedQuote(claim), bought), catalogue.version)

@@ -16,6 +16,8 @@ export interface MoneyDeps<Crash extends string = string> {
   readonly log?: BackgroundLog;
   /** Test hook (never in production): kill the process right after this step. */
   readonly crashAfter?: Crash;
+  /** Test hook (never in production): called at every crash point with its step (`AppContext.crashHook`). */
+  readonly crashHook?: (step: string) => void;
 }
 
 export type GatewayStep = 'authorise' | '3ds' | 'capture' | 'void';

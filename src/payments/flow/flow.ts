@@ -15,7 +15,12 @@ import type { Approval, ChallengeInfo, MoneyArea, MoneyDeps, Payable } from './a
 
 export const now = (deps: MoneyDeps) => deps.clock().toISOString();
 
+/**
+ * A step's end, where a test may fail the request (`crashHook`: e.g. as a lost database connection
+ * would, right after the step's commit or gateway call) or kill the process (`crashAfter`).
+ */
 export function crashPoint(deps: MoneyDeps, step: string): void {
+  deps.crashHook?.(step);
   // SIGKILL: no cleanup, no flushing, exactly like a machine dying (test hook, see config).
   if (deps.crashAfter === step) process.kill(process.pid, 'SIGKILL');
 }
@@ -67,6 +72,7 @@ export async function continueChallenge<S extends string, P extends Payable<S>, 
 ): Promise<Continued<R>> {
   const refused = continuationProblems(pending.challenge.threeDSResponse, info, area.challengeOf);
   if (refused.length > 0) return { refused };
+  crashPoint(deps, 'continue');
   const outcome = await deps.gateway.continueThreeDs({
     idempotencyKey: area.key(pending, '3ds'),
     paymentId: pending.paymentId,
@@ -169,8 +175,12 @@ export async function capture<S extends string, P extends Payable<S>, R>(
     paymentId: record.paymentId,
     amount: { amountMinor: record.amountMinor, currency: record.currency },
   });
-  if (outcome.outcome === 'captured')
-    return (await area.captured(deps.db, record, now(deps))) ?? current(area, deps.db, record.id);
+  if (outcome.outcome === 'captured') {
+    crashPoint(deps, 'capture');
+    const captured = (await area.captured(deps.db, record, now(deps))) ?? (await current(area, deps.db, record.id));
+    crashPoint(deps, 'captured');
+    return captured;
+  }
   if (outcome.outcome === 'rejected' && area.captureRejected)
     return (await area.captureRejected(deps.db, record, outcome.code, now(deps))) ?? current(area, deps.db, record.id);
   deps.log?.error(
