@@ -14,14 +14,24 @@ export function connectionCut(): Error {
   return Object.assign(new Error('Connection terminated unexpectedly (test cut)'), { code: 'ECONNRESET' });
 }
 
-/** The steps at which coming requests are cut, in order, each once; `hook` is the app's `crashHook`. */
+/**
+ * The steps at which coming requests are cut, in order, each once; `hook` is the app's `crashHook`.
+ * `cut` is what a cut does there: by default the in-process cut above; on PostgreSQL through a TCP
+ * proxy, the proxy's own (test/helpers/tcp-proxy.ts).
+ */
 export class CutSchedule {
   #pending: string[] = [];
+
+  constructor(
+    private readonly cut: () => void = () => {
+      throw connectionCut();
+    },
+  ) {}
 
   readonly hook = (step: string): void => {
     if (this.#pending[0] !== step) return;
     this.#pending.shift();
-    throw connectionCut();
+    this.cut();
   };
 
   arm(steps: readonly string[]): void {

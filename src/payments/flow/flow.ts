@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/database.js';
+import { bindKey } from '../../http/idempotency/repository.js';
+import type { HeldKey } from '../../http/idempotency/service.js';
 import type { Notification } from '../../kernel/notifications/notification.js';
 import { paymentResultOf, type AuthorisationOutcome } from '../gateway.js';
 import { continuationProblems } from '../three-ds.js';
@@ -63,15 +65,21 @@ export const isWaiting = <S extends string, P extends Payable<S>, R>(
 /** The continuation's problems (nothing was asked of the gateway), or where the answer took the record. */
 export type Continued<R> = { readonly refused: Notification[] } | { readonly moved: R };
 
-/** The follow-up after a 3-D Secure challenge: only now is the card authorised (or declined). */
+/**
+ * The follow-up after a 3-D Secure challenge: only now is the card authorised (or declined). The
+ * request's Idempotency-Key names the record before the gateway is asked, so a retry with it after
+ * any failure answers from the record (or continues it again: the gateway replays).
+ */
 export async function continueChallenge<S extends string, P extends Payable<S>, R>(
   area: MoneyArea<S, P, R>,
   deps: MoneyDeps,
   pending: Waiting<P>,
   info: { readonly threeDSStatus?: string; readonly threeDSRequest?: string },
+  key?: HeldKey,
 ): Promise<Continued<R>> {
   const refused = continuationProblems(pending.challenge.threeDSResponse, info, area.challengeOf);
   if (refused.length > 0) return { refused };
+  if (key) await bindKey(deps.db, { keyId: key.id, subject: area.subjectOf(pending) });
   crashPoint(deps, 'continue');
   const outcome = await deps.gateway.continueThreeDs({
     idempotencyKey: area.key(pending, '3ds'),
