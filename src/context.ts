@@ -9,4 +9,10 @@ export interface AppContext {
   readonly config: AppConfig;
   readonly db: Db;
   readonly clock: Clock;
+  /**
+   * Test hook, never set by the server or the CLI (and ignored when APP_ENV=production): called at
+   * every crash point of the money flow with its step, e.g. to fail the request there as a lost
+   * database connection would.
+   */
+  readonly crashHook?: (step: string) => void;
 }

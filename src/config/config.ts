@@ -8,8 +8,12 @@ import { ENV_FLAG_VALUES, RateLimitEnvSchema, rateLimitConfigFrom } from './rate
  * Every setting the service reads, validated once at start into a frozen object.
  * Staging and production differ only by these values (see README, "Configuration").
  */
-/** The purchase steps after which the crash-test hook may kill the process. */
-export const PURCHASE_CRASH_POINTS = ['authorise', 'issue'] as const;
+/**
+ * The purchase steps after which the crash-test hook may kill the process: its start's commit, a
+ * 3-D Secure continuation's key recorded, the gateway's approval, the issuing commit, the gateway's
+ * capture and its commit.
+ */
+export const PURCHASE_CRASH_POINTS = ['start', 'continue', 'authorise', 'issue', 'capture', 'captured'] as const;
 export type PurchaseCrashPoint = (typeof PURCHASE_CRASH_POINTS)[number];
 
 const EnvSchema = Type.Object({

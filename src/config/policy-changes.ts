@@ -1,8 +1,22 @@
 import { Type, type Static } from 'typebox';
 
 /** The environment variables of amendments and cancellations (parsed with the rest in src/config/config.ts). */
-/** The steps of a change confirmation after which the crash-test hook may kill the process. */
-export const CHANGE_CRASH_POINTS = ['hold', 'authorise', 'apply', 'refund'] as const;
+/**
+ * The steps of a change confirmation after which the crash-test hook may kill the process: the
+ * hold's commit, a 3-D Secure continuation's key recorded, the gateway's approval, the applying
+ * commit, the gateway's capture and its commit, the refund paid, a refund's or a change without
+ * money's settling commit.
+ */
+export const CHANGE_CRASH_POINTS = [
+  'hold',
+  'continue',
+  'authorise',
+  'apply',
+  'capture',
+  'captured',
+  'refund',
+  'settle',
+] as const;
 export type ChangeCrashPoint = (typeof CHANGE_CRASH_POINTS)[number];
 
 export const PolicyChangeEnvSchema = Type.Object({

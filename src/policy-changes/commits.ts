@@ -4,6 +4,7 @@ import { changeDocumentsMessage } from '../documents/messages.js';
 import { changeCapturedEvent, changeRefundedEvent, changeReferences, policyChangedEvent } from '../events/data.js';
 import { policyReferencesOf, recordEvent, recordEventSteps } from '../events/repository.js';
 import { enqueueStep } from '../db/outbox/repository.js';
+import { bindKeyStep, type KeyBinding } from '../http/idempotency/repository.js';
 import { lockPolicyAtStep, policyTransactionSteps } from '../policies/repository-transactions.js';
 import type { PolicyTransactionRequest } from '../policies/transaction-request.js';
 import type { ChangeState, PolicyChange } from './model.js';
@@ -45,6 +46,8 @@ export async function applyChange(
     paymentReference?: string;
     /** Passed through first, in the same transaction: a change that moves no money still takes the policy's one hold. */
     via?: ChangeState;
+    /** The request's Idempotency-Key and the attempt it names, written in the same commit (a change that moves no money). */
+    binding?: KeyBinding;
   },
 ): Promise<ApplyOutcome> {
   // A row is moved once per statement, and a policy's event counter bumped once: passing through
@@ -80,7 +83,14 @@ export async function applyChange(
 async function applyPlan(
   db: Executor,
   change: PolicyChange,
-  step: { from: readonly ChangeState[]; to: ChangeState; patch: ChangePatch; at: string; paymentReference?: string },
+  step: {
+    from: readonly ChangeState[];
+    to: ChangeState;
+    patch: ChangePatch;
+    at: string;
+    paymentReference?: string;
+    binding?: KeyBinding;
+  },
 ): Promise<ApplyOutcome> {
   const sequenceNumber = change.baseSequenceNumber + 1;
   const request = transactionOf(change, step.at, step.paymentReference);
@@ -99,6 +109,7 @@ async function applyPlan(
       // The partner's event of the policy's new transaction (a refund that settled with it: `applyChange`;
       // a charge is captured later: `settleCapture`).
       ...recordEventSteps('changed_event', 'policy_moved', { ...policyChangedEvent(applied, references), at: step.at }),
+      ...(step.binding ? [bindKeyStep('key', 'policy_moved', step.binding)] : []),
     ],
     answer: { moved: 'row' },
   });

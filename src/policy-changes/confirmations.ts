@@ -2,6 +2,7 @@ import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../kernel/brands.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import { problem } from '../kernel/notifications/problems.js';
+import type { HeldKey } from '../http/idempotency/service.js';
 import { authorise, continueChallenge, isWaiting } from '../payments/flow/flow.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import { findPolicy } from '../policies/repository.js';
@@ -9,7 +10,7 @@ import { policyPosition } from '../policies/repository-transactions.js';
 import type { Executor } from '../db/database.js';
 import type { ChangeDeps } from './deps.js';
 import { isRefusal, PolicyChangeInProgress, PolicyChangeNotFound, refusalError, type Refusal } from './errors.js';
-import type { ChangeKind, PolicyChange } from './model.js';
+import { changeOfSubject, isRetryableEnd, type ChangeKind, type PolicyChange } from './model.js';
 import { findChange, moveChange } from './repository.js';
 import { advanceChange, changeMoney, holdPolicy, holdRefund, refundChange, settleWithoutMoney } from './settlement.js';
 
@@ -30,7 +31,8 @@ export interface ChangeLookup {
 export interface ConfirmCall extends ChangeLookup {
   readonly cardToken?: string;
   readonly threeDS?: { readonly threeDSStatus?: string; readonly threeDSRequest?: string };
-  readonly idempotencyKeyId?: number;
+  /** The Idempotency-Key this request holds: the attempt it holds or continues is named on it. */
+  readonly idempotencyKey?: HeldKey;
 }
 
 export interface ConfirmResult {
@@ -59,15 +61,27 @@ export async function readChange(deps: ChangeDeps, lookup: ChangeLookup): Promis
 
 export async function confirmChange(deps: ChangeDeps, call: ConfirmCall): Promise<ConfirmResult> {
   const change = await readChange(deps, call);
-  // A retry of this very confirmation (its answer never reached the caller): finish it, answer it.
-  if (call.idempotencyKeyId !== undefined && change.idempotencyKeyId === call.idempotencyKeyId)
-    return answer(await advanceChange(deps, change));
+  // A retry of this very confirmation (its answer never kept): finish it, answer it.
+  if (isOwnAttempt(change, call)) return answer(await advanceChange(deps, change));
   if (call.threeDS?.threeDSRequest !== undefined) return continueWaiting(deps, change, call);
   const at = deps.clock().toISOString();
   const policy = await confirmable(deps.db, change, at);
   const settled = isRefusal(policy) ? policy : await settle(deps, change, policy.quoteId, call);
   if (isRefusal(settled)) return refuse(deps.db, change, settled, at);
   return settled;
+}
+
+/**
+ * Whether the request's Idempotency-Key names this change's current attempt (an earlier request
+ * with the key held it or continued it), so the retry answers from it. Not when it must run: the
+ * gateway failed the charge (the contract says to retry afresh), a continuation whose challenge
+ * still waits (it continues again; the gateway replays its answer), or an attempt since superseded.
+ */
+function isOwnAttempt(change: PolicyChange, call: ConfirmCall): boolean {
+  const subject = call.idempotencyKey?.subject;
+  const named = subject === undefined ? undefined : changeOfSubject(subject);
+  if (named?.id !== change.id || named.attempt !== change.attempt || isRetryableEnd(change)) return false;
+  return call.threeDS?.threeDSRequest === undefined || !isWaiting(changeMoney, change);
 }
 
 /** The policy held and the money moved: a charge to the card sent now, a refund to the policy's own payments, or nothing. */
@@ -77,7 +91,7 @@ async function settle(
   quoteId: string,
   call: ConfirmCall,
 ): Promise<ConfirmResult | Refusal> {
-  const keyPatch = call.idempotencyKeyId !== undefined ? { idempotencyKeyId: call.idempotencyKeyId } : {};
+  const key = call.idempotencyKey;
   if (change.amountMinor > 0) {
     const cardToken = call.cardToken?.trim();
     if (!cardToken)
@@ -91,23 +105,28 @@ async function settle(
           ),
         ],
       };
-    const held = await holdPolicy(deps, change, 'STARTED', {
-      ...keyPatch,
-      cardToken,
-      paymentId: null,
-      paymentResult: null,
-      declineReason: null,
-      threeDSStatus: null,
-      challenge: null,
-      challengeExpiresAt: null,
-    });
+    const held = await holdPolicy(
+      deps,
+      change,
+      'STARTED',
+      {
+        cardToken,
+        paymentId: null,
+        paymentResult: null,
+        declineReason: null,
+        threeDSStatus: null,
+        challenge: null,
+        challengeExpiresAt: null,
+      },
+      key,
+    );
     return isRefusal(held) ? held : answer(await authorise(changeMoney, deps, held));
   }
   if (change.amountMinor < 0) {
-    const held = await holdRefund(deps, change, quoteId, keyPatch);
+    const held = await holdRefund(deps, change, quoteId, key);
     return isRefusal(held) ? held : answer(await refundChange(deps, held));
   }
-  const settled = await settleWithoutMoney(deps, change);
+  const settled = await settleWithoutMoney(deps, change, key);
   return isRefusal(settled) ? settled : answer(settled);
 }
 
@@ -146,7 +165,7 @@ async function continueWaiting(deps: ChangeDeps, change: PolicyChange, call: Con
       problem('THREEDS_NO_PENDING_CHALLENGE', 'No 3-D Secure challenge of this change is waiting.', property),
     ]);
   }
-  const continued = await continueChallenge(changeMoney, deps, change, call.threeDS ?? {});
+  const continued = await continueChallenge(changeMoney, deps, change, call.threeDS ?? {}, call.idempotencyKey);
   return 'refused' in continued ? answer(change, continued.refused) : answer(continued.moved);
 }
 

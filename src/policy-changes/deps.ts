@@ -29,5 +29,6 @@ export function changeDepsFor(context: AppContext, gateway: PaymentGateway, log?
     ...(config.env !== 'production' && config.policyChanges.crashAfter
       ? { crashAfter: config.policyChanges.crashAfter }
       : {}),
+    ...(config.env !== 'production' && context.crashHook ? { crashHook: context.crashHook } : {}),
   };
 }

@@ -116,17 +116,12 @@ export interface PolicyChange {
   readonly challengeExpiresAt?: string;
   readonly refunds?: readonly RefundLine[];
   readonly sequenceNumber?: number;
-  /** The Idempotency-Key record of the confirmation that started the settlement: a retry with it gets the answer. */
-  readonly idempotencyKeyId?: number;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
 
 /** A preview as it is first recorded. */
-export type NewPolicyChange = Omit<
-  PolicyChange,
-  'state' | 'attempt' | 'createdAt' | 'updatedAt' | 'idempotencyKeyId'
-> & {
+export type NewPolicyChange = Omit<PolicyChange, 'state' | 'attempt' | 'createdAt' | 'updatedAt'> & {
   readonly at: string;
 };
 
@@ -146,3 +141,23 @@ export const changeGatewayKey = (change: Pick<PolicyChange, 'id' | 'attempt'>, s
 
 export const refundGatewayKey = (change: Pick<PolicyChange, 'id'>, line: Pick<RefundLine, 'paymentId'>) =>
   `policy-change:${change.id}:refund:${line.paymentId}`;
+
+/**
+ * How an Idempotency-Key record names the confirmation attempt its request held or continued: the
+ * change and its attempt (a declined attempt's key is not the next attempt's).
+ */
+export const changeSubject = (change: Pick<PolicyChange, 'id' | 'attempt'>) =>
+  `policy-change:${change.id}:${change.attempt}`;
+
+/** The change and attempt an Idempotency-Key's subject names, if it names one. */
+export function changeOfSubject(subject: string): { id: string; attempt: number } | undefined {
+  const match = /^policy-change:(.+):(\d+)$/.exec(subject);
+  return match ? { id: match[1] ?? '', attempt: Number(match[2]) } : undefined;
+}
+
+/**
+ * A charge the gateway failed (an outage, nothing charged, the preview back): the contract says
+ * retry with the same Idempotency-Key, so its answer is not kept for the key and a retry confirms afresh.
+ */
+export const isRetryableEnd = (change: PolicyChange) =>
+  change.state === 'PREVIEW' && change.paymentResult === 'GATEWAY_ERROR';

@@ -46,7 +46,6 @@ function toChange(row: PolicyChangeRow): PolicyChange {
     ...(row.challenge_expires_at !== null ? { challengeExpiresAt: row.challenge_expires_at } : {}),
     ...(row.refunds_json !== null ? { refunds: parse<RefundLine[]>(row.refunds_json) } : {}),
     ...(row.sequence_number !== null ? { sequenceNumber: row.sequence_number } : {}),
-    ...(row.idempotency_key_id !== null ? { idempotencyKeyId: row.idempotency_key_id } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -102,17 +101,6 @@ export async function findChangeById(db: Executor, id: string): Promise<PolicyCh
   return row && toChange(row);
 }
 
-/** The change a confirmation with this Idempotency-Key record started (its retry finishes and answers it). */
-export async function findChangeOfKey(db: Executor, keyId: number): Promise<PolicyChange | undefined> {
-  const row = await db
-    .selectFrom('policy_change')
-    .selectAll()
-    .where('idempotency_key_id', '=', keyId)
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-  return row && toChange(row);
-}
-
 /** Changes of a policy that moved money or hold it (the payments ledger reads them), oldest first. */
 export async function changesWithMoney(db: Executor, policyHeaderId: number): Promise<PolicyChange[]> {
   const rows = await db
@@ -151,7 +139,6 @@ export interface ChangePatch {
   readonly challengeExpiresAt?: string | null;
   readonly refunds?: readonly RefundLine[] | null;
   readonly sequenceNumber?: number | null;
-  readonly idempotencyKeyId?: number | null;
 }
 
 function columnsOf(patch: ChangePatch): Updateable<PolicyChangeTable> {
@@ -166,7 +153,6 @@ function columnsOf(patch: ChangePatch): Updateable<PolicyChangeTable> {
   if (patch.challengeExpiresAt !== undefined) set.challenge_expires_at = patch.challengeExpiresAt;
   if (patch.refunds !== undefined) set.refunds_json = patch.refunds === null ? null : json(patch.refunds);
   if (patch.sequenceNumber !== undefined) set.sequence_number = patch.sequenceNumber;
-  if (patch.idempotencyKeyId !== undefined) set.idempotency_key_id = patch.idempotencyKeyId;
   return set;
 }
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import { errorResponses } from '../http/schemas.js';
 import {
   doNotKeepAnswer,
-  heldIdempotencyKeyId,
+  heldIdempotencyKey,
   IDEMPOTENCY_KEY_HEADER,
   idempotentRoute,
 } from '../http/idempotency/hooks.js';
@@ -18,7 +18,7 @@ import { confirmChange, readChange, type ChangeLookup } from './confirmations.js
 import { changeDepsFor } from './deps.js';
 import { emptyBodyAsObject } from '../http/guards/empty-body.js';
 import { IdempotencyKeyRequired } from './errors.js';
-import type { ChangeKind, PolicyChange, PreviewResult } from './model.js';
+import { isRetryableEnd, type ChangeKind, type PolicyChange, type PreviewResult } from './model.js';
 import { amendmentView, cancellationView, confirmationView } from './present.js';
 import { changeMoney } from './settlement.js';
 import {
@@ -43,14 +43,6 @@ function clientOf(request: FastifyRequest, info?: { ipAddress?: string; userAgen
   const header = request.headers['user-agent'];
   const userAgent = info?.userAgent ?? (header === undefined ? undefined : redactCardNumbers(header));
   return { ipAddress: info?.ipAddress ?? request.ip, ...(userAgent !== undefined ? { userAgent } : {}) };
-}
-
-/**
- * An outage before anything was charged is not a final answer: it is not kept for its
- * Idempotency-Key, so a retry with the same key reaches the gateway again (as for a purchase).
- */
-function keepsAnswer(change: PolicyChange): boolean {
-  return !(change.state === 'PREVIEW' && change.paymentResult === 'GATEWAY_ERROR');
 }
 
 /** A recorded change as its preview answered it (reads by id). */
@@ -172,7 +164,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
     },
     async (request) => {
       const body = request.body;
-      const keyId = heldIdempotencyKeyId(request);
+      const key = heldIdempotencyKey(request);
       const info = body.threeDSRequestInfo;
       const result = await confirmChange(deps(request), {
         ...lookup(request, 'AMENDMENT', request.params.amendmentId),
@@ -185,9 +177,10 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
               },
             }
           : {}),
-        ...(keyId !== undefined ? { idempotencyKeyId: keyId } : {}),
+        ...(key !== undefined ? { idempotencyKey: key } : {}),
       });
-      if (!keepsAnswer(result.change)) doNotKeepAnswer(request);
+      // An outage before anything was charged is not a final answer: a retry with the same key reaches the gateway again.
+      if (isRetryableEnd(result.change)) doNotKeepAnswer(request);
       const policy = await getPolicySummary(context.db, {
         ...request.params,
         partnerId: principalOf(request).partnerId,
@@ -215,12 +208,12 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
       },
     },
     async (request) => {
-      const keyId = heldIdempotencyKeyId(request);
+      const key = heldIdempotencyKey(request);
       const result = await confirmChange(deps(request), {
         ...lookup(request, 'CANCELLATION', request.params.cancellationId),
-        ...(keyId !== undefined ? { idempotencyKeyId: keyId } : {}),
+        ...(key !== undefined ? { idempotencyKey: key } : {}),
       });
-      if (!keepsAnswer(result.change)) doNotKeepAnswer(request);
+      if (isRetryableEnd(result.change)) doNotKeepAnswer(request);
       const policy = await getPolicySummary(context.db, {
         ...request.params,
         partnerId: principalOf(request).partnerId,

@@ -1,20 +1,22 @@
 import type { ChangeCrashPoint } from '../config/policy-changes.js';
 import { authorise, capture, crashPoint, current, now, refundLines, releaseHold } from '../payments/flow/flow.js';
 import type { MoneyArea, MoneyDeps } from '../payments/flow/area.js';
+import { bindKey } from '../http/idempotency/repository.js';
+import type { HeldKey } from '../http/idempotency/service.js';
 import { policyPosition } from '../policies/repository-transactions.js';
 import { applyChange, settleCapture } from './commits.js';
 import { findPurchaseOfQuote } from '../purchases/repository.js';
 import type { Refusal } from './errors.js';
 import { allocateRefund, paymentsOf } from './ledger.js';
-import { changeGatewayKey, refundGatewayKey, type ChangeState, type PolicyChange } from './model.js';
 import {
-  changesWithMoney,
-  findChangeById,
-  findChangeOfKey,
-  isPolicyHeld,
-  moveChange,
-  type ChangePatch,
-} from './repository.js';
+  changeGatewayKey,
+  changeOfSubject,
+  changeSubject,
+  refundGatewayKey,
+  type ChangeState,
+  type PolicyChange,
+} from './model.js';
+import { changesWithMoney, findChangeById, isPolicyHeld, moveChange, type ChangePatch } from './repository.js';
 
 /**
  * A confirmed change in the money flow (payments/flow/flow.ts): its states (model.ts), its commits
@@ -62,7 +64,11 @@ export const changeMoney: ChangeArea = {
   logKey: 'changeId',
   key: changeGatewayKey,
   find: findChangeById,
-  ofKey: findChangeOfKey,
+  subjectOf: changeSubject,
+  ofSubject: async (db, subject) => {
+    const named = changeOfSubject(subject);
+    return named === undefined ? undefined : findChangeById(db, named.id);
+  },
   working: ['STARTED', 'APPLIED', 'REFUNDING'],
   authorising: ['STARTED', 'CHALLENGE_PENDING'],
   challengePending: 'CHALLENGE_PENDING',
@@ -92,14 +98,16 @@ class PolicyMovedOn extends Error {
 /**
  * PREVIEW → a state that holds the policy (one change at a time), and only while the policy is
  * still where the preview left it: the hold and that check are one transaction, so a change that
- * was written meanwhile (e.g. one that moved no money) is seen, before any money moves. Refused
- * when another change holds it, or when it moved on (the caller marks the preview STALE).
+ * was written meanwhile (e.g. one that moved no money) is seen, before any money moves. The
+ * request's Idempotency-Key names the attempt in the same transaction (a retry answers from it).
+ * Refused when another change holds it, or when it moved on (the caller marks the preview STALE).
  */
 export async function holdPolicy(
   deps: MoneyDeps,
   change: PolicyChange,
   to: 'STARTED' | 'REFUNDING',
   patch: ChangePatch,
+  key?: HeldKey,
 ): Promise<PolicyChange | Refusal> {
   let held: PolicyChange | undefined;
   try {
@@ -109,6 +117,7 @@ export async function holdPolicy(
       const policy = await policyPosition(tx, change.policyHeaderId);
       if (!policy?.active || policy.sequenceNumber !== change.baseSequenceNumber)
         throw new PolicyMovedOn(policy?.sequenceNumber ?? change.baseSequenceNumber);
+      if (key) await bindKey(tx, { keyId: key.id, subject: changeSubject(moved) });
       return moved;
     });
   } catch (error) {
@@ -130,7 +139,7 @@ export async function holdRefund(
   deps: MoneyDeps,
   change: PolicyChange,
   quoteId: string,
-  patch: ChangePatch,
+  key?: HeldKey,
 ): Promise<PolicyChange | Refusal> {
   const purchase = await findPurchaseOfQuote(deps.db, quoteId, ['CAPTURED']);
   const payments = paymentsOf(
@@ -141,7 +150,7 @@ export async function holdRefund(
   );
   const refunds = allocateRefund(payments, -change.amountMinor);
   if (!refunds) return { refused: 'in-progress' };
-  return holdPolicy(deps, change, 'REFUNDING', { ...patch, refunds });
+  return holdPolicy(deps, change, 'REFUNDING', { refunds }, key);
 }
 
 /**
@@ -171,22 +180,30 @@ export async function refundChange(deps: MoneyDeps, change: PolicyChange): Promi
   });
   if (applied === 'overtaken') return current(changeMoney, deps.db, change.id);
   if (applied === 'stale') return move(deps, change, ['REFUNDING'], 'ATTENTION', { declineReason: 'POLICY_MOVED' });
+  crashPoint(deps, 'settle');
   return applied;
 }
 
 /**
  * A change that moves no money: PREVIEW → (the policy's hold) → SETTLED with its transaction, one
- * commit; the hold makes it wait its turn behind a change being confirmed (PolicyChangeInProgress).
+ * commit, which also names the attempt on the request's Idempotency-Key; the hold makes it wait
+ * its turn behind a change being confirmed (PolicyChangeInProgress).
  */
-export async function settleWithoutMoney(deps: MoneyDeps, change: PolicyChange): Promise<PolicyChange | Refusal> {
+export async function settleWithoutMoney(
+  deps: MoneyDeps,
+  change: PolicyChange,
+  key?: HeldKey,
+): Promise<PolicyChange | Refusal> {
+  const attempt = change.attempt + 1;
   let applied;
   try {
     applied = await applyChange(deps.db, change, {
       from: ['PREVIEW'],
       via: 'STARTED',
       to: 'SETTLED',
-      patch: { attempt: change.attempt + 1 },
+      patch: { attempt },
       at: now(deps),
+      ...(key ? { binding: { keyId: key.id, subject: changeSubject({ id: change.id, attempt }) } } : {}),
     });
   } catch (error) {
     if (isPolicyHeld(error)) return { refused: 'in-progress' };
@@ -194,6 +211,7 @@ export async function settleWithoutMoney(deps: MoneyDeps, change: PolicyChange):
   }
   if (applied === 'overtaken') return current(changeMoney, deps.db, change.id);
   if (applied === 'stale') return { refused: 'stale', sequenceNumber: change.baseSequenceNumber + 1 };
+  crashPoint(deps, 'settle');
   return applied;
 }
 

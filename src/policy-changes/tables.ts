@@ -44,7 +44,6 @@ export interface PolicyChangeTable {
   refunds_json: string | null;
   /** The sequence number of the transaction it wrote, once applied. */
   sequence_number: number | null;
-  idempotency_key_id: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -4,6 +4,8 @@ import { purchaseDocumentsMessage } from '../documents/messages.js';
 import { policyIssuedEvent, purchaseCapturedEvent, purchaseDeclinedEvent } from '../events/data.js';
 import { recordEventSteps } from '../events/repository.js';
 import { dueNowStep, enqueueStep } from '../db/outbox/repository.js';
+import { bindKeyStep } from '../http/idempotency/repository.js';
+import type { HeldKey } from '../http/idempotency/service.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 import type { NumberedIssue } from '../policies/model.js';
 import { noPolicyStep, numberedPolicySteps, POLICY_HEADER_STEP } from '../policies/repository.js';
@@ -15,7 +17,7 @@ import {
   releaseStep,
   type QuoteClaim,
 } from '../quotes/repository-purchase.js';
-import type { NewPurchase, Purchase, PurchaseState } from './model.js';
+import { purchaseSubject, type NewPurchase, type Purchase, type PurchaseState } from './model.js';
 import {
   findPurchase,
   insertPurchaseStep,
@@ -38,11 +40,19 @@ import {
 
 const NUMBER = { step: POLICY_HEADER_STEP, column: 'policy_number' } as const;
 
-/** Claims the quote and records the purchase, both or neither, before any gateway call. False when the claim lost. */
-export async function startPurchase(db: Db, claim: QuoteClaim, purchase: NewPurchase): Promise<boolean> {
+/**
+ * Claims the quote and records the purchase, all or nothing, before any gateway call, with the
+ * request's Idempotency-Key naming it (a retry with the key answers from it). False when the claim lost.
+ */
+export async function startPurchase(db: Db, claim: QuoteClaim, purchase: NewPurchase, key?: HeldKey): Promise<boolean> {
+  const binding = key && bindKeyStep('key', 'purchase', { keyId: key.id, subject: purchaseSubject(purchase) });
   const { ended } = await runPlan(db, {
     name: 'start-purchase',
-    steps: [{ ...claimStep('claim', claim), orElse: 'claim-lost' }, insertPurchaseStep('purchase', 'claim', purchase)],
+    steps: [
+      { ...claimStep('claim', claim), orElse: 'claim-lost' },
+      insertPurchaseStep('purchase', 'claim', purchase),
+      ...(binding ? [binding] : []),
+    ],
   });
   return ended === undefined;
 }

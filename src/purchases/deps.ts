@@ -16,5 +16,6 @@ export function purchaseDepsFor(context: AppContext, gateway: PaymentGateway, lo
     ...(context.config.env !== 'production' && context.config.purchaseCrashAfter
       ? { crashAfter: context.config.purchaseCrashAfter }
       : {}),
+    ...(context.config.env !== 'production' && context.crashHook ? { crashHook: context.crashHook } : {}),
   };
 }

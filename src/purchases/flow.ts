@@ -8,8 +8,8 @@ import { InvalidPolicyIssue, PolicyAlreadyIssued } from '../policies/errors.js';
 import { prepareIssue } from '../policies/service.js';
 import type { QuoteBought } from '../quotes/repository-purchase.js';
 import { endAttempt, issuePurchase, recordCapture, type IssueOutcome } from './commits.js';
-import { gatewayKey, type Purchase, type PurchaseState } from './model.js';
-import { findPurchase, findPurchaseOfKey, moveState } from './repository.js';
+import { gatewayKey, purchaseIdOfSubject, purchaseSubject, type Purchase, type PurchaseState } from './model.js';
+import { findPurchase, moveState } from './repository.js';
 
 /**
  * A purchase in the money flow (payments/flow/flow.ts): its states, its commits and its answers.
@@ -36,7 +36,11 @@ export const purchaseMoney: MoneyArea<PurchaseState, Purchase, Settled> = {
   logKey: 'purchaseId',
   key: gatewayKey,
   find: findPurchase,
-  ofKey: findPurchaseOfKey,
+  subjectOf: purchaseSubject,
+  ofSubject: async (db, subject) => {
+    const id = purchaseIdOfSubject(subject);
+    return id === undefined ? undefined : findPurchase(db, id);
+  },
   working: ['STARTED', 'AUTHORISED', 'ISSUED'],
   authorising: ['STARTED', 'CHALLENGE_PENDING'],
   challengePending: 'CHALLENGE_PENDING',

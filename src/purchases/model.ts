@@ -55,8 +55,6 @@ export interface NewPurchase {
   readonly cardSource?: string;
   /** What the policy will record, fixed when the purchase starts. */
   readonly issueRequest: PolicyIssueRequest;
-  /** The Idempotency-Key record of the request that started it, if it carried one. */
-  readonly idempotencyKeyId?: number;
   readonly at: string;
 }
 
@@ -69,3 +67,10 @@ export const isRetryableEnd = (purchase: Pick<Purchase, 'state' | 'paymentResult
 
 /** Gateway idempotency keys derive from the purchase, so a retry (any process, after any crash) replays. */
 export const gatewayKey = (purchase: Pick<Purchase, 'id'>, step: GatewayStep) => `purchase:${purchase.id}:${step}`;
+
+/** How an Idempotency-Key record names the purchase its request started or continued. */
+export const purchaseSubject = (purchase: Pick<Purchase, 'id'>) => `purchase:${purchase.id}`;
+
+/** The purchase id an Idempotency-Key's subject names, if it names a purchase. */
+export const purchaseIdOfSubject = (subject: string): string | undefined =>
+  subject.startsWith('purchase:') ? subject.slice('purchase:'.length) : undefined;

@@ -84,11 +84,7 @@ function patchColumns(patch: PurchasePatch): PurchaseRowUpdate {
 }
 
 type InsertedRow = Omit<PurchaseRow, 'id'>;
-const INSERTED_COLUMNS = [
-  ...STATE_COLUMNS,
-  'issue_request_json',
-  'idempotency_key_id',
-] as const satisfies readonly (keyof InsertedRow)[];
+const INSERTED_COLUMNS = [...STATE_COLUMNS, 'issue_request_json'] as const satisfies readonly (keyof InsertedRow)[];
 
 function insertedRow(purchase: NewPurchase): InsertedRow {
   return {
@@ -110,7 +106,6 @@ function insertedRow(purchase: NewPurchase): InsertedRow {
     challenge_expires_at: null,
     issue_request_json: JSON.stringify(purchase.issueRequest),
     policy_number: null,
-    idempotency_key_id: purchase.idempotencyKeyId ?? null,
     created_at: purchase.at,
     updated_at: purchase.at,
   };
@@ -153,17 +148,6 @@ export async function findPurchaseOfQuote(
     .selectAll()
     .where('quote_id', '=', quoteId)
     .where('state', 'in', [...states])
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-  return row ? fromRow(row) : undefined;
-}
-
-/** The newest attempt started under an Idempotency-Key record. */
-export async function findPurchaseOfKey(db: Executor, keyId: number): Promise<Purchase | undefined> {
-  const row = await db
-    .selectFrom('purchase')
-    .selectAll()
-    .where('idempotency_key_id', '=', keyId)
     .orderBy('id', 'desc')
     .executeTakeFirst();
   return row ? fromRow(row) : undefined;

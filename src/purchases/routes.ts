@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
-import { doNotKeepAnswer, heldIdempotencyKeyId, idempotentRoute } from '../http/idempotency/hooks.js';
+import { doNotKeepAnswer, heldIdempotencyKey, idempotentRoute } from '../http/idempotency/hooks.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { judgeHeldKey } from '../payments/flow/held-keys.js';
 import { purchaseDepsFor } from './deps.js';
@@ -47,9 +47,9 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
       // The header is not scanned like the body: its card numbers are redacted before the purchase and policy keep it.
       const header = request.headers['user-agent'];
       const userAgent = clientInfo?.userAgent ?? (header === undefined ? undefined : redactCardNumbers(header));
-      const keyId = heldIdempotencyKeyId(request);
+      const key = heldIdempotencyKey(request);
       const result = await purchaseQuote(purchaseDepsFor(context, app.paymentGateway, request.log), {
-        ...(keyId !== undefined ? { idempotencyKeyId: keyId } : {}),
+        ...(key !== undefined ? { idempotencyKey: key } : {}),
         buyer: { userId: principal.userId, partnerId: principal.partnerId, partnerCode: principal.partnerCode },
         brandCode: request.params.brandCode,
         body,

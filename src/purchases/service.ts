@@ -13,13 +13,14 @@ import { boughtQuote, claimedQuote } from '../quotes/repository-purchase.js';
 import { findQuote } from '../quotes/repository.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import { problem, warning } from '../kernel/notifications/problems.js';
-import { authorise, continueChallenge, isWaiting } from '../payments/flow/flow.js';
+import type { HeldKey } from '../http/idempotency/service.js';
+import { authorise, continueChallenge, crashPoint, isWaiting } from '../payments/flow/flow.js';
 import { advance, purchaseMoney, type FlowDeps } from './flow.js';
 import { startPurchase } from './commits.js';
-import { isRetryableEnd, OPEN_STATES, type NewPurchase, type Purchase } from './model.js';
+import { isRetryableEnd, OPEN_STATES, purchaseIdOfSubject, type NewPurchase, type Purchase } from './model.js';
 import { buildPolicyRequest } from './policy-request.js';
 import { assessReadiness } from './readiness.js';
-import { findPurchaseOfKey, findPurchaseOfQuote, startedPurchase } from './repository.js';
+import { findPurchase, findPurchaseOfQuote, startedPurchase } from './repository.js';
 import { PurchaseInProgress, PurchaseQuoteNotFound, QuoteIdRequired } from './errors.js';
 import type { PurchaseRequest } from './schemas.js';
 
@@ -36,8 +37,8 @@ export interface PurchaseCall {
   readonly body: PurchaseRequest;
   /** The end customer's client: the body's `quote.clientInfo`, else the calling connection. */
   readonly client: { ipAddress?: string; userAgent?: string };
-  /** The Idempotency-Key record this request holds, if any: the purchase it starts is tied to it. */
-  readonly idempotencyKeyId?: number;
+  /** The Idempotency-Key this request holds, if any: the purchase it starts or continues is named on it. */
+  readonly idempotencyKey?: HeldKey;
 }
 
 /** What the purchase ended with: the quote as stored now, the attempt (if a payment was tried), problems. */
@@ -76,8 +77,8 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
   const snapshot = await deps.catalogue.snapshot();
   const brand = brandOf(snapshot, call.brandCode);
   const catalogue: CatalogueView = { snapshot, brand, version: versionInForce(snapshot, brand) };
-  const earlier =
-    call.idempotencyKeyId === undefined ? undefined : await answerOfKey(deps, call, call.idempotencyKeyId, catalogue);
+  const subject = call.idempotencyKey?.subject;
+  const earlier = subject === undefined ? undefined : await answerOfKey(deps, call, subject, catalogue);
   if (earlier) return earlier;
   const quote = await ownQuote(deps.db, call, id, catalogue.version);
   if (quote.isPurchased) throw new QuotePurchased();
@@ -124,15 +125,15 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     cardToken,
     ...(call.body.cardToken?.source !== undefined ? { cardSource: call.body.cardToken.source } : {}),
     issueRequest,
-    ...(call.idempotencyKeyId !== undefined ? { idempotencyKeyId: call.idempotencyKeyId } : {}),
     at,
   };
-  if (!(await startPurchase(deps.db, claim, recorded))) {
+  if (!(await startPurchase(deps.db, claim, recorded, call.idempotencyKey))) {
     const latest = await ownQuote(deps.db, call, id, catalogue.version);
     if (latest.isPurchased) throw new QuotePurchased();
     if (latest.isPurchaseInitiated) throw new PurchaseInProgress();
     throw new QuoteChangedConcurrently();
   }
+  crashPoint(deps, 'start');
   const { purchase, bought } = await authorise(purchaseMoney, deps, startedPurchase(recorded));
   const answered = bought
     ? withConfigFlag(boughtQuote(claimedQuote(claim), bought), catalogue.version)
@@ -141,19 +142,22 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
 }
 
 /**
- * A retry with the Idempotency-Key of a purchase whose answer was never stored (its process died,
- * or recovery finished it): the purchase's own answer, finishing it first if it was abandoned
- * mid-way. Undefined when the key started nothing yet, or only an attempt the gateway failed
- * (the contract says to retry: a new attempt runs).
+ * A retry with the Idempotency-Key of a purchase it started or continued whose answer was never
+ * kept (a 503 after a commit, a process that died, recovery that finished it): the purchase's own
+ * answer, finishing it first if it was left mid-way. Undefined when the request must run: the
+ * attempt the gateway failed (the contract says to retry: a new attempt runs), or a continuation
+ * whose challenge still waits (it continues again; the gateway replays its answer).
  */
 async function answerOfKey(
   deps: PurchaseDeps,
   call: PurchaseCall,
-  keyId: number,
+  subject: string,
   catalogue: CatalogueView,
 ): Promise<PurchaseResult | undefined> {
-  const started = await findPurchaseOfKey(deps.db, keyId);
+  const id = purchaseIdOfSubject(subject);
+  const started = id === undefined ? undefined : await findPurchase(deps.db, id);
   if (!started || isRetryableEnd(started)) return undefined;
+  if (call.body.threeDSRequestInfo?.threeDSRequest !== undefined && isWaiting(purchaseMoney, started)) return undefined;
   // Compare-and-set steps with the purchase's gateway keys: safe beside recovery or a late original.
   const { purchase } = await advance(deps, started);
   const quote = await ownQuote(deps.db, call, purchase.quoteId, catalogue.version);
@@ -182,7 +186,7 @@ async function continueWaiting(
       ],
     };
   }
-  const continued = await continueChallenge(purchaseMoney, deps, pending, info);
+  const continued = await continueChallenge(purchaseMoney, deps, pending, info, call.idempotencyKey);
   if ('refused' in continued) return { quote, purchase: pending, notifications: continued.refused };
   const { purchase } = continued.moved;
   const answered = await ownQuote(deps.db, call, quote.id, catalogue.version);

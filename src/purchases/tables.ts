@@ -31,8 +31,6 @@ export interface PurchaseTable {
   /** The PolicyIssueRequest built when the purchase started (payment reference added at issue). */
   issue_request_json: string;
   policy_number: string | null;
-  /** The Idempotency-Key record (idempotency_key.id) the attempt was started under: a retry with the key gets its answer. */
-  idempotency_key_id: number | null;
   created_at: string;
   updated_at: string;
 }

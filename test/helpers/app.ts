@@ -18,6 +18,8 @@ export interface TestAppOptions {
   readonly appOptions?: BuildAppOptions;
   /** PostgreSQL connections of the app's pool (10 unless set; 1 keeps every prepared statement on one connection). */
   readonly poolSize?: number;
+  /** Called at every crash point of the money flow (`AppContext.crashHook`): e.g. a connection cut there. */
+  readonly crashHook?: (step: string) => void;
 }
 
 export interface TestApp {
@@ -37,7 +39,12 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(loaded.database.limits ? { limits: loaded.database.limits } : {}),
   });
   const config: AppConfig = { ...loaded, database: database.database };
-  const context: AppContext = { config, db: database.db, clock: options.clock ?? (() => new Date()) };
+  const context: AppContext = {
+    config,
+    db: database.db,
+    clock: options.clock ?? (() => new Date()),
+    ...(options.crashHook ? { crashHook: options.crashHook } : {}),
+  };
   let app: FastifyInstance | undefined;
   try {
     await prepareDatabase(context);

@@ -5,7 +5,9 @@ import { buildApp } from '../../src/app.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { InvalidInput, NotFound } from '../../src/kernel/errors.js';
-import { idempotentRoute } from '../../src/http/idempotency/hooks.js';
+import { doNotKeepAnswer, heldIdempotencyKey, idempotentRoute } from '../../src/http/idempotency/hooks.js';
+import { bindKey } from '../../src/http/idempotency/repository.js';
+import { DatabaseUnavailable } from '../../src/db/faults.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { until } from '../helpers/polling.js';
@@ -44,6 +46,20 @@ function registerTestRoute(app: FastifyInstance): void {
       const body = request.body as { amount: number; note?: string };
       runs += 1;
       const run = runs;
+      const key = heldIdempotencyKey(request);
+      // An earlier request with the key started a record: answer from it.
+      if (key?.subject !== undefined) return reply.code(201).send({ run, amount: body.amount, result: key.subject });
+      // Starts a record named on the key (as a purchase's first commit does), then the database goes away.
+      if (body.note === 'started' && key) {
+        await bindKey(t.context.db, { keyId: key.id, subject: `order:${run}` });
+        throw new DatabaseUnavailable();
+      }
+      // Starts a record, then answers that the caller should retry afresh (a gateway outage).
+      if (body.note === 'afresh' && key) {
+        await bindKey(t.context.db, { keyId: key.id, subject: `order:${run}` });
+        doNotKeepAnswer(request);
+        return reply.code(200).send({ run, result: 'RETRY' });
+      }
       if (body.note === 'slow') await gate.promise;
       if (body.note === 'invalid') throw new InvalidInput('TEST_INVALID', 'Refused by a rule about the request shape.');
       if (body.note === 'missing') throw new NotFound('TEST_NOT_FOUND', 'No such thing.');
@@ -155,6 +171,32 @@ describe(`Idempotency-Key on a route (${DIALECT})`, () => {
     }
   });
 
+  it("a key whose request started a record is the operation's: after a 503 its retry runs at once with the record in hand, another request gets 422", async () => {
+    const key = freshKey();
+    const failed = await post({ amount: 6, note: 'started' }, key);
+    expect(failed.statusCode).toBe(503);
+    const started = runs;
+    expect((await post({ amount: 7 }, key)).statusCode).toBe(422);
+    const retry = await post({ amount: 6, note: 'started' }, key);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toMatchObject({ result: `order:${started}` });
+    const replay = await post({ amount: 6, note: 'started' }, key);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(retry.body);
+  });
+
+  it('a key whose request started nothing is free after a 500; one whose answer says to retry afresh is freed of its record', async () => {
+    const crashed = freshKey();
+    expect((await post({ amount: 1, note: 'crash' }, crashed)).statusCode).toBe(500);
+    expect((await post({ amount: 2 }, crashed)).statusCode).toBe(201);
+    const afresh = freshKey();
+    expect((await post({ amount: 1, note: 'afresh' }, afresh)).json()).toMatchObject({ result: 'RETRY' });
+    const again = await post({ amount: 1, note: 'afresh' }, afresh);
+    expect(again.json()).toMatchObject({ result: 'RETRY' });
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect((await post({ amount: 3 }, afresh)).statusCode).toBe(201);
+  });
+
   it('a decline and a 404 from the handler are stored and replayed', async () => {
     for (const [note, status] of [
       ['declined', 200],
@@ -250,11 +292,15 @@ describe(`Idempotency-Key on a route (${DIALECT})`, () => {
     const key = freshKey();
     await post({ amount: 2 }, key);
     expect((await post({ amount: 3 }, key)).statusCode).toBe(422);
+    const started = freshKey();
+    expect((await post({ amount: 2, note: 'started' }, started)).statusCode).toBe(503);
     now = new Date(START.getTime() + 24 * 3_600_000);
     try {
       const reused = await post({ amount: 3 }, key);
       expect(reused.statusCode).toBe(201);
       expect(reused.headers['idempotent-replayed']).toBeUndefined();
+      // An expired key names no record any more: the new request runs as new.
+      expect((await post({ amount: 3 }, started)).json()).toMatchObject({ result: 'APPROVED' });
       now = new Date(START.getTime() + 48 * 3_600_000);
       const purged = await t.app.idempotency.purgeExpired();
       expect(purged).toBeGreaterThan(0);

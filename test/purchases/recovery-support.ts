@@ -55,7 +55,7 @@ export async function buyDirectly(
     brandCode: 'brandau' as const,
     body: purchaseBody(quote, card),
     client: {},
-    ...(idempotencyKeyId !== undefined ? { idempotencyKeyId } : {}),
+    ...(idempotencyKeyId !== undefined ? { idempotencyKey: { id: idempotencyKeyId } } : {}),
   };
   await purchaseQuote(recoveryDeps(t, gateway), call).catch((error: unknown) => {
     if (!(error instanceof Crash)) throw error;

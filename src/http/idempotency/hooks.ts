@@ -12,6 +12,7 @@ import {
   parseIdempotencyKey,
   type ClaimToken,
   type HeldClaim,
+  type HeldKey,
   type InFlightVerdict,
 } from './service.js';
 
@@ -29,8 +30,8 @@ export interface IdempotentRouteOptions {
 }
 
 /** Keys held by requests now running, so their handlers can tie what they start to the key. */
-const heldKeys = new WeakMap<FastifyRequest, ClaimToken>();
-/** Requests whose answer must not be kept for their key (a retry with it runs again). */
+const heldKeys = new WeakMap<FastifyRequest, HeldKey>();
+/** Requests whose answer must not be kept for their key (a retry with it runs afresh). */
 const notKept = new WeakSet<FastifyRequest>();
 
 /** How many times a header came, from the raw name/value list (names in any case). */
@@ -40,12 +41,18 @@ function headerCount(rawHeaders: readonly string[], name: string): number {
   return count;
 }
 
-/** The id of the Idempotency-Key record this request holds, if it carries a key and claimed it. */
-export function heldIdempotencyKeyId(request: FastifyRequest): number | undefined {
-  return heldKeys.get(request)?.id;
+/**
+ * The Idempotency-Key record this request holds, if it carries a key and claimed it, with the
+ * record an earlier request with the key started (`subject`): the handler answers from that one.
+ */
+export function heldIdempotencyKey(request: FastifyRequest): HeldKey | undefined {
+  return heldKeys.get(request);
 }
 
-/** The answer is not final (e.g. a gateway outage the contract says to retry): free the key instead of keeping it. */
+/**
+ * The answer is not final (e.g. a gateway outage the contract says to retry): the key is released
+ * instead of kept, and no longer names what the request started, so a retry runs afresh.
+ */
 export function doNotKeepAnswer(request: FastifyRequest): void {
   notKept.add(request);
 }
@@ -78,7 +85,7 @@ export function idempotencyServiceFor(context: AppContext): IdempotencyService {
  * Route-level hooks that make a route honour `Idempotency-Key` (opt in by spreading them into
  * the route options). They run after authentication and body validation, so a malformed body
  * (400) never claims a key. `preHandler` claims or replays; `onSend` stores the response (or
- * frees the key when the response is not kept); `onResponse` frees a claim nothing answered.
+ * releases the key when the response is not kept); `onResponse` releases a claim nothing answered.
  */
 export function idempotentRoute(options: IdempotentRouteOptions): IdempotentRouteHooks {
   const claims = new WeakMap<FastifyRequest, ClaimToken>();
@@ -103,7 +110,7 @@ export function idempotentRoute(options: IdempotentRouteOptions): IdempotentRout
     );
     if (claim.kind === 'claimed') {
       claims.set(request, claim.token);
-      heldKeys.set(request, claim.token);
+      heldKeys.set(request, { id: claim.token.id, ...(claim.subject === undefined ? {} : { subject: claim.subject }) });
       return;
     }
     const { response } = claim;
@@ -120,7 +127,8 @@ export function idempotentRoute(options: IdempotentRouteOptions): IdempotentRout
       typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     const contentType = reply.getHeader('content-type');
     try {
-      if (body === undefined || notKept.has(request)) await serviceOf(request).release(token);
+      if (notKept.has(request)) await serviceOf(request).release(token, { unbind: true });
+      else if (body === undefined) await serviceOf(request).release(token);
       else
         await serviceOf(request).complete(token, {
           status: reply.statusCode,
@@ -128,7 +136,7 @@ export function idempotentRoute(options: IdempotentRouteOptions): IdempotentRout
           body,
         });
     } catch (error) {
-      // The request itself succeeded or failed already; an unrecorded key is freed by the lock timeout.
+      // The request itself succeeded or failed already; a key left in flight is judged by a retry (`inFlight`).
       request.log.error({ err: error }, 'could not record the idempotent response');
     }
     return payload;

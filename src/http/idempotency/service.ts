@@ -2,14 +2,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { IdempotencyKeyMalformed, IdempotencyKeyReused, IdempotencyRequestInFlight } from './errors.js';
-import { deleteClaim, deleteExpired, findKey, insertClaim, storeResponse, takeOver } from './repository.js';
+import { deleteExpired, findKey, insertClaim, releaseClaim, storeResponse, takeOver } from './repository.js';
 
 /**
  * Idempotency-Key handling with Stripe's semantics, independent of the HTTP framework
  * (docs/api-contract.md, "Idempotency"). A key belongs to one scope (the partner). The first
  * request claims it atomically (unique constraint), so across any number of processes exactly
  * one runs; the others see its stored response, a 409 while it runs, or a 422 if their request
- * differs.
+ * differs. A commit of the request may name on the key the record it started (`subject`, see
+ * repository.ts `bindKeyStep`): from then on the key is the operation's, and a retry after any
+ * failure that kept no answer runs again with the subject in hand, to answer from it.
  */
 export interface IdempotencyOptions {
   readonly db: Db;
@@ -43,9 +45,14 @@ export interface ClaimToken {
   readonly lockToken: string;
 }
 
-/** A claim still in flight when a retry arrives: its record, as far as the route's judge needs it. */
-export interface HeldClaim {
+/** A key a request holds: its record's id, and the record (`subject`) a commit of a request with it named, if any. */
+export interface HeldKey {
   readonly id: number;
+  readonly subject?: string;
+}
+
+/** A claim still in flight when a retry arrives: its record, as far as the route's judge needs it. */
+export interface HeldClaim extends HeldKey {
   readonly lockedAt: string;
 }
 
@@ -59,7 +66,7 @@ export type InFlightVerdict =
 export type InFlightJudge = (claim: HeldClaim) => Promise<InFlightVerdict | undefined>;
 
 export type Claim =
-  | { readonly kind: 'claimed'; readonly token: ClaimToken }
+  | { readonly kind: 'claimed'; readonly token: ClaimToken; readonly subject?: string }
   | { readonly kind: 'replay'; readonly response: StoredResponse };
 
 const PRINTABLE_ASCII = /^[\x20-\x7E]{1,255}$/;
@@ -117,7 +124,7 @@ export class IdempotencyService {
   async claim(request: IdempotentRequest, judge?: InFlightJudge): Promise<Claim> {
     const { db } = this.options;
     const fingerprint = fingerprintOf(request);
-    // A competitor can delete or take over between our steps; a few rounds always settle it.
+    // A competitor can take over between our steps; a few rounds always settle it.
     for (let round = 0; round < 5; round += 1) {
       const fresh = this.freshClaim(fingerprint);
       const id = await insertClaim(db, {
@@ -129,9 +136,18 @@ export class IdempotencyService {
       if (id !== undefined) return { kind: 'claimed', token: { id, lockToken: fresh.lock_token } };
       const row = await findKey(db, request.scope, request.key);
       if (!row) continue;
+      const claimed = (subject: string | null): Claim => ({
+        kind: 'claimed',
+        token: { id: row.id, lockToken: fresh.lock_token },
+        ...(subject === null ? {} : { subject }),
+      });
       if (row.expires_at <= fresh.locked_at) {
-        if (await takeOver(db, row.id, row.lock_token, fresh))
-          return { kind: 'claimed', token: { id: row.id, lockToken: fresh.lock_token } };
+        if (await takeOver(db, row.id, row.lock_token, { ...fresh, subject: null })) return claimed(null);
+        continue;
+      }
+      // Released with no record of its own: free, as if never used.
+      if (row.state === 'released' && row.subject === null) {
+        if (await takeOver(db, row.id, row.lock_token, fresh)) return claimed(null);
         continue;
       }
       if (row.fingerprint !== fingerprint) throw new IdempotencyKeyReused();
@@ -141,19 +157,20 @@ export class IdempotencyService {
           response: { status: row.response_status, contentType: row.response_content_type, body: row.response_body },
         };
       }
-      const verdict = await judge?.({ id: row.id, lockedAt: row.locked_at });
+      const kept = { created_at: row.created_at, expires_at: row.expires_at };
+      // The request it started ended without an answer kept: the retry runs at once, with the record in hand.
+      if (row.state === 'released') {
+        if (await takeOver(db, row.id, row.lock_token, { ...fresh, ...kept })) return claimed(row.subject);
+        continue;
+      }
+      const verdict = await judge?.({
+        id: row.id,
+        lockedAt: row.locked_at,
+        ...(row.subject === null ? {} : { subject: row.subject }),
+      });
       const abandoned =
         verdict?.takeOver === true || Date.parse(row.locked_at) + this.lockTimeoutMs <= Date.parse(fresh.locked_at);
-      if (
-        abandoned &&
-        (await takeOver(db, row.id, row.lock_token, {
-          ...fresh,
-          created_at: row.created_at,
-          expires_at: row.expires_at,
-        }))
-      ) {
-        return { kind: 'claimed', token: { id: row.id, lockToken: fresh.lock_token } };
-      }
+      if (abandoned && (await takeOver(db, row.id, row.lock_token, { ...fresh, ...kept }))) return claimed(row.subject);
       if (!abandoned)
         throw new IdempotencyRequestInFlight(
           verdict?.takeOver === false ? Math.max(1, Math.ceil(verdict.retryAfterSeconds)) : this.retryAfterSeconds,
@@ -162,15 +179,19 @@ export class IdempotencyService {
     throw new IdempotencyRequestInFlight(this.retryAfterSeconds);
   }
 
-  /** Stores the response for replay, or frees the key when the response is not kept. */
+  /** Stores the response for replay, or releases the key when the response is not kept. */
   async complete(token: ClaimToken, response: StoredResponse): Promise<void> {
     if (isStoredStatus(response.status)) await storeResponse(this.options.db, token.id, token.lockToken, response);
-    else await deleteClaim(this.options.db, token.id, token.lockToken);
+    else await releaseClaim(this.options.db, token.id, token.lockToken, false);
   }
 
-  /** Frees the key without a response (the request failed before answering). */
-  async release(token: ClaimToken): Promise<void> {
-    await deleteClaim(this.options.db, token.id, token.lockToken);
+  /**
+   * Releases the key without a kept response (the request failed before answering, or its answer is
+   * not final): a retry runs at once. The record a commit named on the key stays named, unless
+   * `unbind` (an answer that says to retry afresh).
+   */
+  async release(token: ClaimToken, options: { unbind?: boolean } = {}): Promise<void> {
+    await releaseClaim(this.options.db, token.id, token.lockToken, options.unbind === true);
   }
 
   /** Deletes keys past their retention; returns how many. Expired keys are reusable even before this runs. */

@@ -16,6 +16,8 @@ export interface MoneyDeps<Crash extends string = string> {
   readonly log?: BackgroundLog;
   /** Test hook (never in production): kill the process right after this step. */
   readonly crashAfter?: Crash;
+  /** Test hook (never in production): called at every crash point with its step (`AppContext.crashHook`). */
+  readonly crashHook?: (step: string) => void;
 }
 
 export type GatewayStep = 'authorise' | '3ds' | 'capture' | 'void';
@@ -88,8 +90,10 @@ export interface MoneyArea<S extends string, P extends Payable<S>, R> {
   /** The gateway key of a step: derived from the record, so a retry replays. */
   readonly key: (record: P, step: GatewayStep) => string;
   readonly find: (db: Executor, id: string) => Promise<P | undefined>;
-  /** The newest record started under an Idempotency-Key record. */
-  readonly ofKey: (db: Executor, keyId: number) => Promise<P | undefined>;
+  /** What an Idempotency-Key record names as the record its request started or continued (`subject`). */
+  readonly subjectOf: (record: P) => string;
+  /** The record a key's `subject` names, when it is one of this area's. */
+  readonly ofSubject: (db: Executor, subject: string) => Promise<P | undefined>;
   /** States a process works through without waiting for anyone (a held key waits for them). */
   readonly working: readonly S[];
   /** States an authorisation's answer is recorded from; the one of a waiting challenge. */

@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/database.js';
+import { bindKey } from '../../http/idempotency/repository.js';
+import type { HeldKey } from '../../http/idempotency/service.js';
 import type { Notification } from '../../kernel/notifications/notification.js';
 import { paymentResultOf, type AuthorisationOutcome } from '../gateway.js';
 import { continuationProblems } from '../three-ds.js';
@@ -15,7 +17,12 @@ import type { Approval, ChallengeInfo, MoneyArea, MoneyDeps, Payable } from './a
 
 export const now = (deps: MoneyDeps) => deps.clock().toISOString();
 
+/**
+ * A step's end, where a test may fail the request (`crashHook`: e.g. as a lost database connection
+ * would, right after the step's commit or gateway call) or kill the process (`crashAfter`).
+ */
 export function crashPoint(deps: MoneyDeps, step: string): void {
+  deps.crashHook?.(step);
   // SIGKILL: no cleanup, no flushing, exactly like a machine dying (test hook, see config).
   if (deps.crashAfter === step) process.kill(process.pid, 'SIGKILL');
 }
@@ -58,15 +65,22 @@ export const isWaiting = <S extends string, P extends Payable<S>, R>(
 /** The continuation's problems (nothing was asked of the gateway), or where the answer took the record. */
 export type Continued<R> = { readonly refused: Notification[] } | { readonly moved: R };
 
-/** The follow-up after a 3-D Secure challenge: only now is the card authorised (or declined). */
+/**
+ * The follow-up after a 3-D Secure challenge: only now is the card authorised (or declined). The
+ * request's Idempotency-Key names the record before the gateway is asked, so a retry with it after
+ * any failure answers from the record (or continues it again: the gateway replays).
+ */
 export async function continueChallenge<S extends string, P extends Payable<S>, R>(
   area: MoneyArea<S, P, R>,
   deps: MoneyDeps,
   pending: Waiting<P>,
   info: { readonly threeDSStatus?: string; readonly threeDSRequest?: string },
+  key?: HeldKey,
 ): Promise<Continued<R>> {
   const refused = continuationProblems(pending.challenge.threeDSResponse, info, area.challengeOf);
   if (refused.length > 0) return { refused };
+  if (key) await bindKey(deps.db, { keyId: key.id, subject: area.subjectOf(pending) });
+  crashPoint(deps, 'continue');
   const outcome = await deps.gateway.continueThreeDs({
     idempotencyKey: area.key(pending, '3ds'),
     paymentId: pending.paymentId,
@@ -169,8 +183,12 @@ export async function capture<S extends string, P extends Payable<S>, R>(
     paymentId: record.paymentId,
     amount: { amountMinor: record.amountMinor, currency: record.currency },
   });
-  if (outcome.outcome === 'captured')
-    return (await area.captured(deps.db, record, now(deps))) ?? current(area, deps.db, record.id);
+  if (outcome.outcome === 'captured') {
+    crashPoint(deps, 'capture');
+    const captured = (await area.captured(deps.db, record, now(deps))) ?? (await current(area, deps.db, record.id));
+    crashPoint(deps, 'captured');
+    return captured;
+  }
   if (outcome.outcome === 'rejected' && area.captureRejected)
     return (await area.captureRejected(deps.db, record, outcome.code, now(deps))) ?? current(area, deps.db, record.id);
   deps.log?.error(

@@ -9,11 +9,11 @@ const at = (seconds: number) => () => new Date(Date.parse(LOCKED_AT) + seconds *
 type State = 'STARTED' | 'ISSUED' | 'DECLINED';
 type Record = Payable<State>;
 const area = (record?: Record) => ({
-  ofKey: () => Promise.resolve(record),
+  ofSubject: () => Promise.resolve(record),
   working: ['STARTED', 'ISSUED'] as State[],
 });
 const started: Record = { id: 'p1', state: 'STARTED', amountMinor: 100, currency: 'AUD', updatedAt: LOCKED_AT };
-const held = { id: 1, lockedAt: LOCKED_AT };
+const held = { id: 1, lockedAt: LOCKED_AT, subject: 'record:p1' };
 
 describe('judgeHeldKey', () => {
   it('tells a retry behind a request busy a moment ago to come back in a second, not the recovery grace', async () => {
@@ -34,5 +34,16 @@ describe('judgeHeldKey', () => {
   it('takes over at once when the record has its answer', async () => {
     const declined: Record = { ...started, state: 'DECLINED' };
     expect(await judgeHeldKey(area(declined), { db, clock: at(0) }, 60, held)).toEqual({ takeOver: true });
+  });
+
+  it('judges a key that names no record by its claim alone', async () => {
+    const { subject: _none, ...unbound } = held;
+    const declined: Record = { ...started, state: 'DECLINED' };
+    // The area is never asked: the key started nothing (yet).
+    expect(await judgeHeldKey(area(declined), { db, clock: at(8) }, 60, unbound)).toEqual({
+      takeOver: false,
+      retryAfterSeconds: 8,
+    });
+    expect(await judgeHeldKey(area(declined), { db, clock: at(60) }, 60, unbound)).toEqual({ takeOver: true });
   });
 });
