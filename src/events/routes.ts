@@ -17,7 +17,14 @@ import {
   RedeliveryAnswer,
   type EventSchema,
 } from './schemas.js';
-import { getEvent, listEvents, redeliverEvent, redeliverRange, type EventLogDeps } from './service.js';
+import {
+  FEED_LIMIT_DEFAULT,
+  getEvent,
+  listEvents,
+  redeliverEvent,
+  redeliverRange,
+  type EventLogDeps,
+} from './service.js';
 
 const NOT_FOUND =
   '404 `EVENT_NOT_FOUND` when the id is unknown, is another partner’s, or was recorded under another brand than `{brandCode}` (not told apart).';
@@ -51,7 +58,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
       },
     },
     async (request): Promise<EventFeed> => {
-      const { after, limit } = request.query;
+      // The query's default fills `limit` in (validation.ts `useDefaults`); the type cannot know.
+      const { after, limit = FEED_LIMIT_DEFAULT } = request.query;
       const page = await listEvents(deps, scopeOf(request, request.params), {
         ...(after === undefined ? {} : { after }),
         limit,

@@ -44,12 +44,14 @@ export const EventFeedQuery = Type.Object({
       'Answer the events published after this one (the last id of your previous page); absent: from the first.',
     ),
   ),
-  limit: Type.Integer({
-    minimum: 1,
-    maximum: FEED_LIMIT_MAX,
-    default: FEED_LIMIT_DEFAULT,
-    description: `Events per page (default ${String(FEED_LIMIT_DEFAULT)}, at most ${String(FEED_LIMIT_MAX)}).`,
-  }),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: FEED_LIMIT_MAX,
+      default: FEED_LIMIT_DEFAULT,
+      description: `Events per page (default ${String(FEED_LIMIT_DEFAULT)}, at most ${String(FEED_LIMIT_MAX)}).`,
+    }),
+  ),
 });
 
 export const EventFeed = Type.Object(

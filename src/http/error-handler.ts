@@ -16,6 +16,7 @@ import { schemaViolationToNotification } from './notifications.js';
 import { redactCardNumbers, redactPath } from '../kernel/card-numbers/card-numbers.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import type { HttpMetrics } from './metrics.js';
+import { keepPrivate } from './guards/private-answers.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import type { ErrorResponse } from './schemas.js';
 
@@ -158,8 +159,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
 /**
  * Errors Fastify raises before routing (its `frameworkErrors` option), in the contract's words.
  * Fastify's own bodies echoed the whole URL, query string included. The malformed text is never
- * repeated here, and no hook runs on this path, so the request id, metric and log line are added
- * here.
+ * repeated here, and no hook runs on this path, so the request id, `Cache-Control`, metric and log
+ * line are added here.
  */
 const PRE_ROUTING_ERRORS: Record<string, { status: number; code: string; message: string }> = {
   FST_ERR_BAD_URL: {
@@ -194,6 +195,7 @@ export function frameworkErrorHandler(metrics: Pick<HttpMetrics, 'record'>) {
         'request completed',
       );
     });
+    keepPrivate(reply);
     void reply
       .header(REQUEST_ID_HEADER, request.id)
       .status(known?.status ?? 500)
