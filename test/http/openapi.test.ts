@@ -97,4 +97,29 @@ describe('OpenAPI document', () => {
       `POST ${change}/documents/send`,
     ]);
   });
+
+  it('types the feed’s events by `type`: one schema per event type, the same the webhooks section delivers', async () => {
+    /* eslint-disable @typescript-eslint/no-explicit-any -- walking a JSON document */
+    const document = (await fetchDocument()) as unknown as {
+      webhooks: Record<string, any>;
+      components: { schemas: Record<string, any> };
+    };
+    /* eslint-enable @typescript-eslint/no-explicit-any */
+    const { Event, EventFeed, EventDetail } = document.components.schemas;
+    expect(EventFeed.properties.events.items).toEqual({ $ref: '#/components/schemas/Event' });
+    expect(EventDetail.allOf[0]).toEqual({ $ref: '#/components/schemas/Event' });
+    const delivered = Object.fromEntries(
+      Object.entries(document.webhooks).map(([type, item]) => [
+        type,
+        item.post.requestBody.content['application/json'].schema.$ref as string,
+      ]),
+    );
+    expect(Event.discriminator).toEqual({ propertyName: 'type', mapping: delivered });
+    expect(Event.oneOf).toEqual(Object.values(delivered).map(($ref) => ({ $ref })));
+    for (const [type, ref] of Object.entries(delivered)) {
+      const schema = document.components.schemas[ref.replace('#/components/schemas/', '')];
+      expect(schema.properties.type.enum).toEqual([type]);
+      expect(schema.properties.data.$ref).toMatch(/^#\/components\/schemas\/[A-Za-z]+Data$/);
+    }
+  });
 });

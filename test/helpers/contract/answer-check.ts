@@ -90,7 +90,8 @@ function checkMappings(schemas: Json): void {
     for (const [tag, target] of Object.entries(mapping ?? {})) {
       const branch = schemas[String(target).replace('#/components/schemas/', '')];
       const property = isObject(branch) && isObject(branch.properties) ? branch.properties[propertyName] : undefined;
-      if (!isObject(property) || property.const !== tag)
+      const values = isObject(property) ? (property.enum ?? [property.const]) : [];
+      if (!Array.isArray(values) || values.length !== 1 || values[0] !== tag)
         throw new Error(
           `${name}: discriminator maps '${tag}' to ${String(target)}, whose ${propertyName} is not '${tag}'`,
         );
