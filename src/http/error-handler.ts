@@ -76,6 +76,14 @@ export function envelope(errors: Notification[]): ErrorResponse {
   return { validation: { isValid: false, errors: errors.map(withoutCardNumbers) } };
 }
 
+/** OAuth's error body (RFC 6749 §5.2), which the token endpoint's path answers even below the endpoint. */
+export function oauthErrorBody(
+  description: string,
+  error = 'invalid_request',
+): { error: string; error_description: string } {
+  return { error, error_description: redactCardNumbers(description) };
+}
+
 function sendDomainError(error: DomainError, reply: FastifyReply): FastifyReply {
   const notification: Notification = { code: error.code, message: error.message };
   if (error.property !== undefined) notification.property = error.property;
@@ -177,7 +185,12 @@ const PRE_ROUTING_ERRORS: Record<string, { status: number; code: string; message
   },
 };
 
-export function frameworkErrorHandler(metrics: Pick<HttpMetrics, 'record'>) {
+/** Paths whose failures use OAuth's `{error, error_description}` body (the token endpoint). */
+export interface OAuthPaths {
+  readonly oauthPath: RegExp;
+}
+
+export function frameworkErrorHandler(metrics: Pick<HttpMetrics, 'record'>, { oauthPath }: OAuthPaths) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const known = PRE_ROUTING_ERRORS[error.code];
     const notification: Notification = known
@@ -188,6 +201,7 @@ export function frameworkErrorHandler(metrics: Pick<HttpMetrics, 'record'>) {
           tokens: { requestId: request.id },
         };
     if (!known) request.log.error({ err: error }, 'request failed before routing');
+    const oauth = oauthPath.test(request.url.split('?', 1)[0] ?? '');
     reply.raw.once('finish', () => {
       metrics.record(request.method, 'unmatched', reply.statusCode, reply.elapsedTime);
       request.log.info(
@@ -195,10 +209,15 @@ export function frameworkErrorHandler(metrics: Pick<HttpMetrics, 'record'>) {
         'request completed',
       );
     });
+    const body = !oauth
+      ? envelope([notification])
+      : known
+        ? oauthErrorBody(known.message)
+        : oauthErrorBody(`The server could not complete the request (request id ${request.id}).`, 'server_error');
     keepPrivate(reply);
     void reply
       .header(REQUEST_ID_HEADER, request.id)
       .status(known?.status ?? 500)
-      .send(envelope([notification]));
+      .send(body);
   };
 }
