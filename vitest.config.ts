@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    // Every answer an integration test receives is checked against the OpenAPI document (test/helpers/contract/).
+    setupFiles: ['test/helpers/contract/setup.ts'],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     // Bounds for a hung test, not a slow one: TEST_TIME_SCALE (test/helpers/time-scale.ts) scales them.

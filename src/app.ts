@@ -71,7 +71,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     // time, parser refusals, pre-routing errors; 503 on closing comes from http/server/lifecycle.ts.
     ...serverTimeoutOptions(config),
     clientErrorHandler: clientErrorHandler({ metrics, oauthPath: tokenPathPattern(config.basePath) }),
-    frameworkErrors: frameworkErrorHandler(metrics),
+    frameworkErrors: frameworkErrorHandler(metrics, { oauthPath: tokenPathPattern(config.basePath) }),
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

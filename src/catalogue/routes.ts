@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { CachedResponse } from '../http/front-cache/cache-headers.js';
 import type { FrontCache } from '../http/front-cache/front-cache.js';
-import { BrandParams, errorResponses } from '../http/schemas.js';
+import { BrandParams, errorResponses, pdfAnswer } from '../http/schemas.js';
 import { UnknownBrandId } from './errors.js';
 import { cached, json, sendCached } from './http-cache.js';
 import type { BrandCatalogue } from './model.js';
@@ -130,7 +130,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
       tags, operationId: 'getPds', summary: 'PDS document (PDF)',
       description: `The product disclosure statement as \`application/pdf\`, selected as \`pdsSummary\` selects it. Rendered from catalogue content at import.${CACHING.replace('<expirySeconds>', "<brand's expirySeconds>")}`,
       params: ContractParams, querystring: PdsQuery,
-      response: { 200: { description: 'The PDF document.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }, 304: NOT_MODIFIED, ...ERRORS },
+      response: { 200: pdfAnswer('The PDF document.', 'inline'), 304: NOT_MODIFIED, ...ERRORS },
     },
   }, async (request, reply) => {
     const snapshot = await catalogue.snapshot();

@@ -9,13 +9,26 @@ import { DocumentLinkFileParams, DocumentLinkParams, HtmlAnswer, PdfAnswer } fro
 
 /** Headers of every answer of the link: no script, no referrer leak of the secret URL, not indexed. */
 const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'referrer-policy': 'no-referrer',
-  'x-robots-tag': 'noindex, nofollow',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'cache-control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'X-Robots-Tag': 'noindex, nofollow',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Cache-Control': 'no-store',
 };
+
+/** The same headers in the OpenAPI document (Cache-Control is documented on every answer already). */
+const { 'Cache-Control': _documentedEverywhere, ...pageHeaders } = PAGE_HEADERS;
+const PAGE_HEADER_DOCS = Object.fromEntries(
+  Object.entries(pageHeaders).map(([name, value]) => [
+    name,
+    { type: 'string', enum: [value], description: 'On every answer of the customer link.' },
+  ]),
+);
+const withPageHeaders = (answer: { description: string; headers?: object; content: object }) => ({
+  ...answer,
+  headers: { ...answer.headers, ...PAGE_HEADER_DOCS },
+});
 
 const html = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
@@ -56,11 +69,10 @@ export const documentLinkRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         summary: "The customer's document page",
         description: `A small HTML page listing the policy's documents with download links. ${LINK}`,
         params: DocumentLinkParams,
-        produces: ['text/html'],
         response: {
-          200: HtmlAnswer('The page.'),
-          404: HtmlAnswer('Not found (the same page for every wrong or expired value).'),
-          429: TOO_MANY,
+          200: withPageHeaders(HtmlAnswer('The page.')),
+          404: withPageHeaders(HtmlAnswer('Not found (the same page for every wrong or expired value).')),
+          429: withPageHeaders(TOO_MANY),
         },
       },
     },
@@ -87,11 +99,10 @@ export const documentLinkRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         summary: 'One document through the customer link (PDF)',
         description: `The PDF of one document listed on the page. ${LINK}`,
         params: DocumentLinkFileParams,
-        produces: ['application/pdf', 'text/html'],
         response: {
-          200: PdfAnswer,
-          404: HtmlAnswer('Not found (the same page for every wrong or expired value).'),
-          429: TOO_MANY,
+          200: withPageHeaders(PdfAnswer),
+          404: withPageHeaders(HtmlAnswer('Not found (the same page for every wrong or expired value).')),
+          429: withPageHeaders(TOO_MANY),
         },
       },
     },

@@ -78,7 +78,6 @@ export const documentsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }>
         summary: 'One policy document (PDF)',
         description: `The PDF of one document of the list, byte for byte as first rendered. ${NOT_FOUND} 404 \`DOCUMENT_NOT_FOUND\` when the id is not one of this policy's documents.`,
         params: PolicyDocumentParams,
-        produces: ['application/pdf'],
         response: { 200: PdfAnswer, ...errorResponses(400, 401, 403, 404, 429, 500) },
       },
     },

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { pdfAnswer } from '../http/schemas.js';
 import { PolicyParams } from '../policies/schemas.js';
 import { DOCUMENT_KINDS } from './certificate.js';
 
@@ -46,11 +47,10 @@ export const PolicyDocumentParams = Type.Object({
   documentId: Type.String({ maxLength: 64, description: "A `documentId` from the policy's document list." }),
 });
 
-/** The PDF answer, documented as binary. */
-export const PdfAnswer = {
-  description: 'The PDF document (`Content-Disposition: attachment`).',
-  content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
-};
+/** A policy document's PDF, as `sendPdf` (routes.ts) answers it. */
+export const PdfAnswer = pdfAnswer('The PDF document.', 'attachment', {
+  'X-Content-Type-Options': { type: 'string', enum: ['nosniff'], description: 'Browsers keep it a PDF.' },
+});
 
 export const DocumentLinkParams = Type.Object({
   policyDocumentAccessGuid: Type.String({

@@ -144,10 +144,9 @@ export const DocumentsSentData = Type.Object(
 );
 
 export const WebhookTestData = Type.Object(
-  { webhookId: Type.Optional(text('The endpoint tested.')) },
+  { webhookId: text('The endpoint tested.'), message: text('What the event is for, for a person.') },
   {
     title: 'WebhookTestData',
     description: '`data` of `webhook.test` (sent to one endpoint on request).',
-    additionalProperties: true,
   },
 );

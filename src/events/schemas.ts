@@ -1,6 +1,14 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { schemaRef } from '../http/openapi/document.js';
 import { BrandCodeParam } from '../http/schemas.js';
-import { ATTEMPT_OUTCOMES, DELIVERY_STATES, EVENT_TYPES } from './model.js';
+import { ATTEMPT_OUTCOMES, DELIVERY_STATES, EVENT_TYPES, type EventType, type PartnerEvent } from './model.js';
+import {
+  DocumentsSentData,
+  PaymentEventData,
+  PolicyEventData,
+  PurchaseDeclinedData,
+  WebhookTestData,
+} from './schemas-data.js';
 import { FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX } from './service.js';
 
 /** TypeBox shapes of the event log's routes; descriptions become the OpenAPI text partners read. */
@@ -14,23 +22,67 @@ export const EventTypeSchema = Type.Enum([...EVENT_TYPES], {
   description: 'What happened (docs/api-contract.md, "Events").',
 });
 
-/** The envelope of every event: a delivery's body, an item of the feed. */
-export const eventEnvelope = (title: string, data: TSchema, description: string, type: TSchema = EventTypeSchema) =>
-  Type.Object(
-    {
-      id: EventIdText('Stable id of the event: the `webhook-id` header of every delivery of it. Deduplicate on it.'),
-      type,
-      timestamp: Type.String({ format: 'date-time', description: 'When the change it reports committed (UTC).' }),
-      data,
-    },
-    { title, description },
-  );
+/** The envelope of every event (a delivery's body, an item of the feed), of a `type` and its `data`. */
+const envelopeOf = <T extends TSchema, D extends TSchema>(type: T, data: D) => ({
+  id: EventIdText('Stable id of the event: the `webhook-id` header of every delivery of it. Deduplicate on it.'),
+  type,
+  timestamp: Type.String({ format: 'date-time', description: 'When the change it reports committed (UTC).' }),
+  data,
+});
 
-export const EventSchema = eventEnvelope(
-  'Event',
-  Type.Object({}, { additionalProperties: true, description: 'Depends on `type`: see the `webhooks` section.' }),
-  'One event: the exact body a webhook delivery signs and sends.',
-);
+/** Each event type: the name of its envelope, what happened, and its `data` (docs/api-contract.md, "Types"). */
+export const EVENT_KINDS: Record<
+  EventType,
+  { readonly title: string; readonly summary: string; readonly data: TSchema }
+> = {
+  'policy.issued': { title: 'PolicyIssuedEvent', summary: 'A purchase issued a policy.', data: PolicyEventData },
+  'policy.amended': { title: 'PolicyAmendedEvent', summary: 'An amendment was applied.', data: PolicyEventData },
+  'policy.cancelled': { title: 'PolicyCancelledEvent', summary: 'The policy was cancelled.', data: PolicyEventData },
+  'payment.captured': {
+    title: 'PaymentCapturedEvent',
+    summary: "A purchase's or an amendment's charge was captured.",
+    data: PaymentEventData,
+  },
+  'payment.refunded': {
+    title: 'PaymentRefundedEvent',
+    summary: "A change's refund went back to the policy's payments.",
+    data: PaymentEventData,
+  },
+  'purchase.declined': {
+    title: 'PurchaseDeclinedEvent',
+    summary: 'A purchase was declined by the card issuer.',
+    data: PurchaseDeclinedData,
+  },
+  'documents.sent': {
+    title: 'DocumentsSentEvent',
+    summary: "A transaction's documents were e-mailed.",
+    data: DocumentsSentData,
+  },
+  'webhook.test': { title: 'WebhookTestEvent', summary: 'A test event you asked for.', data: WebhookTestData },
+};
+
+/** One event type's envelope: its `type` is that type, its `data` that type's. The webhooks section and the feed share them. */
+export const TYPED_EVENTS = {} as Record<EventType, TSchema>;
+for (const type of EVENT_TYPES) {
+  const { title, data } = EVENT_KINDS[type];
+  // A one-value enum, not `const`: @fastify/swagger writes a route's `const` so, and both sections share these.
+  TYPED_EVENTS[type] = Type.Object(envelopeOf(Type.Enum([type], { type: 'string' }), data), {
+    title,
+    description: `The \`${type}\` event as delivered.`,
+  });
+}
+
+/** Any event; the document narrows `data` by `type`. */
+export const EventSchema = Type.Unsafe<Pick<PartnerEvent, 'id' | 'type' | 'timestamp' | 'data'>>({
+  title: 'Event',
+  description: 'One event: the exact body a webhook delivery signs and sends. Its `type` says which `data` it carries.',
+  type: 'object',
+  oneOf: EVENT_TYPES.map((type) => TYPED_EVENTS[type]),
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(EVENT_TYPES.map((type) => [type, schemaRef(EVENT_KINDS[type].title)])),
+  },
+});
 export type EventSchema = Static<typeof EventSchema>;
 
 export const EventParams = Type.Object({
@@ -44,12 +96,14 @@ export const EventFeedQuery = Type.Object({
       'Answer the events published after this one (the last id of your previous page); absent: from the first.',
     ),
   ),
-  limit: Type.Integer({
-    minimum: 1,
-    maximum: FEED_LIMIT_MAX,
-    default: FEED_LIMIT_DEFAULT,
-    description: `Events per page (default ${String(FEED_LIMIT_DEFAULT)}, at most ${String(FEED_LIMIT_MAX)}).`,
-  }),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: FEED_LIMIT_MAX,
+      default: FEED_LIMIT_DEFAULT,
+      description: `Events per page (default ${String(FEED_LIMIT_DEFAULT)}, at most ${String(FEED_LIMIT_MAX)}).`,
+    }),
+  ),
 });
 
 export const EventFeed = Type.Object(
@@ -88,11 +142,11 @@ export const EventDeliveriesSchema = Type.Object(
   { title: 'EventDeliveries', description: "The event's deliveries to one webhook endpoint." },
 );
 
-export const EventDetail = Type.Object(
-  {
-    ...EventSchema.properties,
-    deliveries: Type.Array(EventDeliveriesSchema, { description: 'Per endpoint it was queued for.' }),
-  },
+export const EventDetail = Type.Intersect(
+  [
+    EventSchema,
+    Type.Object({ deliveries: Type.Array(EventDeliveriesSchema, { description: 'Per endpoint it was queued for.' }) }),
+  ],
   { title: 'EventDetail', description: 'An event and every attempt to deliver it.' },
 );
 export type EventDetail = Static<typeof EventDetail>;

@@ -17,6 +17,7 @@ import { schemaViolationToNotification } from './notifications.js';
 import { redactCardNumbers, redactPath } from '../kernel/card-numbers/card-numbers.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import type { HttpMetrics } from './metrics.js';
+import { keepPrivate } from './guards/private-answers.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import type { ErrorResponse } from './schemas.js';
 
@@ -74,6 +75,14 @@ function withoutCardNumbers(notification: Notification): Notification {
 /** The contract's error body; every error answer is built here, so none repeats a card number it was sent. */
 export function envelope(errors: Notification[]): ErrorResponse {
   return { validation: { isValid: false, errors: errors.map(withoutCardNumbers) } };
+}
+
+/** OAuth's error body (RFC 6749 §5.2), which the token endpoint's path answers even below the endpoint. */
+export function oauthErrorBody(
+  description: string,
+  error = 'invalid_request',
+): { error: string; error_description: string } {
+  return { error, error_description: redactCardNumbers(description) };
 }
 
 function sendDomainError(error: DomainError, reply: FastifyReply): FastifyReply {
@@ -160,8 +169,8 @@ export function registerErrorHandling(app: FastifyInstance, storage: StorageHeal
 /**
  * Errors Fastify raises before routing (its `frameworkErrors` option), in the contract's words.
  * Fastify's own bodies echoed the whole URL, query string included. The malformed text is never
- * repeated here, and no hook runs on this path, so the request id, metric and log line are added
- * here.
+ * repeated here, and no hook runs on this path, so the request id, `Cache-Control`, metric and log
+ * line are added here.
  */
 const PRE_ROUTING_ERRORS: Record<string, { status: number; code: string; message: string }> = {
   FST_ERR_BAD_URL: {
@@ -178,7 +187,12 @@ const PRE_ROUTING_ERRORS: Record<string, { status: number; code: string; message
   },
 };
 
-export function frameworkErrorHandler(metrics: Pick<HttpMetrics, 'record'>) {
+/** Paths whose failures use OAuth's `{error, error_description}` body (the token endpoint). */
+export interface OAuthPaths {
+  readonly oauthPath: RegExp;
+}
+
+export function frameworkErrorHandler(metrics: Pick<HttpMetrics, 'record'>, { oauthPath }: OAuthPaths) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const known = PRE_ROUTING_ERRORS[error.code];
     const notification: Notification = known
@@ -189,6 +203,7 @@ export function frameworkErrorHandler(metrics: Pick<HttpMetrics, 'record'>) {
           tokens: { requestId: request.id },
         };
     if (!known) request.log.error({ err: error }, 'request failed before routing');
+    const oauth = oauthPath.test(request.url.split('?', 1)[0] ?? '');
     reply.raw.once('finish', () => {
       metrics.record(request.method, 'unmatched', reply.statusCode, reply.elapsedTime);
       request.log.info(
@@ -196,9 +211,15 @@ export function frameworkErrorHandler(metrics: Pick<HttpMetrics, 'record'>) {
         'request completed',
       );
     });
+    const body = !oauth
+      ? envelope([notification])
+      : known
+        ? oauthErrorBody(known.message)
+        : oauthErrorBody(`The server could not complete the request (request id ${request.id}).`, 'server_error');
+    keepPrivate(reply);
     void reply
       .header(REQUEST_ID_HEADER, request.id)
       .status(known?.status ?? 500)
-      .send(envelope([notification]));
+      .send(body);
   };
 }

@@ -49,6 +49,27 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'A dependency is unavailable; retry later.',
 };
 
+/** A PDF download: the bytes, and the file name in `Content-Disposition` (`inline` to show it, `attachment` to save it). */
+export function pdfAnswer(
+  description: string,
+  disposition: 'inline' | 'attachment',
+  headers: Record<string, Record<string, unknown>> = {},
+) {
+  return {
+    description,
+    // Headers a route declares on an answer are on every such answer (http/openapi/shared.ts).
+    headers: {
+      'Content-Disposition': {
+        type: 'string',
+        pattern: `^${disposition}; filename="[^"]+"$`,
+        description: `\`${disposition}; filename="…"\`: the document's file name.`,
+      },
+      ...headers,
+    },
+    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+  };
+}
+
 /** Error responses a route documents, all with the common envelope. */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   const responses: Record<number, TSchema> = {};

@@ -1,4 +1,4 @@
-import { Conflict, InvalidInput, NotFound, type DomainError } from '../kernel/errors.js';
+import { Conflict, NotFound, type DomainError } from '../kernel/errors.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import type { ChangeKind, PolicyChange } from './model.js';
 
@@ -65,15 +65,6 @@ export class ChangeAlreadyConfirmed extends Conflict {
     super(`${kind}_ALREADY_CONFIRMED`, `This ${noun(kind)} was already confirmed (${state}).`, {
       property: kind === 'AMENDMENT' ? 'amendmentId' : 'cancellationId',
       tokens: { state },
-    });
-  }
-}
-
-/** Confirmations move money: they must carry an Idempotency-Key so a retry never moves it twice. */
-export class IdempotencyKeyRequired extends InvalidInput {
-  constructor() {
-    super('IDEMPOTENCY_KEY_REQUIRED', 'Idempotency-Key header is required to confirm a change (a retry replays).', {
-      property: 'Idempotency-Key',
     });
   }
 }

@@ -3,12 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../http/schemas.js';
-import {
-  doNotKeepAnswer,
-  heldIdempotencyKey,
-  IDEMPOTENCY_KEY_HEADER,
-  idempotentRoute,
-} from '../http/idempotency/hooks.js';
+import { doNotKeepAnswer, heldIdempotencyKey, idempotentRoute } from '../http/idempotency/hooks.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { judgeHeldKey } from '../payments/flow/held-keys.js';
 import { getPolicySummary } from '../policies/service.js';
@@ -17,7 +12,6 @@ import { previewCancellation } from './cancellations.js';
 import { confirmChange, readChange, type ChangeLookup } from './confirmations.js';
 import { changeDepsFor } from './deps.js';
 import { emptyBodyAsObject } from '../http/guards/empty-body.js';
-import { IdempotencyKeyRequired } from './errors.js';
 import { isRetryableEnd, type ChangeKind, type PolicyChange, type PreviewResult } from './model.js';
 import { amendmentView, cancellationView, confirmationView } from './present.js';
 import { changeMoney } from './settlement.js';
@@ -76,14 +70,12 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
     return { actor: principalOf(request), brandCode, policyNumber, kind, changeId };
   };
   // A retry after a crash takes the dead request's key over once its change has an answer (or recovery's grace passed).
+  // Confirmations move money: they must carry a key, so a retry never moves it twice.
   const confirmation = idempotentRoute({
     scopeOf: (request) => `partner:${principalOf(request).partnerId}`,
     inFlight: (_request, held) => judgeHeldKey(changeMoney, context, context.config.purchaseRecoveryGraceSeconds, held),
+    required: 'Idempotency-Key header is required to confirm a change (a retry replays).',
   });
-  const requireKey = async (request: FastifyRequest) => {
-    if (request.headers[IDEMPOTENCY_KEY_HEADER] === undefined) throw new IdempotencyKeyRequired();
-    return Promise.resolve();
-  };
 
   app.post(
     `${BASE}/amendments`,
@@ -149,7 +141,6 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
     `${BASE}/amendments/:amendmentId/confirm`,
     {
       ...confirmation,
-      preHandler: [requireKey, confirmation.preHandler],
       schema: {
         tags: ['policy changes'],
         operationId: 'confirmAmendment',
@@ -194,7 +185,6 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
     {
       preValidation: [emptyBodyAsObject],
       ...confirmation,
-      preHandler: [requireKey, confirmation.preHandler],
       schema: {
         tags: ['policy changes'],
         operationId: 'confirmCancellation',

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { checkAnswers } from '../helpers/contract/taps.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { ensureTestUser } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';
@@ -106,6 +107,7 @@ describe(`access tokens of a revoked refresh family (${DIALECT})`, () => {
   it('another process sharing the database refuses them within USER_STATUS_CACHE_SECONDS', async () => {
     const other = await buildApp(t.context, { logger: false });
     await other.ready();
+    checkAnswers(other);
     try {
       const first = await login();
       expect((await fastifyPath(other, first.access_token)).statusCode).toBe(404);

@@ -2,6 +2,7 @@ import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { checkAnswers } from '../helpers/contract/taps.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { AppContext } from '../../src/context.js';
 import { connectDatabase } from '../../src/db/connect.js';
@@ -43,6 +44,7 @@ beforeAll(async () => {
   other = await buildApp(otherContext, { logger: false });
   await guardedRoute(other);
   await other.ready();
+  checkAnswers(other);
 });
 afterAll(async () => {
   await other.close();

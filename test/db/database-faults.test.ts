@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { checkAnswers } from '../helpers/contract/taps.js';
 import { DEFAULT_DATABASE_LIMITS, loadConfig, type AppConfig } from '../../src/config/config.js';
 import type { AppContext } from '../../src/context.js';
 import { connectDatabase } from '../../src/db/connect.js';
@@ -38,6 +39,7 @@ async function appOn(config: AppConfig, db: Db, database: TestDatabase): Promise
   const context: AppContext = { config, db, clock: () => new Date() };
   const app: FastifyInstance = await buildApp(context, { logger: false });
   await app.ready();
+  checkAnswers(app);
   return {
     app,
     context,

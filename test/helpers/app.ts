@@ -7,6 +7,7 @@ import { prepareDatabase } from '../../src/server.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { checkAnswers } from './contract/taps.js';
 
 export interface TestAppOptions {
   /** Environment overrides, as an operator would set them (e.g. `{ BASE_PATH: '/api' }`). */
@@ -51,6 +52,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     app = await buildApp(context, { logger: false, ...options.appOptions });
     await options.beforeReady?.(app);
     await app.ready();
+    checkAnswers(app);
   } catch (error) {
     await app?.close();
     await database.destroy();
@@ -96,6 +98,7 @@ export function useSecondApp(getApp: () => TestApp): () => FastifyInstance {
     secondDb = connectDatabase(t.database.database);
     second = await buildApp({ ...t.context, db: secondDb }, { logger: false });
     await second.ready();
+    checkAnswers(second);
   });
   afterAll(async () => {
     await second?.close();

@@ -73,4 +73,53 @@ describe('OpenAPI document', () => {
       expect.arrayContaining(['Retry-After', 'RateLimit-Policy', 'RateLimit']),
     );
   });
+
+  it('requires Idempotency-Key where the server does, and leaves out only the bodies the server lets be left out', async () => {
+    /* eslint-disable @typescript-eslint/no-explicit-any -- walking a JSON document */
+    const { paths } = (await fetchDocument()) as unknown as { paths: Record<string, Record<string, any>> };
+    /* eslint-enable @typescript-eslint/no-explicit-any */
+    const keyOf = (path: string) =>
+      paths[path]!.post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key') as { required: boolean };
+    const change = '/policies/v1/{brandCode}/policies/{policyNumber}';
+    expect(keyOf(`${change}/amendments/{amendmentId}/confirm`).required).toBe(true);
+    expect(keyOf(`${change}/cancellations/{cancellationId}/confirm`).required).toBe(true);
+    expect(keyOf('/quotes/v2/{brandCode}/purchase').required).toBe(false);
+    expect(keyOf(`${change}/documents/send`).required).toBe(false);
+    const optional = Object.entries(paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => operation.requestBody?.required === false)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(optional.sort()).toEqual([
+      'POST /partners/v1/{brandCode}/events/{eventId}/redeliver',
+      'POST /partners/v1/{brandCode}/webhooks/{webhookId}/rotate-secret',
+      `POST ${change}/cancellations/{cancellationId}/confirm`,
+      `POST ${change}/documents/send`,
+    ]);
+  });
+
+  it('types the feed’s events by `type`: one schema per event type, the same the webhooks section delivers', async () => {
+    /* eslint-disable @typescript-eslint/no-explicit-any -- walking a JSON document */
+    const document = (await fetchDocument()) as unknown as {
+      webhooks: Record<string, any>;
+      components: { schemas: Record<string, any> };
+    };
+    /* eslint-enable @typescript-eslint/no-explicit-any */
+    const { Event, EventFeed, EventDetail } = document.components.schemas;
+    expect(EventFeed.properties.events.items).toEqual({ $ref: '#/components/schemas/Event' });
+    expect(EventDetail.allOf[0]).toEqual({ $ref: '#/components/schemas/Event' });
+    const delivered = Object.fromEntries(
+      Object.entries(document.webhooks).map(([type, item]) => [
+        type,
+        item.post.requestBody.content['application/json'].schema.$ref as string,
+      ]),
+    );
+    expect(Event.discriminator).toEqual({ propertyName: 'type', mapping: delivered });
+    expect(Event.oneOf).toEqual(Object.values(delivered).map(($ref) => ({ $ref })));
+    for (const [type, ref] of Object.entries(delivered)) {
+      const schema = document.components.schemas[ref.replace('#/components/schemas/', '')];
+      expect(schema.properties.type.enum).toEqual([type]);
+      expect(schema.properties.data.$ref).toMatch(/^#\/components\/schemas\/[A-Za-z]+Data$/);
+    }
+  });
 });

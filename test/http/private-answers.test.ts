@@ -1,6 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { checkAnswers } from '../helpers/contract/taps.js';
 import { loadConfig, type AppConfig } from '../../src/config/config.js';
 import { prepareDatabase } from '../../src/server.js';
 import { partnerLogin, postToken } from '../auth/support.js';
@@ -88,6 +89,7 @@ async function appWith(
   await prepareDatabase(context);
   const app = await buildApp(context, { logger: false });
   await app.ready();
+  checkAnswers(app);
   return { app, database };
 }
 

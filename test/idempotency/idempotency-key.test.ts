@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { buildApp } from '../../src/app.js';
+import { checkAnswers } from '../helpers/contract/taps.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { InvalidInput, NotFound } from '../../src/kernel/errors.js';
@@ -241,6 +242,7 @@ describe(`Idempotency-Key on a route (${DIALECT})`, () => {
         const app = await buildApp({ ...t.context, db }, { logger: false });
         registerTestRoute(app);
         await app.ready();
+        checkAnswers(app);
         return app;
       }),
     );

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { checkAnswers } from '../helpers/contract/taps.js';
 import { loadConfig } from '../../src/config/config.js';
 import fc from 'fast-check';
 import { SECRET_KEYS, loggerOptions, withoutSecrets } from '../../src/logging/options.js';
@@ -33,6 +34,7 @@ describe(`request logs (${DIALECT})`, () => {
       );
       return { ok: true };
     });
+    checkAnswers(app);
     try {
       const res = await app.inject({
         method: 'GET',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { composePolicyEmail } from '../../src/documents/mail/compose.js';
 import { mailTransportFor, sandboxMailbox } from '../../src/documents/mail/transport.js';
 import { buildApp } from '../../src/app.js';
+import { checkAnswers } from '../helpers/contract/taps.js';
 import { useTestApp } from '../helpers/app.js';
 import { emailInput, NOMAD_EN, PDF_BYTES } from './fixtures.js';
 
@@ -67,6 +68,7 @@ describe('sandbox mailbox in production', () => {
       mail: { transport: 'smtp' as const, smtpUrl: 'smtp://127.0.0.1:1' },
     };
     const production = await buildApp({ ...context, config }, { logger: false });
+    checkAnswers(production);
     try {
       expect((await production.inject({ method: 'GET', url: '/sandbox/mail' })).statusCode).toBe(404);
     } finally {

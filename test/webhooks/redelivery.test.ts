@@ -68,15 +68,30 @@ describe(`redelivery of missed events to webhook endpoints (${DIALECT})`, () => 
     expect(res.statusCode, res.body).toBe(200);
   }
 
-  /** Records an event of partner A on 2020-01-`day` and publishes it with the real fan-out. */
+  /** The `data` of a policy's event of `type`, as the document describes it (GET …/events/{id} answers it). */
+  function dataOf(type: EventType): Record<string, unknown> {
+    const policy = { brandCode: 'brandau', sequenceNumber: 1, externalIdentifiers: { bookingReference: null } };
+    if (type === 'payment.captured' || type === 'payment.refunded')
+      return { ...policy, amount: 10, currency: 'AUD', paymentReference: 'pay_fixture' };
+    const amounts = { currency: 'AUD', transactionAmount: 10, totalPaidToDate: 10 };
+    return { ...policy, actionType: 'Purchase', policyStatus: 'Active', amounts };
+  }
+
+  /** Records an event of a policy of partner A on 2020-01-`day` and publishes it with the real fan-out. */
   async function publishedEvent(type: EventType, partnerId: number, day = 1): Promise<string> {
     const t = testApp();
     const at = new Date(Date.UTC(2020, 0, day, 0, 0, ++second)).toISOString();
-    const eventId = await t.context.db
-      .transaction()
-      .execute((tx) =>
-        recordEvent(tx, { type, sourceKey: `${type}:${Math.random()}`, partnerId, brandCode: 'brandau', at, data: {} }),
-      );
+    const eventId = await t.context.db.transaction().execute((tx) =>
+      recordEvent(tx, {
+        type,
+        sourceKey: `${type}:${Math.random()}`,
+        partnerId,
+        brandCode: 'brandau',
+        policyNumber: 'TIAU200000001',
+        at,
+        data: dataOf(type),
+      }),
+    );
     await publishEvents(t, (tx, event, now) => enqueueDeliveries(tx, event, now));
     return eventId!;
   }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { checkAnswers } from '../helpers/contract/taps.js';
 import type { AppContext } from '../../src/context.js';
 import { findMessage } from '../../src/db/outbox/repository.js';
 import type { Resolver } from '../../src/events/webhooks/address-guard.js';
@@ -44,6 +45,7 @@ describe(`webhook URL safety in production (${DIALECT})`, () => {
     productionContext = { ...context, config: { ...context.config, env: 'production' } };
     production = await buildApp(productionContext, { logger: false, webhookResolver: fakeDns(dns) });
     await production.ready();
+    checkAnswers(production);
   });
   afterAll(async () => {
     await production.close();
@@ -124,6 +126,7 @@ describe(`webhook URL safety in production (${DIALECT})`, () => {
       const port = new URL(receiver.url).port;
       const rebinding = { 'rebind.partner.example': [PUBLIC] };
       const app = await buildApp(productionContext, { logger: false, webhookResolver: fakeDns(rebinding) });
+      checkAnswers(app);
       try {
         const headers = await bearerFor(t, 'brandau');
         const created = await app.inject({

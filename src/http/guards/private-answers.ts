@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * `Cache-Control: no-store` (and HTTP/1.0's `Pragma: no-cache`) on every answer that does not set
@@ -8,10 +8,15 @@ import type { FastifyInstance } from 'fastify';
  */
 export function registerPrivateAnswers(app: FastifyInstance): void {
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (!reply.hasHeader('cache-control')) {
-      reply.header('cache-control', 'no-store');
-      reply.header('pragma', 'no-cache');
-    }
+    keepPrivate(reply);
     done(null, payload);
   });
+}
+
+/** `no-store` unless the answer set its own caching; also for answers no hook sees (errors before routing). */
+export function keepPrivate(reply: FastifyReply): void {
+  if (!reply.hasHeader('cache-control')) {
+    reply.header('cache-control', 'no-store');
+    reply.header('pragma', 'no-cache');
+  }
 }

@@ -10,6 +10,13 @@ export class IdempotencyKeyMalformed extends InvalidInput {
   }
 }
 
+/** The route requires a key (it moves money: a retry must never move it twice) and none came. */
+export class IdempotencyKeyRequired extends InvalidInput {
+  constructor(message = 'Idempotency-Key header is required (a retry with the same key replays the answer).') {
+    super('IDEMPOTENCY_KEY_REQUIRED', message, { property: 'Idempotency-Key' });
+  }
+}
+
 /** The key was already used for a request with another method, path or body. */
 export class IdempotencyKeyReused extends Unprocessable {
   constructor() {

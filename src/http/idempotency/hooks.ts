@@ -6,7 +6,7 @@ import type {
   preHandlerAsyncHookHandler,
 } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { IdempotencyKeyMalformed } from './errors.js';
+import { IdempotencyKeyMalformed, IdempotencyKeyRequired } from './errors.js';
 import {
   IdempotencyService,
   parseIdempotencyKey,
@@ -27,6 +27,8 @@ export interface IdempotentRouteOptions {
   scopeOf(request: FastifyRequest): string;
   /** Judges a claim still in flight (its holder may have died); without it a retry waits for the lock timeout. */
   readonly inFlight?: (request: FastifyRequest, claim: HeldClaim) => Promise<InFlightVerdict | undefined>;
+  /** A request without a key is refused (400 `IDEMPOTENCY_KEY_REQUIRED`) with this message; absent, the key is optional. */
+  readonly required?: string;
 }
 
 /** Keys held by requests now running, so their handlers can tie what they start to the key. */
@@ -61,14 +63,17 @@ export interface IdempotentRouteHooks {
   preHandler: preHandlerAsyncHookHandler;
   onSend: onSendAsyncHookHandler;
   onResponse: onResponseAsyncHookHandler;
-  /** Tells the OpenAPI document (http/openapi/shared.ts) that the route reads `Idempotency-Key`. */
-  config: { idempotencyKey: true };
+  /** Tells the OpenAPI document (http/openapi/shared.ts) that the route reads `Idempotency-Key`, and whether it must come. */
+  config: { idempotencyKey: IdempotencyKeyUse };
 }
+
+/** How a route reads `Idempotency-Key`. */
+export type IdempotencyKeyUse = 'optional' | 'required';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route honours `Idempotency-Key` (set by `idempotentRoute`). */
-    idempotencyKey?: boolean;
+    idempotencyKey?: IdempotencyKeyUse;
   }
 }
 
@@ -96,6 +101,7 @@ export function idempotentRoute(options: IdempotentRouteOptions): IdempotentRout
     if (headerCount(request.raw.rawHeaders, IDEMPOTENCY_KEY_HEADER) > 1)
       throw new IdempotencyKeyMalformed('Send exactly one Idempotency-Key header.');
     const key = parseIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
+    if (key === undefined && options.required !== undefined) throw new IdempotencyKeyRequired(options.required);
     if (key === undefined) return;
     const { inFlight } = options;
     const claim = await serviceOf(request).claim(
@@ -149,7 +155,12 @@ export function idempotentRoute(options: IdempotentRouteOptions): IdempotentRout
     await serviceOf(request).release(token);
   };
 
-  return { preHandler, onSend, onResponse, config: { idempotencyKey: true } };
+  return {
+    preHandler,
+    onSend,
+    onResponse,
+    config: { idempotencyKey: options.required === undefined ? 'optional' : 'required' },
+  };
 }
 
 declare module 'fastify' {

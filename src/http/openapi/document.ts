@@ -8,6 +8,9 @@ import { isDeepStrictEqual } from 'node:util';
  */
 
 type Schema = Record<string, unknown>;
+
+/** Where the schema titled `title` is in the document (a discriminator's mapping names it so). */
+export const schemaRef = (title: string) => `#/components/schemas/${title}`;
 export interface OpenApiDocument {
   paths: Record<string, Record<string, unknown>>;
   components: { schemas?: Record<string, unknown>; [key: string]: unknown };
@@ -47,7 +50,7 @@ class SchemaNamer {
     else if (!isDeepStrictEqual(essence(known), essence(out))) {
       throw new Error(`Two different schemas are titled '${title}'; give one another title.`);
     } else if (known.examples === undefined && out.examples !== undefined) known.examples = out.examples;
-    const ref: Schema = { $ref: `#/components/schemas/${title}` };
+    const ref: Schema = { $ref: schemaRef(title) };
     // OpenAPI 3.1 lets a $ref carry its own description: the use's wording wins over the type's.
     const description = out.description;
     if (typeof description === 'string' && description !== this.components[title]?.description) {

@@ -1,4 +1,6 @@
 import type { FastifySchema } from 'fastify';
+import { emptyBodyAsObject } from '../guards/empty-body.js';
+import { isStoredStatus } from '../idempotency/service.js';
 import type { OpenApiDocument } from './document.js';
 
 /**
@@ -18,6 +20,7 @@ export const SHARED_HEADERS: Json = {
   'X-Request-Id': {
     description:
       'On every answer: the request id of the log line (the inbound `X-Request-Id` when it is a safe token, else a generated one).',
+    required: true,
     schema: { type: 'string', maxLength: 64, example: 'req-7f3a9c' },
   },
   'Retry-After': {
@@ -35,17 +38,29 @@ export const SHARED_HEADERS: Json = {
     schema: { type: 'string' },
   },
   'WWW-Authenticate': {
-    description: 'RFC 6750 Bearer challenge (`Basic` on the token endpoint after HTTP Basic client authentication).',
+    description:
+      'RFC 6750 Bearer challenge (`Basic` on the token endpoint after HTTP Basic client authentication; `Bearer realm="metrics"` on /metrics).',
     schema: { type: 'string', example: 'Bearer realm="partner-api", error="invalid_token"' },
   },
   'Cache-Control': {
     description:
-      '`no-store` on answers with personal data or tokens; `private, max-age=<expirySeconds>` on product reads.',
-    schema: { type: 'string' },
+      'On every answer: `private, max-age=<expirySeconds>` on product reads, `private, no-store` on a policy document, `no-store` on everything else (personal data, tokens, errors).',
+    required: true,
+    schema: { type: 'string', example: 'no-store' },
+  },
+  Pragma: {
+    description: '`no-cache` beside `Cache-Control: no-store`, for HTTP/1.0 caches.',
+    schema: { type: 'string', enum: ['no-cache'] },
   },
   ETag: {
     description: 'Entity tag of the answer; send it back in `If-None-Match` to get 304 while it is current.',
+    required: true,
     schema: { type: 'string', example: '"k2v9cZbqU3nQ0cX0y0V5o1pWm8s"' },
+  },
+  'Idempotent-Replayed': {
+    description:
+      '`true` on an answer replayed for a repeated `Idempotency-Key`: the stored answer of the first request; nothing ran again.',
+    schema: { type: 'string', enum: ['true'] },
   },
 };
 
@@ -60,13 +75,29 @@ const SHARED_ERRORS: Record<
     when: () => true,
   },
   408: { description: '`REQUEST_TIMEOUT`: the request was not received in time.', when: () => true },
+  409: {
+    description:
+      '`IDEMPOTENCY_REQUEST_IN_PROGRESS`: the first request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds.',
+    when: (op) => op.isIdempotent,
+    headers: ['Retry-After'],
+  },
   413: {
     description: '`PAYLOAD_TOO_LARGE`: the body is over `BODY_LIMIT_BYTES`.',
-    when: (op) => op.hasBody,
+    when: (op) => op.mayCarryBody,
   },
   414: {
     description: '`PATH_SEGMENT_TOO_LONG`: a path parameter is over 100 characters.',
     when: (op) => op.hasPathParameters,
+  },
+  415: {
+    description: '`UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json` (any method that may carry a body).',
+    when: (op) => op.mayCarryBody && !op.isTokenEndpoint,
+  },
+  422: {
+    description:
+      '`IDEMPOTENCY_KEY_REUSED`: this `Idempotency-Key` was used with another request (method, path or body); use a new key. Kept for the key like the first answer.',
+    when: (op) => op.isIdempotent,
+    headers: ['Idempotent-Replayed'],
   },
   429: {
     description:
@@ -91,26 +122,31 @@ const SHARED_ERRORS: Record<
 interface OperationFacts {
   readonly isProtected: boolean;
   readonly isTokenEndpoint: boolean;
-  readonly isOperations: boolean;
-  readonly hasBody: boolean;
+  /** Its method may carry a body (whether or not it declares one): the body is parsed, so it may be too large or not JSON. */
+  readonly mayCarryBody: boolean;
   readonly hasPathParameters: boolean;
   /** Answers 304 to `If-None-Match`, so its 200 carries an ETag. */
   readonly hasEtag: boolean;
+  /** Reads `Idempotency-Key` (http/idempotency/hooks.ts `idempotentRoute`). */
+  readonly isIdempotent: boolean;
 }
 
-function factsOf(operation: Json): OperationFacts {
+function factsOf(method: string, operation: Json): OperationFacts {
   const parameters = (operation.parameters as Json[] | undefined) ?? [];
   const security = operation.security as unknown[] | undefined;
   return {
     isProtected: Array.isArray(security) && security.length > 0,
     // The token endpoint's errors use the OAuth body (auth/schemas.ts TokenError).
     isTokenEndpoint: JSON.stringify(operation.responses).includes('"#/components/schemas/TokenError"'),
-    isOperations: Array.isArray(operation.tags) && operation.tags.includes('operations'),
-    hasBody: operation.requestBody !== undefined,
+    mayCarryBody: ['post', 'put', 'patch', 'delete'].includes(method),
     hasPathParameters: parameters.some((p) => p.in === 'path'),
     hasEtag: isObject(operation.responses) && '304' in operation.responses,
+    isIdempotent: parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'),
   };
 }
+
+/** Headers every answer carries (documented on the shared answers too). */
+const ALWAYS = ['X-Request-Id', 'Cache-Control', 'Pragma'];
 
 /** The shared answer of `status` in the body the operation uses, added to `components.responses` on first use. */
 function sharedResponse(
@@ -122,7 +158,7 @@ function sharedResponse(
   const name = `${oauthBody ? 'OAuth' : ''}Error${status}`;
   responses[name] ??= {
     description: spec.description,
-    headers: Object.fromEntries(['X-Request-Id', ...(spec.headers ?? [])].map((h) => [h, ref('headers', h)])),
+    headers: Object.fromEntries([...ALWAYS, ...(spec.headers ?? [])].map((h) => [h, ref('headers', h)])),
     content: { 'application/json': { schema: ref('schemas', oauthBody ? 'TokenError' : 'ErrorResponse') } },
   };
   return ref('responses', name);
@@ -130,37 +166,48 @@ function sharedResponse(
 
 /** Response headers an answer of `status` carries on this operation. */
 function headersFor(status: string, facts: OperationFacts): string[] {
-  const headers = ['X-Request-Id'];
-  const success = status.startsWith('2') || status === '304';
-  if (success && !facts.isOperations) headers.push('Cache-Control');
+  const headers = [...ALWAYS];
   if (status === '304' || (status === '200' && facts.hasEtag)) headers.push('ETag');
-  if ((status === '401' || status === '403') && facts.isProtected) headers.push('WWW-Authenticate');
-  if (status === '401' && facts.isTokenEndpoint) headers.push('WWW-Authenticate');
-  if (status === '429') headers.push('Retry-After', 'RateLimit-Policy', 'RateLimit');
-  if (status === '503') headers.push('Retry-After');
+  if (status === '401' || (status === '403' && facts.isProtected)) headers.push('WWW-Authenticate');
+  // Conflicts that pass (a purchase or a change under way, a request with the same key running) say when to retry.
+  if (status === '409' || status === '429' || status === '503') headers.push('Retry-After');
+  if (status === '429') headers.push('RateLimit-Policy', 'RateLimit');
+  if (facts.isIdempotent && isStoredStatus(Number(status))) headers.push('Idempotent-Replayed');
   return headers;
 }
+
+/**
+ * Headers a route declares on an answer (`headers` of its response schema) are sent on every such
+ * answer: required. Shared headers are referred to by name.
+ */
+function completeHeaders(response: Json, status: string, facts: OperationFacts): void {
+  const headers = isObject(response.headers) ? response.headers : {};
+  for (const header of Object.values(headers)) if (isObject(header) && !('$ref' in header)) header.required ??= true;
+  for (const name of headersFor(status, facts)) headers[name] ??= ref('headers', name);
+  response.headers = headers;
+}
+
+/** A route whose body may be left out (http/guards/empty-body.ts) says so (see `documentRoute`). */
+const OPTIONAL_BODY = 'x-optional-body';
 
 /** Adds the shared error answers, the response headers and the conditional request header. */
 export function addSharedParts(document: OpenApiDocument): OpenApiDocument {
   const sharedResponses: Json = {};
   for (const pathItem of Object.values(document.paths)) {
-    for (const operation of Object.values(pathItem)) {
+    for (const [method, operation] of Object.entries(pathItem)) {
       if (!isObject(operation) || !isObject(operation.responses)) continue;
       const responses = operation.responses;
       // Public operations say so (an empty requirement list), so "no security" is a decision, not an omission.
       operation.security ??= [];
-      const facts = factsOf(operation);
+      if (operation[OPTIONAL_BODY] === true && isObject(operation.requestBody)) operation.requestBody.required = false;
+      Reflect.deleteProperty(operation, OPTIONAL_BODY);
+      const facts = factsOf(method, operation);
       for (const [status, spec] of Object.entries(SHARED_ERRORS)) {
         if (status in responses || !spec.when(facts)) continue;
         responses[status] = sharedResponse(sharedResponses, status, spec, facts.isTokenEndpoint);
       }
-      for (const [status, response] of Object.entries(responses)) {
-        if (!isObject(response) || '$ref' in response) continue;
-        const headers = isObject(response.headers) ? response.headers : {};
-        for (const name of headersFor(status, facts)) headers[name] ??= ref('headers', name);
-        response.headers = headers;
-      }
+      for (const [status, response] of Object.entries(responses))
+        if (isObject(response) && !('$ref' in response)) completeHeaders(response, status, facts);
       operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
     }
   }
@@ -188,18 +235,25 @@ const IF_NONE_MATCH = {
 
 /**
  * The per-route half (@fastify/swagger `transform`, document only: nothing here is validated):
- * request headers a route's hooks read, declared from what the route is, not from its prose.
+ * request headers a route's hooks read, and whether its body may be left out, declared from what
+ * the route is (its config and hooks), not from its prose.
  */
-export function documentRoute(input: { schema: FastifySchema; url: string; route: { config?: unknown } }): {
+export function documentRoute(input: {
   schema: FastifySchema;
   url: string;
-} {
-  const schema: Json = isObject(input.schema) ? input.schema : {};
+  route: { config?: unknown; preValidation?: unknown };
+}): { schema: FastifySchema; url: string } {
+  const schema: Json = isObject(input.schema) ? { ...input.schema } : {};
   const config = isObject(input.route.config) ? input.route.config : {};
   const response = isObject(schema.response) ? schema.response : {};
   const headers: Json = {};
-  if (config.idempotencyKey === true) headers['Idempotency-Key'] = IDEMPOTENCY_KEY;
+  const required: string[] = [];
+  if (config.idempotencyKey !== undefined) headers['Idempotency-Key'] = IDEMPOTENCY_KEY;
+  if (config.idempotencyKey === 'required') required.push('Idempotency-Key');
   if ('304' in response) headers['If-None-Match'] = IF_NONE_MATCH;
-  if (Object.keys(headers).length === 0) return { schema: input.schema, url: input.url };
-  return { schema: { ...schema, headers: { type: 'object', properties: headers } }, url: input.url };
+  if (Object.keys(headers).length > 0) schema.headers = { type: 'object', properties: headers, required };
+  // @fastify/swagger marks every body required; `addSharedParts` reads this mark and removes it.
+  const hooks = [input.route.preValidation].flat();
+  if (hooks.includes(emptyBodyAsObject)) schema[OPTIONAL_BODY] = true;
+  return { schema, url: input.url };
 }

@@ -69,9 +69,11 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{
           'Request counts and latency by route and status, plus process metrics, in Prometheus text format. ' +
           'With `METRICS_TOKEN` set it requires `Authorization: Bearer <METRICS_TOKEN>` (401 `METRICS_TOKEN_REQUIRED` otherwise); ' +
           'without it, production answers 403 `METRICS_DISABLED` and staging answers anyone, without the Node.js version.',
-        produces: ['text/plain'],
         response: {
-          200: { type: 'string', description: 'Prometheus exposition format.' },
+          200: {
+            description: 'Prometheus exposition format.',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
           ...errorResponses(401, 403),
         },
       },

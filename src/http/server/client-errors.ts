@@ -13,7 +13,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { loggablePath } from '../../logging/loggable-path.js';
-import { envelope } from '../error-handler.js';
+import { envelope, oauthErrorBody, type OAuthPaths } from '../error-handler.js';
 import type { HttpMetrics } from '../metrics.js';
 import { requestIdFor } from '../request-id.js';
 
@@ -50,10 +50,22 @@ const NOT_HTTP: ClientErrorAnswer = {
 /** After answering, the socket is half-closed and then destroyed this much later, so the client reads the answer instead of a reset. */
 const LINGER_MS = 1000;
 
-export interface ClientErrorOptions {
+export interface ClientErrorOptions extends OAuthPaths {
   readonly metrics: Pick<HttpMetrics, 'record'>;
-  /** Paths whose failures use OAuth's `{error, error_description}` body (the token endpoint). */
-  readonly oauthPath: RegExp;
+}
+
+/**
+ * The refused request's path: from its parsed head when it got that far, else from the request
+ * line at the start of the bytes the parser refused (headers too large, or not HTTP, in the
+ * packet that brought the request line). Undefined when neither shows it.
+ */
+function pathOf(
+  req: IncomingMessage | undefined,
+  error: NodeJS.ErrnoException & { rawPacket?: unknown },
+): string | undefined {
+  if (req?.url !== undefined) return req.url;
+  const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.subarray(0, 8192).toString('latin1') : '';
+  return /^[A-Z]+ (\S+) HTTP\/1\.[01]\r?\n/.exec(packet)?.[1];
 }
 
 type ClientErrorHandler = (this: FastifyInstance, error: NodeJS.ErrnoException, socket: Duplex) => void;
@@ -71,10 +83,11 @@ export function clientErrorHandler(options: ClientErrorOptions): ClientErrorHand
     const res = (socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
     const req: IncomingMessage | undefined = res?.req;
     const id = req ? requestIdFor(req) : randomUUID();
-    const path = req?.url === undefined ? undefined : loggablePath(req.url);
+    const seen = pathOf(req, error);
+    const path = seen === undefined ? undefined : loggablePath(seen);
     const sent = socket.writable && res?.headersSent !== true;
     if (sent) {
-      const oauth = path !== undefined && options.oauthPath.test(path);
+      const oauth = path === undefined ? undefined : options.oauthPath.test(path);
       socket.end(httpAnswer(answer, id, oauth));
       const timer = setTimeout(() => socket.destroy(), LINGER_MS);
       timer.unref();
@@ -100,12 +113,14 @@ export function clientErrorHandler(options: ClientErrorOptions): ClientErrorHand
   };
 }
 
-function httpAnswer(answer: ClientErrorAnswer, id: string, oauth: boolean): string {
-  const body = JSON.stringify(
-    oauth
-      ? { error: 'invalid_request', error_description: answer.message }
-      : envelope([{ code: answer.code, message: answer.message }]),
-  );
+/**
+ * The answer's body: OAuth's on the token endpoint's path, the contract's elsewhere; when the path
+ * is unknown (`oauth` undefined), both at once, so either kind of client reads it as its own.
+ */
+function httpAnswer(answer: ClientErrorAnswer, id: string, oauth: boolean | undefined): string {
+  const oauthBody = oauthErrorBody(answer.message);
+  const apiBody = envelope([{ code: answer.code, message: answer.message }]);
+  const body = JSON.stringify(oauth === undefined ? { ...oauthBody, ...apiBody } : oauth ? oauthBody : apiBody);
   return (
     `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
