@@ -87,7 +87,8 @@ describe(`graceful shutdown (${DIALECT})`, () => {
   it('fails readiness and asks clients to reconnect while draining', async () => {
     const database = await createTestDatabase();
     const config = {
-      ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '400', DEMO_DATA: 'false' }),
+      // A drain long enough, on this machine's scale, for the two requests below to come inside it.
+      ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: String(scaled(1000)), DEMO_DATA: 'false' }),
       database: database.database,
     };
     const server = await startServer(config, { db: database.db, logger: false });
