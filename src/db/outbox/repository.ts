@@ -210,25 +210,26 @@ export function messageOf(row: OutboxMessageRow): OutboxMessage {
   };
 }
 
+/** The row of a message not yet tried, from its values. */
+const pendingRow = (v: OutboxValues) => ({
+  message_key: v.outboxKey,
+  kind: v.outboxKind,
+  payload_json: v.outboxPayloadJson,
+  state: 'PENDING',
+  attempts: 0,
+  next_attempt_at: v.outboxDueAt,
+  created_at: v.outboxAt,
+  updated_at: v.outboxAt,
+  share_key: v.outboxShareKey,
+});
+
 /** Rows per insert of `enqueueAll` (each of its row counts is compiled once: a few sizes only). */
 const ENQUEUE_ROWS = 64;
 
 const enqueueRows = reusableInsert([...OUTBOX_NAMES], (db, rows: OutboxValues[]) =>
   db
     .insertInto('outbox_message')
-    .values(
-      rows.map((v) => ({
-        message_key: v.outboxKey,
-        kind: v.outboxKind,
-        payload_json: v.outboxPayloadJson,
-        state: 'PENDING',
-        attempts: 0,
-        next_attempt_at: v.outboxDueAt,
-        created_at: v.outboxAt,
-        updated_at: v.outboxAt,
-        share_key: v.outboxShareKey,
-      })),
-    )
+    .values(rows.map(pendingRow))
     .onConflict((oc) => oc.column('message_key').doNothing()),
 );
 
@@ -241,19 +242,7 @@ export async function enqueueAll(tx: Executor, messages: readonly NewOutboxMessa
 const redeliverRows = reusableInsert([...OUTBOX_NAMES], (db, rows: OutboxValues[]) =>
   db
     .insertInto('outbox_message')
-    .values(
-      rows.map((v) => ({
-        message_key: v.outboxKey,
-        kind: v.outboxKind,
-        payload_json: v.outboxPayloadJson,
-        state: 'PENDING',
-        attempts: 0,
-        next_attempt_at: v.outboxDueAt,
-        created_at: v.outboxAt,
-        updated_at: v.outboxAt,
-        share_key: v.outboxShareKey,
-      })),
-    )
+    .values(rows.map(pendingRow))
     .onConflict((oc) =>
       oc.column('message_key').doUpdateSet((eb) => ({
         state: 'PENDING',
