@@ -74,21 +74,24 @@ export function enqueueStatement<DB extends Database>(qc: QueryCreator<DB>, mess
   return enqueueStatementOf(qc, outboxValues(message));
 }
 
+/** The row of a message not yet tried, from its values. */
+const pendingRow = (v: OutboxValues) => ({
+  message_key: v.outboxKey,
+  kind: v.outboxKind,
+  payload_json: v.outboxPayloadJson,
+  state: 'PENDING',
+  attempts: 0,
+  next_attempt_at: v.outboxDueAt,
+  created_at: v.outboxAt,
+  updated_at: v.outboxAt,
+  share_key: v.outboxShareKey,
+});
+
 /** Typed against the outbox table only: any CTEs before it (Kysely adds them to `qc`'s type) are not its concern. */
 export function enqueueStatementOf<DB extends Database>(qc: QueryCreator<DB>, v: OutboxValues) {
   return (qc as unknown as QueryCreator<Database>)
     .insertInto('outbox_message')
-    .values({
-      message_key: v.outboxKey,
-      kind: v.outboxKind,
-      payload_json: v.outboxPayloadJson,
-      state: 'PENDING',
-      attempts: 0,
-      next_attempt_at: v.outboxDueAt,
-      created_at: v.outboxAt,
-      updated_at: v.outboxAt,
-      share_key: v.outboxShareKey,
-    })
+    .values(pendingRow(v))
     .onConflict((oc) => oc.column('message_key').doNothing());
 }
 
@@ -209,19 +212,6 @@ export function messageOf(row: OutboxMessageRow): OutboxMessage {
     ...(row.sent_at === null ? {} : { sentAt: row.sent_at }),
   };
 }
-
-/** The row of a message not yet tried, from its values. */
-const pendingRow = (v: OutboxValues) => ({
-  message_key: v.outboxKey,
-  kind: v.outboxKind,
-  payload_json: v.outboxPayloadJson,
-  state: 'PENDING',
-  attempts: 0,
-  next_attempt_at: v.outboxDueAt,
-  created_at: v.outboxAt,
-  updated_at: v.outboxAt,
-  share_key: v.outboxShareKey,
-});
 
 /** Rows per insert of `enqueueAll` (each of its row counts is compiled once: a few sizes only). */
 const ENQUEUE_ROWS = 64;
