@@ -7,6 +7,7 @@ import {
   type Expression,
   type SqlBool,
 } from 'kysely';
+import { setBounded } from '../kernel/cache/bounded-map.js';
 import type { Executor } from './database.js';
 import type { CommitPlan, PlanRow } from './commit-plan-step.js';
 
@@ -42,6 +43,39 @@ export interface Statement {
 export interface CompiledPlan {
   /** SQLite: one per step; PostgreSQL: the one statement. */
   readonly statements: readonly Statement[];
+}
+
+/** Plans times shapes (patch columns, row counts) of one engine: a few dozen in practice. */
+const PLANS_KEPT = 256;
+
+/** An engine's compiled plans, by plan and shape: each compiled on its first call. */
+export class CompiledPlans {
+  readonly #plans = new Map<string, CompiledPlan>();
+
+  /** The plan's compilation for its shape; `rowCounts`: a multi-row insert's row count is part of the shape. */
+  of(plan: CommitPlan, rowCounts: boolean, compile: () => CompiledPlan): CompiledPlan {
+    const key = shapeOf(plan, rowCounts);
+    let compiled = this.#plans.get(key);
+    if (!compiled) {
+      compiled = compile();
+      setBounded(this.#plans, key, compiled, PLANS_KEPT);
+    }
+    return compiled;
+  }
+}
+
+function shapeOf(plan: CommitPlan, rowCounts: boolean): string {
+  let key = plan.name;
+  for (const step of plan.steps) {
+    key += `|${step.name}:${step.shape ?? ''}`;
+    if (!rowCounts) continue;
+    const values = step.values as Record<string, unknown>;
+    for (const name in values) {
+      const value = values[name];
+      if (Array.isArray(value)) key += `:${value.length}`;
+    }
+  }
+  return key;
 }
 
 /** The placeholders of one compilation: unique strings, found again among the compiled parameters. */

@@ -7,7 +7,7 @@ import type {
   RawBuilder,
   SqlBool,
 } from 'kysely';
-import type { Database } from './database.js';
+import type { Database, Executor } from './database.js';
 
 /** A commit plan's parts as the tables' owners declare them (the runner: commit-plan.ts). */
 
@@ -88,6 +88,11 @@ export interface CommitPlan {
 export interface PlanResult {
   readonly ended?: string;
   readonly rows: Readonly<Record<string, PlanRow | undefined>>;
+}
+
+/** Runs a plan on one engine: in the caller's transaction when `db` is one, else in its own commit. */
+export interface PlanRunner {
+  run(db: Executor, plan: CommitPlan): Promise<PlanResult>;
 }
 
 /** Ends a plan on SQLite: thrown to roll its transaction back (the caller's, when it runs in one). */

@@ -134,19 +134,3 @@ export type PaymentResult = (typeof PAYMENT_RESULTS)[number];
 
 /** The only `paymentMethod` value: a tokenised card. */
 export const PAYMENT_METHOD_CARD = 'CARD';
-
-/** Maps an authorisation outcome to the contract's `paymentResult`. */
-export function paymentResultOf(outcome: AuthorisationOutcome): PaymentResult {
-  switch (outcome.outcome) {
-    case 'approved':
-      return 'APPROVED';
-    case 'declined':
-      return 'DECLINED';
-    case 'insufficient_funds':
-      return 'INSUFFICIENT_FUNDS';
-    case 'challenge_required':
-      return 'THREEDS_CHALLENGE_REQUIRED';
-    case 'gateway_error':
-      return 'GATEWAY_ERROR';
-  }
-}

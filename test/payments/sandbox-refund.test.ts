@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { paymentGatewayFor } from '../../src/payments/gateways.js';
 import type { PaymentGateway, SettlementOutcome } from '../../src/payments/gateway.js';
-import { paymentResultOf } from '../../src/payments/gateway.js';
+import { paymentResultOf } from '../../src/payments/flow/flow.js';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { bindKey } from '../../http/idempotency/repository.js';
 import type { HeldKey } from '../../http/idempotency/service.js';
 import type { Notification } from '../../kernel/notifications/notification.js';
-import { paymentResultOf, type AuthorisationOutcome } from '../gateway.js';
+import type { AuthorisationOutcome, PaymentResult } from '../gateway.js';
 import { continuationProblems } from '../three-ds.js';
 import type { Approval, ChallengeInfo, MoneyArea, MoneyDeps, Payable } from './area.js';
 
@@ -88,6 +88,22 @@ export async function continueChallenge<S extends string, P extends Payable<S>, 
     threeDSRequest: pending.challenge.threeDSResponse,
   });
   return { moved: await applyAuthorisation(area, deps, pending, outcome) };
+}
+
+/** Maps an authorisation outcome to the contract's `paymentResult`. */
+export function paymentResultOf(outcome: AuthorisationOutcome): PaymentResult {
+  switch (outcome.outcome) {
+    case 'approved':
+      return 'APPROVED';
+    case 'declined':
+      return 'DECLINED';
+    case 'insufficient_funds':
+      return 'INSUFFICIENT_FUNDS';
+    case 'challenge_required':
+      return 'THREEDS_CHALLENGE_REQUIRED';
+    case 'gateway_error':
+      return 'GATEWAY_ERROR';
+  }
 }
 
 /** Records what the gateway answered to authorise or to a 3-D Secure continuation, and goes on. */
