@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { sql, type Insertable, type OnConflictBuilder, type SqlBool } from 'kysely';
 import { runPlan, type PlanStep, type StepColumn, type StepInput } from '../db/commit-plan.js';
 import type { Database, Executor, Tx } from '../db/database.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import { enqueueStep } from '../db/outbox/repository.js';
+import { randomToken } from '../kernel/crypto/random-token.js';
 import type { EventType, NewPartnerEvent, PartnerEvent, PolicyReferences } from './model.js';
 import type { PartnerEventRow, PartnerEventTable } from './tables.js';
 
@@ -14,7 +14,7 @@ export const PUBLISH_EVENT = 'partner-event';
 
 /** A new public event id: `evt_` + 128 random bits. */
 export function newEventId(): string {
-  return `evt_${randomBytes(16).toString('base64url')}`;
+  return `evt_${randomToken(16)}`;
 }
 
 /**

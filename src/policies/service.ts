@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomToken } from '../kernel/crypto/random-token.js';
 import { Compile } from 'typebox/compile';
 import Value from 'typebox/value';
 import type { Executor } from '../db/database.js';
@@ -90,7 +90,7 @@ export function prepareIssue(request: PolicyIssueRequest, now: Date): NumberedIs
     detailSuffix: policyDetailNumber('', 1),
     // The customer's document link key (documents/link-service.ts): 256 random bits, base64url.
     // The column keeps its name; UUIDs of policies issued before keep working.
-    policyDocumentAccessGuid: randomBytes(32).toString('base64url'),
+    policyDocumentAccessGuid: randomToken(32),
     issuedAt: now.toISOString(),
   };
 }

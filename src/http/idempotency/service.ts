@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomToken } from '../../kernel/crypto/random-token.js';
 import type { Clock } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { IdempotencyKeyMalformed, IdempotencyKeyReused, IdempotencyRequestInFlight } from './errors.js';
@@ -203,7 +204,7 @@ export class IdempotencyService {
     const now = this.options.clock();
     return {
       fingerprint,
-      lock_token: randomBytes(16).toString('base64url'),
+      lock_token: randomToken(16),
       locked_at: now.toISOString(),
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + this.options.retentionHours * 3_600_000).toISOString(),

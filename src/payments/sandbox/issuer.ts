@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomToken } from '../../kernel/crypto/random-token.js';
 import type { Tx } from '../../db/database.js';
 import type {
   AuthorisationOutcome,
@@ -48,7 +48,7 @@ const SIMULATED_OUTAGE: Step<GatewayError> = {
   store: false,
 };
 
-const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('base64url')}`;
+const newId = (prefix: string) => `${prefix}${randomToken(12)}`;
 const stored = <T>(outcome: T): Step<T> => ({ outcome, store: true });
 
 function moneyOf(row: SandboxPaymentRow, amountMinor = row.amount_minor): Money {
