@@ -3,7 +3,7 @@ import { runPlan, type PlanStep, type StepColumn, type StepInput } from '../db/c
 import type { Database, Executor, Tx } from '../db/database.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import { enqueueStep } from '../db/outbox/repository.js';
-import { randomToken } from '../kernel/crypto/random-token.js';
+import { newOrderedToken } from '../kernel/ids/ordered-ids.js';
 import type { EventType, NewPartnerEvent, PartnerEvent, PolicyReferences } from './model.js';
 import type { PartnerEventRow, PartnerEventTable } from './tables.js';
 
@@ -12,9 +12,9 @@ type NewPartnerEventRow = Omit<Insertable<PartnerEventTable>, 'id'>;
 /** The outbox kind that publishes a recorded event (publish.ts): feed position, then one delivery per subscriber. */
 export const PUBLISH_EVENT = 'partner-event';
 
-/** A new public event id: `evt_` + 128 random bits. */
+/** A new public event id: `evt_` + 128 bits ordered by time (kernel/ids/ordered-ids.ts). */
 export function newEventId(): string {
-  return `evt_${randomToken(16)}`;
+  return `evt_${newOrderedToken()}`;
 }
 
 /**

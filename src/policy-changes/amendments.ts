@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRecordId } from '../kernel/ids/ordered-ids.js';
 import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../kernel/brands.js';
 import type { PlanVersion } from '../catalogue/model.js';
@@ -144,7 +144,7 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
   const change = await insertChange(
     deps.db,
     {
-      id: randomUUID(),
+      id: newRecordId(),
       kind: 'AMENDMENT',
       policyHeaderId: policy.id,
       policyNumber: policy.policyNumber,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRecordId } from '../kernel/ids/ordered-ids.js';
 import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../kernel/brands.js';
 import { brandOf } from '../catalogue/service.js';
@@ -108,7 +108,7 @@ export async function previewCancellation(deps: ChangeDeps, call: CancellationCa
     ...(call.client.userAgent ? { userAgent: call.client.userAgent.slice(0, 1000) } : {}),
   };
   const change = await insertChange(deps.db, {
-    id: randomUUID(),
+    id: newRecordId(),
     kind: 'CANCELLATION',
     policyHeaderId: policy.id,
     policyNumber: policy.policyNumber,

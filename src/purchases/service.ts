@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRecordId } from '../kernel/ids/ordered-ids.js';
 import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../kernel/brands.js';
 import type { BrandCatalogue } from '../catalogue/model.js';
@@ -114,7 +114,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
   const at = deps.clock().toISOString();
   const claim = { quote, input: readiness.input, stage: readiness.stage, at };
   const recorded: NewPurchase = {
-    id: randomUUID(),
+    id: newRecordId(),
     quoteId: quote.id,
     brandCode: call.brandCode,
     partnerId: call.buyer.partnerId,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRecordId } from '../kernel/ids/ordered-ids.js';
 import type { BrandCode } from '../kernel/brands.js';
 import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
@@ -79,7 +79,7 @@ export async function createQuote(
   const stored = await insertQuote(
     deps.db,
     Object.assign({}, values, {
-      id: randomUUID(),
+      id: newRecordId(),
       brandCode,
       partnerId: actor.partnerId,
       partnerCode: actor.partnerCode,

@@ -14,12 +14,22 @@ let next = BLOCK_BYTES;
 /** `bytes` random bytes as base64url (e.g. 16 → 22 characters, 128 bits). */
 export function randomToken(bytes: number): string {
   if (bytes > BLOCK_BYTES / 8) return randomBytes(bytes).toString('base64url');
+  return drawn(bytes, (from, to) => block.toString('base64url', from, to));
+}
+
+/** `bytes` random bytes (a copy: the block's range is zeroed once drawn). */
+export function randomBlockBytes(bytes: number): Uint8Array {
+  if (bytes > BLOCK_BYTES / 8) return randomBytes(bytes);
+  return drawn(bytes, (from, to) => Uint8Array.prototype.slice.call(block, from, to));
+}
+
+function drawn<T>(bytes: number, read: (from: number, to: number) => T): T {
   if (next + bytes > BLOCK_BYTES) {
     randomFillSync(block);
     next = 0;
   }
-  const token = block.toString('base64url', next, next + bytes);
+  const value = read(next, next + bytes);
   block.fill(0, next, next + bytes);
   next += bytes;
-  return token;
+  return value;
 }

@@ -1,4 +1,5 @@
 import { randomToken } from '../../kernel/crypto/random-token.js';
+import { newOrderedToken } from '../../kernel/ids/ordered-ids.js';
 import type { Tx } from '../../db/database.js';
 import type {
   AuthorisationOutcome,
@@ -48,7 +49,6 @@ const SIMULATED_OUTAGE: Step<GatewayError> = {
   store: false,
 };
 
-const newId = (prefix: string) => `${prefix}${randomToken(12)}`;
 const stored = <T>(outcome: T): Step<T> => ({ outcome, store: true });
 
 function moneyOf(row: SandboxPaymentRow, amountMinor = row.amount_minor): Money {
@@ -92,7 +92,8 @@ export function authorisationOf(
   const now = ctx.now.toISOString();
   const row: SandboxPaymentRow = {
     id: 0,
-    payment_id: newId('sbx_pay_'),
+    // Ordered by time (the payments' primary key grows at its end); a challenge's id stays random (it is in its page's URL).
+    payment_id: `sbx_pay_${newOrderedToken()}`,
     reference: request.reference,
     // Only the sandbox's own test tokens are kept: an unknown one (a card number, even) never is.
     card_token: behaviour === 'unknown' ? '[UNKNOWN TOKEN]' : request.cardToken,
@@ -121,7 +122,7 @@ export function authorisationOf(
   if (behaviour === 'challenge') {
     row.status = 'challenge';
     row.three_ds_status = 'CHALLENGE_REQUIRED';
-    row.challenge_id = newId('sbx_3ds_');
+    row.challenge_id = `sbx_3ds_${randomToken(12)}`;
     row.challenge_expires_at = new Date(ctx.now.getTime() + CHALLENGE_TTL_MS).toISOString();
   }
   const { id: _id, ...payment } = row;
