@@ -57,3 +57,18 @@ export function allocateRefund(payments: readonly PolicyPayment[], amountMinor: 
   }
   return due === 0 ? lines : undefined;
 }
+
+/** How far a change's refund went: the lines paid back, what they came to and what is still owed (minor units, ≥ 0). */
+export interface RefundProgress {
+  readonly paid: readonly RefundLine[];
+  readonly refundedMinor: number;
+  readonly outstandingMinor: number;
+}
+
+export function refundProgress(change: PolicyChange): RefundProgress {
+  const lines = change.refunds ?? [];
+  const paid = refundedLines(change);
+  const refundedMinor = paid.reduce((sum, line) => sum + line.amountMinor, 0);
+  const dueMinor = lines.reduce((sum, line) => sum + line.amountMinor, 0);
+  return { paid, refundedMinor, outstandingMinor: dueMinor - refundedMinor };
+}

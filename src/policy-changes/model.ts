@@ -83,7 +83,7 @@ export interface PlannedTransaction {
 export interface RefundLine {
   readonly paymentId: string;
   readonly amountMinor: number;
-  /** Set once the gateway answered `refunded` (kept only when a refund stopped part-way). */
+  /** Set once the gateway answered `refunded`, recorded before the next line is asked. */
   readonly refunded?: boolean;
 }
 
@@ -115,6 +115,8 @@ export interface PolicyChange {
   readonly challenge?: Readonly<ChallengeInfo>;
   readonly challengeExpiresAt?: string;
   readonly refunds?: readonly RefundLine[];
+  /** Until when a refund is retried through gateway outages; past it the next outage ends the refund. */
+  readonly refundRetryUntil?: string;
   readonly sequenceNumber?: number;
   readonly createdAt: string;
   readonly updatedAt: string;

@@ -10,6 +10,7 @@ import { getPolicySummary } from '../policies/service.js';
 import { previewAmendment } from './amendments.js';
 import { previewCancellation } from './cancellations.js';
 import { confirmChange, readChange, type ChangeLookup } from './confirmations.js';
+import { outcomeNotifications } from './outcomes.js';
 import { changeDepsFor } from './deps.js';
 import { emptyBodyAsObject } from '../http/guards/empty-body.js';
 import { isRetryableEnd, type ChangeKind, type PolicyChange, type PreviewResult } from './model.js';
@@ -39,13 +40,16 @@ function clientOf(request: FastifyRequest, info?: { ipAddress?: string; userAgen
   return { ipAddress: info?.ipAddress ?? request.ip, ...(userAgent !== undefined ? { userAgent } : {}) };
 }
 
-/** A recorded change as its preview answered it (reads by id). */
+/**
+ * A recorded change as its preview answered it (reads by id), with the Notification of a
+ * confirmation that ended short (a refund refused or incomplete, a charge released).
+ */
 const storedPreview = (change: PolicyChange): PreviewResult => ({
   change,
   pricing: change.pricing,
   sequenceNumber: change.sequenceNumber ?? change.baseSequenceNumber + 1,
   currency: change.currency,
-  notifications: [],
+  notifications: change.state === 'PREVIEW' ? [] : outcomeNotifications(change),
 });
 
 /** Amendments and cancellations of a policy (docs/api-contract.md, "Changing a policy"); protected scope. */
