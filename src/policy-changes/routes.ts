@@ -194,7 +194,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         operationId: 'confirmCancellation',
         summary: 'Cancel a policy as previewed',
         description: confirmDescription(
-          'Refunds the previewed amount to the policy’s own card (through the gateway, never more than was captured), writes the `Cancellation` transaction and cancels the policy (`policyStatus` `Cancelled`). The body is optional. A card that refuses the refund answers 200 with `validation.isValid: false` (`REFUND_DECLINED`) and changes nothing.',
+          'Refunds the previewed amount to the policy’s own card (through the gateway, never more than was captured), writes the `Cancellation` transaction and cancels the policy (`policyStatus` `Cancelled`). The body is optional. A card that refuses the refund answers 200 with `validation.isValid: false` (`REFUND_DECLINED`) and changes nothing. A gateway outage is retried by recovery (`IN_PROGRESS`) up to a bound; a refund that ends with only a part refunded cancels with that part booked (`REFUND_INCOMPLETE`, an operator pays the rest).',
         ),
         params: CancellationParams,
         body: CancellationConfirmRequest,
