@@ -19,7 +19,7 @@ export interface PurchasePayment {
   readonly captured: boolean;
 }
 
-/** A refund line counts once it went through: the whole allocation of a SETTLED change, the marked lines of one stopped part-way. */
+/** A refund line counts once it went through: the whole allocation of a SETTLED change, the marked lines of one refunding or ended part-way. */
 function refundedLines(change: PolicyChange): readonly RefundLine[] {
   const lines = change.refunds ?? [];
   return change.state === 'SETTLED' ? lines : lines.filter((line) => line.refunded === true);
