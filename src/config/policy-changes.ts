@@ -4,8 +4,8 @@ import { Type, type Static } from 'typebox';
 /**
  * The steps of a change confirmation after which the crash-test hook may kill the process: the
  * hold's commit, a 3-D Secure continuation's key recorded, the gateway's approval, the applying
- * commit, the gateway's capture and its commit, the refund paid, a refund's or a change without
- * money's settling commit.
+ * commit, the gateway's capture and its commit, one refund line paid (not yet recorded), every
+ * refund paid, a refund's or a change without money's settling commit.
  */
 export const CHANGE_CRASH_POINTS = [
   'hold',
@@ -14,6 +14,7 @@ export const CHANGE_CRASH_POINTS = [
   'apply',
   'capture',
   'captured',
+  'refund-line',
   'refund',
   'settle',
 ] as const;
@@ -26,6 +27,13 @@ export const PolicyChangeEnvSchema = Type.Object({
     maximum: 86_400,
     description: 'How long an amendment or cancellation preview may be confirmed (its `expiresAt`).',
   }),
+  POLICY_CHANGE_REFUND_RETRY_SECONDS: Type.Integer({
+    default: 21_600,
+    minimum: 0,
+    maximum: 604_800,
+    description:
+      'How long a refund that meets gateway outages is retried (from its confirmation) before it ends: nothing refunded → FAILED (`REFUND_GATEWAY_UNAVAILABLE`), part refunded → that part booked and the change left to an operator.',
+  }),
   POLICY_CHANGE_CRASH_AFTER: Type.Optional(
     Type.Enum([...CHANGE_CRASH_POINTS], {
       description: 'Test hook: SIGKILL the process after this step of a change confirmation. Refused in production.',
@@ -35,6 +43,8 @@ export const PolicyChangeEnvSchema = Type.Object({
 
 export interface PolicyChangeConfig {
   readonly previewSeconds: number;
+  /** How long a refund is retried through gateway outages before it ends (settlement.ts `holdRefund`). */
+  readonly refundRetrySeconds: number;
   /** Crash-test hook (never in production): kill the process right after this step. */
   readonly crashAfter?: ChangeCrashPoint;
 }
@@ -42,6 +52,7 @@ export interface PolicyChangeConfig {
 export function policyChangeConfigFrom(env: Static<typeof PolicyChangeEnvSchema>): PolicyChangeConfig {
   return {
     previewSeconds: env.POLICY_CHANGE_PREVIEW_SECONDS,
+    refundRetrySeconds: env.POLICY_CHANGE_REFUND_RETRY_SECONDS,
     ...(env.POLICY_CHANGE_CRASH_AFTER ? { crashAfter: env.POLICY_CHANGE_CRASH_AFTER } : {}),
   };
 }

@@ -46,8 +46,11 @@ describe('event data of a change', () => {
     });
   });
 
+  const all = { paid: cancellation.refunds ?? [], refundedMinor: 15_000, outstandingMinor: 0 };
+
   it('payment.refunded: the amount positive, each payment it went back to', () => {
-    const event = changeRefundedEvent(cancellation, {});
+    const event = changeRefundedEvent(cancellation, {}, all);
+    expect(event.data).not.toHaveProperty('outstandingAmount');
     expect(event.data).toMatchObject({
       amount: 150,
       currency: 'AUD',
@@ -57,6 +60,16 @@ describe('event data of a change', () => {
         { paymentReference: 'pay_b', amount: 50 },
       ],
       externalIdentifiers: { bookingReference: null },
+    });
+  });
+
+  it('payment.refunded of a refund that went through in part: what was paid back, what is owed still', () => {
+    const part = { paid: [{ paymentId: 'pay_b', amountMinor: 5_000 }], refundedMinor: 5_000, outstandingMinor: 10_000 };
+    expect(changeRefundedEvent(cancellation, {}, part).data).toMatchObject({
+      amount: 50,
+      paymentReference: 'pay_b',
+      refunds: [{ paymentReference: 'pay_b', amount: 50 }],
+      outstandingAmount: 100,
     });
   });
 

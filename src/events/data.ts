@@ -195,9 +195,17 @@ export function changeCapturedEvent(change: PolicyChange, references: PolicyRefe
   };
 }
 
-/** `payment.refunded`: a change's refund went back to the policy's payments (amount positive). */
-export function changeRefundedEvent(change: PolicyChange, references: PolicyReferences): EventOf {
-  const lines = change.refunds ?? [];
+/** What a change's refund paid back, as `payment.refunded` reports it (minor units). */
+export interface RefundFacts {
+  readonly paid: readonly { readonly paymentId: string; readonly amountMinor: number }[];
+  readonly refundedMinor: number;
+  /** Owed still when the refund ended part-way (an operator pays it); 0 when all went through. */
+  readonly outstandingMinor: number;
+}
+
+/** `payment.refunded`: a change's refund went back to the policy's payments, all or a part of it (amount positive). */
+export function changeRefundedEvent(change: PolicyChange, references: PolicyReferences, refund: RefundFacts): EventOf {
+  const first = refund.paid[0];
   return {
     type: 'payment.refunded',
     sourceKey: `payment.refunded:${change.id}`,
@@ -207,14 +215,15 @@ export function changeRefundedEvent(change: PolicyChange, references: PolicyRefe
     data: paymentData(
       {
         ...changeFacts(change, references),
-        amountMinor: -change.amountMinor,
-        ...(lines[0] ? { paymentReference: lines[0].paymentId } : {}),
+        amountMinor: refund.refundedMinor,
+        ...(first ? { paymentReference: first.paymentId } : {}),
       },
       {
-        refunds: lines.map((line) => ({
+        refunds: refund.paid.map((line) => ({
           paymentReference: line.paymentId,
           amount: major(line.amountMinor, change.currency),
         })),
+        ...(refund.outstandingMinor > 0 ? { outstandingAmount: major(refund.outstandingMinor, change.currency) } : {}),
       },
     ),
   };

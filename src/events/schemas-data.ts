@@ -87,6 +87,13 @@ export const PaymentEventData = Type.Object(
         { description: '`payment.refunded`: each payment the refund went back to.' },
       ),
     ),
+    outstandingAmount: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        description:
+          '`payment.refunded` of a refund that went through only in part (the gateway refused the rest, or stayed unavailable): what is still owed to the customer, major units; an operator pays it. Absent when all of it went through.',
+      }),
+    ),
     ...references,
     policyEventSequence,
   },

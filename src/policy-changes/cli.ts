@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import { failureName } from '../db/refused-values.js';
 import { paymentGatewayFor } from '../payments/gateways.js';
 import { changeDepsFor } from './deps.js';
+import { refundProgress } from './ledger.js';
 import { recoverPolicyChanges } from './recovery.js';
 import { changesNeedingAttention, findChangeById, moveChange } from './repository.js';
 
@@ -38,14 +39,21 @@ export function registerPolicyChangeCommands(program: Command, config: () => App
     );
   changes
     .command('attention')
-    .description('List changes an operator must settle: a refund refused part-way, a capture refused.')
+    .description(
+      'List changes an operator must settle: a refund that ended part-way (refused, or the gateway unavailable past the bound), a capture refused. Per change: what was refunded (and to which payments), what is owed still, whether its transaction was written.',
+    )
     .action(
       run('attention', async (db) => {
-        process.stdout.write('id\tpolicy\tkind\tamount_minor\treason\tupdated_at\n');
-        for (const c of await changesNeedingAttention(db))
+        process.stdout.write(
+          'id\tpolicy\tkind\tamount_minor\trefunded_minor\toutstanding_minor\trefunded_to\tbooked_sequence\treason\tupdated_at\n',
+        );
+        for (const c of await changesNeedingAttention(db)) {
+          const { paid, refundedMinor, outstandingMinor } = refundProgress(c);
+          const to = paid.map((line) => `${line.paymentId}:${line.amountMinor}`).join(',');
           process.stdout.write(
-            `${c.id}\t${c.policyNumber}\t${c.kind}\t${c.amountMinor}\t${c.declineReason ?? ''}\t${c.updatedAt}\n`,
+            `${c.id}\t${c.policyNumber}\t${c.kind}\t${c.amountMinor}\t${refundedMinor}\t${outstandingMinor}\t${to}\t${c.sequenceNumber ?? ''}\t${c.declineReason ?? ''}\t${c.updatedAt}\n`,
           );
+        }
       }),
     );
   changes

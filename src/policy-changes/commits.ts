@@ -7,13 +7,15 @@ import { enqueueStep } from '../db/outbox/repository.js';
 import { bindKeyStep, type KeyBinding } from '../http/idempotency/repository.js';
 import { lockPolicyAtStep, policyTransactionSteps } from '../policies/repository-transactions.js';
 import type { PolicyTransactionRequest } from '../policies/transaction-request.js';
+import { refundProgress } from './ledger.js';
 import type { ChangeState, PolicyChange } from './model.js';
 import { changeOfRow, lockChangeStep, moveChange, moveChangeStep, type ChangePatch } from './repository.js';
 
 /**
  * The commits of a change that write several tables, all or nothing, each a commit plan of the
  * tables' owners' steps (db/commit-plan.ts): applying it (with its policy transaction, e-mail and
- * events) and settling a captured charge (with its event).
+ * events; a refund's transaction books what went back: `change` may be the part refunded,
+ * refunds.ts) and settling a captured charge (with its event).
  */
 
 /** The transaction a change writes, from what its preview fixed. */
@@ -52,7 +54,8 @@ export async function applyChange(
 ): Promise<ApplyOutcome> {
   // A row is moved once per statement, and a policy's event counter bumped once: passing through
   // `via`, and a refund's event after the change's own, are statements of their own in one transaction.
-  const refunded = step.to === 'SETTLED' && change.amountMinor < 0;
+  // A refund books what went back: all of it (SETTLED), or the part paid before it ended (ATTENTION).
+  const refunded = change.amountMinor < 0 && (step.to === 'SETTLED' || step.to === 'ATTENTION');
   if (step.via === undefined && !refunded) return applyPlan(db, change, step);
   const via = step.via;
   try {
@@ -64,7 +67,7 @@ export async function applyChange(
       if (typeof applied === 'string') throw new PlanEnded(applied);
       if (refunded) {
         const references = changeReferences(applied, await policyReferencesOf(tx, applied.policyNumber));
-        await recordEvent(tx, { ...changeRefundedEvent(applied, references), at: step.at });
+        await recordEvent(tx, { ...changeRefundedEvent(applied, references, refundProgress(applied)), at: step.at });
       }
       return applied;
     });

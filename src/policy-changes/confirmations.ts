@@ -11,8 +11,10 @@ import type { Executor } from '../db/database.js';
 import type { ChangeDeps } from './deps.js';
 import { isRefusal, PolicyChangeInProgress, PolicyChangeNotFound, refusalError, type Refusal } from './errors.js';
 import { changeOfSubject, isRetryableEnd, type ChangeKind, type PolicyChange } from './model.js';
+import { outcomeNotifications } from './outcomes.js';
 import { findChange, moveChange } from './repository.js';
-import { advanceChange, changeMoney, holdPolicy, holdRefund, refundChange, settleWithoutMoney } from './settlement.js';
+import { refundChange } from './refunds.js';
+import { advanceChange, changeMoney, holdPolicy, holdRefund, settleWithoutMoney } from './settlement.js';
 
 /**
  * Confirming a preview (docs/api-contract.md, "Confirming a change"): checks it may still apply,
@@ -172,58 +174,4 @@ async function continueWaiting(deps: ChangeDeps, change: PolicyChange, call: Con
 /** A change and the Notifications that explain a payment that did not go through. */
 function answer(change: PolicyChange, extra: Notification[] = []): ConfirmResult {
   return { change, notifications: [...extra, ...outcomeNotifications(change)] };
-}
-
-function outcomeNotifications(change: PolicyChange): Notification[] {
-  const reason = change.declineReason ?? '';
-  const card = 'cardToken.token';
-  if (change.state === 'PREVIEW' && change.paymentResult === 'GATEWAY_ERROR')
-    return [
-      problem(
-        'PAYMENT_GATEWAY_ERROR',
-        'The payment gateway failed; nothing was charged. Retry later.',
-        card,
-        undefined,
-        { reason },
-      ),
-    ];
-  if (change.state === 'PREVIEW' && change.paymentResult !== undefined)
-    return [
-      problem('PAYMENT_DECLINED', 'The card was declined; confirm again with another card.', card, undefined, {
-        reason,
-        paymentResult: change.paymentResult,
-      }),
-    ];
-  switch (change.state) {
-    case 'REFUND_DECLINED':
-      return [
-        problem(
-          'REFUND_DECLINED',
-          'The card refused the refund; nothing was changed. Contact support.',
-          'policyNumber',
-          undefined,
-          { reason },
-        ),
-      ];
-    case 'ATTENTION':
-      return [
-        problem(
-          'REFUND_INCOMPLETE',
-          'Part of the refund went through; an operator completes the change.',
-          'policyNumber',
-          undefined,
-          { reason },
-        ),
-      ];
-    case 'VOIDED':
-      return [
-        problem(
-          'CHANGE_NOT_APPLIED',
-          'The change could not be applied; the card authorisation was released and nothing was charged.',
-          'policyNumber',
-        ),
-      ];
-    default:
-      return [];
-  }
 }

@@ -13,6 +13,8 @@ export interface ChangeDeps extends ChangeFlowDeps {
   readonly ports: QuotePorts;
   /** How long a preview may be confirmed. */
   readonly previewTtlSeconds: number;
+  /** How long a refund is retried through gateway outages before it ends. */
+  readonly refundRetrySeconds: number;
 }
 
 export function changeDepsFor(context: AppContext, gateway: PaymentGateway, log?: FastifyBaseLogger): ChangeDeps {
@@ -24,6 +26,7 @@ export function changeDepsFor(context: AppContext, gateway: PaymentGateway, log?
     catalogue: catalogueOf(context),
     ports: quotePortsFor(context),
     previewTtlSeconds: config.policyChanges.previewSeconds,
+    refundRetrySeconds: config.policyChanges.refundRetrySeconds,
     ...(log ? { log } : {}),
     // The config refuses the hook in production.
     ...(config.env !== 'production' && config.policyChanges.crashAfter

@@ -19,7 +19,7 @@ export interface PurchasePayment {
   readonly captured: boolean;
 }
 
-/** A refund line counts once it went through: the whole allocation of a SETTLED change, the marked lines of one stopped part-way. */
+/** A refund line counts once it went through: the whole allocation of a SETTLED change, the marked lines of one refunding or ended part-way. */
 function refundedLines(change: PolicyChange): readonly RefundLine[] {
   const lines = change.refunds ?? [];
   return change.state === 'SETTLED' ? lines : lines.filter((line) => line.refunded === true);
@@ -56,4 +56,19 @@ export function allocateRefund(payments: readonly PolicyPayment[], amountMinor: 
     due -= take;
   }
   return due === 0 ? lines : undefined;
+}
+
+/** How far a change's refund went: the lines paid back, what they came to and what is still owed (minor units, ≥ 0). */
+export interface RefundProgress {
+  readonly paid: readonly RefundLine[];
+  readonly refundedMinor: number;
+  readonly outstandingMinor: number;
+}
+
+export function refundProgress(change: PolicyChange): RefundProgress {
+  const lines = change.refunds ?? [];
+  const paid = refundedLines(change);
+  const refundedMinor = paid.reduce((sum, line) => sum + line.amountMinor, 0);
+  const dueMinor = lines.reduce((sum, line) => sum + line.amountMinor, 0);
+  return { paid, refundedMinor, outstandingMinor: dueMinor - refundedMinor };
 }

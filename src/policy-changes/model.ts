@@ -13,10 +13,12 @@ import type { CancellationTerms } from './rules.js';
  * - charge (the customer pays): PREVIEW → STARTED (recorded, card kept) → authorise
  *   [→ CHALLENGE_PENDING] → one commit writes the policy transaction (APPLIED) → capture → SETTLED.
  *   A declined card or an outage returns the change to PREVIEW (confirm again with another card).
- * - refund: PREVIEW → REFUNDING (its allocation to the policy's payments recorded) → refund each
- *   (keyed, replayed on retry) → one commit writes the transaction → SETTLED. A card that refuses
- *   the refund before anything was refunded: REFUND_DECLINED, nothing changed; after a part of it:
- *   ATTENTION (an operator settles it; the policy stays held).
+ * - refund: PREVIEW → REFUNDING (its allocation to the policy's payments and its retry bound
+ *   recorded) → refund each (keyed, replayed on retry; each recorded before the next) → one commit
+ *   writes the transaction → SETTLED. Outages are retried by recovery until `refundRetryUntil`. A
+ *   refusal, or an outage past the bound, before anything was refunded: REFUND_DECLINED, nothing
+ *   changed; after a part of it: the transaction of that part in one commit → ATTENTION (an
+ *   operator pays the rest; the policy stays held) (refunds.ts).
  * - nothing to pay: PREVIEW → SETTLED in one commit.
  * RESOLVED: an ATTENTION change an operator settled outside the API (`policy-changes resolve`), releasing the hold.
  * STALE: the policy changed since the preview; VOIDED: an approved charge whose transaction could
@@ -83,7 +85,7 @@ export interface PlannedTransaction {
 export interface RefundLine {
   readonly paymentId: string;
   readonly amountMinor: number;
-  /** Set once the gateway answered `refunded` (kept only when a refund stopped part-way). */
+  /** Set once the gateway answered `refunded`, recorded before the next line is asked. */
   readonly refunded?: boolean;
 }
 
@@ -115,6 +117,8 @@ export interface PolicyChange {
   readonly challenge?: Readonly<ChallengeInfo>;
   readonly challengeExpiresAt?: string;
   readonly refunds?: readonly RefundLine[];
+  /** Until when a refund is retried through gateway outages; past it the next outage ends the refund. */
+  readonly refundRetryUntil?: string;
   readonly sequenceNumber?: number;
   readonly createdAt: string;
   readonly updatedAt: string;

@@ -111,3 +111,23 @@ export function withFee(parts: Parts, fee: NamedAmount): Parts {
   if (fee.amount === 0) return parts;
   return partsOf({ ...parts, fees: [...parts.fees, fee] });
 }
+
+/**
+ * The share of a transaction that comes to exactly `total` (same sign, no larger: e.g. the part
+ * of a refund that went through): every part, fees too, times `total / parts.total`, rounded half
+ * to even; the rounding's remainder (a few minor units at most) is taken on the premium.
+ */
+export function portion(parts: Parts, total: number): Parts {
+  if (parts.total === 0 || total / parts.total < 0 || Math.abs(total) > Math.abs(parts.total))
+    throw new RangeError('portion: not a share of the total');
+  const [numerator, denominator] = [Math.abs(total), Math.abs(parts.total)];
+  const scale = (amount: number) => Math.sign(amount) * share(Math.abs(amount), numerator, denominator);
+  const shared = partsOf({
+    premium: scale(parts.premium),
+    discount: scale(parts.discount),
+    taxes: parts.taxes.map((t) => ({ name: t.name, amount: scale(t.amount) })),
+    donation: scale(parts.donation),
+    fees: parts.fees.map((f) => ({ name: f.name, amount: scale(f.amount) })),
+  });
+  return partsOf({ ...shared, premium: shared.premium + total - shared.total });
+}

@@ -70,8 +70,14 @@ describe('changeStatus', () => {
     ['SETTLED', 'APPLIED'],
     ['VOIDED', 'FAILED'],
     ['REFUND_DECLINED', 'FAILED'],
+    ['RESOLVED', 'FAILED'],
   ] as const)('%s → %s', (state, status) => {
     expect(changeStatus(changeOf({ state }), NOW)).toBe(status);
+  });
+
+  it('ATTENTION or RESOLVED with its transaction written (a refund booked in part, a capture refused) is APPLIED', () => {
+    expect(changeStatus(changeOf({ state: 'ATTENTION', sequenceNumber: 2 }), NOW)).toBe('APPLIED');
+    expect(changeStatus(changeOf({ state: 'RESOLVED', sequenceNumber: 2 }), NOW)).toBe('APPLIED');
   });
 
   it('a preview past expiresAt is EXPIRED; at expiresAt it still holds; other states never expire', () => {

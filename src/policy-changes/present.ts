@@ -4,6 +4,7 @@ import type { Notification, Validation } from '../kernel/notifications/notificat
 import { isBlocking } from '../kernel/notifications/problems.js';
 import { PAYMENT_METHOD_CARD } from '../payments/gateway.js';
 import type { PolicySummary } from '../policies/schemas.js';
+import { refundProgress } from './ledger.js';
 import type {
   AmendmentPricing,
   CancellationPricing,
@@ -41,9 +42,18 @@ const STATUS_OF: Record<ChangeState, PolicyChangeStatus> = {
   RESOLVED: 'FAILED',
 };
 
-/** The contract's status of a change; a preview past `expiresAt` is `EXPIRED`. */
-export function changeStatus(change: Pick<PolicyChange, 'state' | 'expiresAt'>, now: string): PolicyChangeStatus {
+/**
+ * The contract's status of a change; a preview past `expiresAt` is `EXPIRED`. One awaiting or
+ * settled by an operator whose transaction was written (a refund booked for the part that went
+ * through, a capture refused) is `APPLIED`: the policy changed.
+ */
+export function changeStatus(
+  change: Pick<PolicyChange, 'state' | 'expiresAt' | 'sequenceNumber'>,
+  now: string,
+): PolicyChangeStatus {
   if (change.state === 'PREVIEW' && Date.parse(now) > Date.parse(change.expiresAt)) return 'EXPIRED';
+  if ((change.state === 'ATTENTION' || change.state === 'RESOLVED') && change.sequenceNumber !== undefined)
+    return 'APPLIED';
   return STATUS_OF[change.state];
 }
 
@@ -162,7 +172,8 @@ export function confirmationView(args: {
   if (change.kind === 'AMENDMENT') answer.amendment = amendmentView(view);
   else answer.cancellation = cancellationView(view);
   if (change.paymentResult !== undefined) answer.paymentResult = change.paymentResult as PolicyChangePaymentResult;
-  const refunds = change.state === 'SETTLED' ? (change.refunds ?? []) : [];
+  // What went back: all of a settled refund, the part of one that ended short (ATTENTION).
+  const refunds = change.state === 'SETTLED' || change.state === 'ATTENTION' ? refundProgress(change).paid : [];
   if (change.cardToken !== undefined || change.paymentId !== undefined || refunds.length > 0)
     answer.paymentMethod = PAYMENT_METHOD_CARD;
   if (change.paymentId !== undefined) answer.paymentIds = change.paymentId;

@@ -7,7 +7,8 @@ import { emptyTally, settleLeased } from '../payments/flow/recovery.js';
 /**
  * Finishes what a dead process left of a change confirmation (model.ts has the states): STARTED →
  * ask the gateway again with the same key (it replays) and go on; APPLIED → capture; REFUNDING →
- * refund each line again (replayed) and write the transaction; CHALLENGE_PENDING past its expiry →
+ * refund each line not recorded as paid (replayed) and write the transaction, or past its retry
+ * bound end it (refunds.ts); CHALLENGE_PENDING past its expiry →
  * back to PREVIEW. Changes touched within the grace period are left to their process; of several
  * recovering processes one leases each change (compare and set on its `updated_at`). One bad record
  * never stops the run. Run at start and by every server's periodic sweep (purchases/sweeper.ts).

@@ -45,6 +45,7 @@ function toChange(row: PolicyChangeRow): PolicyChange {
     ...(row.challenge_json !== null ? { challenge: parse<ChallengeInfo>(row.challenge_json) } : {}),
     ...(row.challenge_expires_at !== null ? { challengeExpiresAt: row.challenge_expires_at } : {}),
     ...(row.refunds_json !== null ? { refunds: parse<RefundLine[]>(row.refunds_json) } : {}),
+    ...(row.refund_retry_until !== null ? { refundRetryUntil: row.refund_retry_until } : {}),
     ...(row.sequence_number !== null ? { sequenceNumber: row.sequence_number } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -138,6 +139,7 @@ export interface ChangePatch {
   readonly challenge?: ChallengeInfo | null;
   readonly challengeExpiresAt?: string | null;
   readonly refunds?: readonly RefundLine[] | null;
+  readonly refundRetryUntil?: string | null;
   readonly sequenceNumber?: number | null;
 }
 
@@ -152,6 +154,7 @@ function columnsOf(patch: ChangePatch): Updateable<PolicyChangeTable> {
   if (patch.challenge !== undefined) set.challenge_json = patch.challenge === null ? null : json(patch.challenge);
   if (patch.challengeExpiresAt !== undefined) set.challenge_expires_at = patch.challengeExpiresAt;
   if (patch.refunds !== undefined) set.refunds_json = patch.refunds === null ? null : json(patch.refunds);
+  if (patch.refundRetryUntil !== undefined) set.refund_retry_until = patch.refundRetryUntil;
   if (patch.sequenceNumber !== undefined) set.sequence_number = patch.sequenceNumber;
   return set;
 }

@@ -10,6 +10,7 @@ import { getPolicySummary } from '../policies/service.js';
 import { previewAmendment } from './amendments.js';
 import { previewCancellation } from './cancellations.js';
 import { confirmChange, readChange, type ChangeLookup } from './confirmations.js';
+import { outcomeNotifications } from './outcomes.js';
 import { changeDepsFor } from './deps.js';
 import { emptyBodyAsObject } from '../http/guards/empty-body.js';
 import { isRetryableEnd, type ChangeKind, type PolicyChange, type PreviewResult } from './model.js';
@@ -39,13 +40,16 @@ function clientOf(request: FastifyRequest, info?: { ipAddress?: string; userAgen
   return { ipAddress: info?.ipAddress ?? request.ip, ...(userAgent !== undefined ? { userAgent } : {}) };
 }
 
-/** A recorded change as its preview answered it (reads by id). */
+/**
+ * A recorded change as its preview answered it (reads by id), with the Notification of a
+ * confirmation that ended short (a refund refused or incomplete, a charge released).
+ */
 const storedPreview = (change: PolicyChange): PreviewResult => ({
   change,
   pricing: change.pricing,
   sequenceNumber: change.sequenceNumber ?? change.baseSequenceNumber + 1,
   currency: change.currency,
-  notifications: [],
+  notifications: change.state === 'PREVIEW' ? [] : outcomeNotifications(change),
 });
 
 /** Amendments and cancellations of a policy (docs/api-contract.md, "Changing a policy"); protected scope. */
@@ -190,7 +194,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         operationId: 'confirmCancellation',
         summary: 'Cancel a policy as previewed',
         description: confirmDescription(
-          'Refunds the previewed amount to the policy’s own card (through the gateway, never more than was captured), writes the `Cancellation` transaction and cancels the policy (`policyStatus` `Cancelled`). The body is optional. A card that refuses the refund answers 200 with `validation.isValid: false` (`REFUND_DECLINED`) and changes nothing.',
+          'Refunds the previewed amount to the policy’s own card (through the gateway, never more than was captured), writes the `Cancellation` transaction and cancels the policy (`policyStatus` `Cancelled`). The body is optional. A card that refuses the refund answers 200 with `validation.isValid: false` (`REFUND_DECLINED`) and changes nothing. A gateway outage is retried by recovery (`IN_PROGRESS`) up to a bound; a refund that ends with only a part refunded cancels with that part booked (`REFUND_INCOMPLETE`, an operator pays the rest).',
         ),
         params: CancellationParams,
         body: CancellationConfirmRequest,

@@ -61,8 +61,8 @@ export const PolicyChangeStatus = Type.Enum([...POLICY_CHANGE_STATUSES], {
     '- `STALE`: the policy changed since the preview (another change was applied); ask for a new preview.',
     '- `IN_PROGRESS`: confirmed and being settled (payment or refund under way); read it again later.',
     '- `CHALLENGE_REQUIRED`: the card asks for 3-D Secure: open `threeDSResponseInfo.threeDSResponse`, then confirm again with `threeDSRequestInfo`.',
-    '- `APPLIED`: the policy transaction `sequenceNumber` is written; the policy is changed.',
-    '- `FAILED`: nothing was changed (the charge was released, or the card refused the refund); `declineReason` says why.',
+    '- `APPLIED`: the policy transaction `sequenceNumber` is written; the policy is changed. With `REFUND_INCOMPLETE` in `validation`: only part of the refund went through (the transaction books that part; an operator pays the rest).',
+    '- `FAILED`: nothing was changed (the charge was released, or the refund was refused or the gateway stayed unavailable); `declineReason` says why.',
   ].join('\n'),
 });
 
@@ -98,7 +98,7 @@ export const changeOutcomeFields = {
   paymentResult: Maybe(PolicyChangePaymentResult),
   declineReason: Maybe(
     ShortText(
-      'Why the last payment or refund step did not succeed, e.g. `DO_NOT_HONOUR`, `INSUFFICIENT_FUNDS`, `THREEDS_CHALLENGE_EXPIRED`, `REFUND_DECLINED`.',
+      'Why the last payment or refund step did not succeed, e.g. `DO_NOT_HONOUR`, `INSUFFICIENT_FUNDS`, `THREEDS_CHALLENGE_EXPIRED`, `REFUND_DECLINED`, `REFUND_GATEWAY_UNAVAILABLE` (the gateway stayed unavailable past the refund’s retry bound).',
     ),
   ),
   createdAt: Maybe(Type.String({ description: 'When the preview was first stored (UTC, ISO 8601).' })),

@@ -1,5 +1,5 @@
 import type { ChangeCrashPoint } from '../config/policy-changes.js';
-import { authorise, capture, crashPoint, current, now, refundLines, releaseHold } from '../payments/flow/flow.js';
+import { authorise, capture, crashPoint, current, now, releaseHold } from '../payments/flow/flow.js';
 import type { MoneyArea, MoneyDeps } from '../payments/flow/area.js';
 import { bindKey } from '../http/idempotency/repository.js';
 import type { HeldKey } from '../http/idempotency/service.js';
@@ -8,14 +8,8 @@ import { applyChange, settleCapture } from './commits.js';
 import { findPurchaseOfQuote } from '../purchases/repository.js';
 import type { Refusal } from './errors.js';
 import { allocateRefund, paymentsOf } from './ledger.js';
-import {
-  changeGatewayKey,
-  changeOfSubject,
-  changeSubject,
-  refundGatewayKey,
-  type ChangeState,
-  type PolicyChange,
-} from './model.js';
+import { changeGatewayKey, changeOfSubject, changeSubject, type ChangeState, type PolicyChange } from './model.js';
+import { refundChange } from './refunds.js';
 import { changesWithMoney, findChangeById, isPolicyHeld, moveChange, type ChangePatch } from './repository.js';
 
 /**
@@ -27,16 +21,6 @@ import { changesWithMoney, findChangeById, isPolicyHeld, moveChange, type Change
 export type { ChangeCrashPoint };
 
 export type ChangeFlowDeps = MoneyDeps<ChangeCrashPoint>;
-
-async function move(
-  deps: MoneyDeps,
-  change: PolicyChange,
-  from: readonly ChangeState[],
-  to: ChangeState,
-  patch: ChangePatch = {},
-): Promise<PolicyChange> {
-  return (await moveChange(deps.db, change, from, to, patch, now(deps))) ?? current(changeMoney, deps.db, change.id);
-}
 
 type ChangeArea = MoneyArea<ChangeState, PolicyChange, PolicyChange>;
 
@@ -132,11 +116,12 @@ export async function holdPolicy(
 
 /**
  * PREVIEW → REFUNDING, the refund allocated over the policy's payments (ledger.ts): the purchase
- * once captured and the charges of settled amendments. While a capture is still pending (recovery
- * finishes it) the refund waits for it.
+ * once captured and the charges of settled amendments, and retried through gateway outages until
+ * `refundRetrySeconds` from now (refunds.ts). While a capture is still pending (recovery finishes
+ * it) the refund waits for it.
  */
 export async function holdRefund(
-  deps: MoneyDeps,
+  deps: MoneyDeps & { readonly refundRetrySeconds: number },
   change: PolicyChange,
   quoteId: string,
   key?: HeldKey,
@@ -150,38 +135,8 @@ export async function holdRefund(
   );
   const refunds = allocateRefund(payments, -change.amountMinor);
   if (!refunds) return { refused: 'in-progress' };
-  return holdPolicy(deps, change, 'REFUNDING', { refunds }, key);
-}
-
-/**
- * REFUNDING: each line back to its payment (keyed per line: a retry replays), then the transaction.
- * A refusal before anything was refunded ends the change (REFUND_DECLINED, nothing changed); after
- * a part of it, ATTENTION (the lines that went through kept). An outage leaves it for recovery.
- */
-export async function refundChange(deps: MoneyDeps, change: PolicyChange): Promise<PolicyChange> {
-  const lines = change.refunds ?? [];
-  const refunded = await refundLines(deps, lines, change.currency, (line) => refundGatewayKey(change, line));
-  // An outage that may pass leaves the change for recovery; any other refusal is final.
-  if (refunded.outcome === 'outage') return change;
-  if (refunded.outcome === 'refused') {
-    const { code, paid } = refunded;
-    const refunds = lines.map((l) => (paid.includes(l) ? { ...l, refunded: true } : l));
-    const to = paid.length === 0 ? 'REFUND_DECLINED' : 'ATTENTION';
-    deps.log?.error({ changeId: change.id, code, to }, 'policy change: a refund was refused');
-    return move(deps, change, ['REFUNDING'], to, { declineReason: code, refunds });
-  }
-  crashPoint(deps, 'refund');
-  const applied = await applyChange(deps.db, change, {
-    from: ['REFUNDING'],
-    to: 'SETTLED',
-    patch: { paymentResult: 'REFUNDED' },
-    at: now(deps),
-    ...(change.refunds?.[0] ? { paymentReference: change.refunds[0].paymentId } : {}),
-  });
-  if (applied === 'overtaken') return current(changeMoney, deps.db, change.id);
-  if (applied === 'stale') return move(deps, change, ['REFUNDING'], 'ATTENTION', { declineReason: 'POLICY_MOVED' });
-  crashPoint(deps, 'settle');
-  return applied;
+  const refundRetryUntil = new Date(deps.clock().getTime() + deps.refundRetrySeconds * 1000).toISOString();
+  return holdPolicy(deps, change, 'REFUNDING', { refunds, refundRetryUntil }, key);
 }
 
 /**

@@ -42,6 +42,8 @@ export interface PolicyChangeTable {
   challenge_expires_at: string | null;
   /** The refund's allocation to the policy's payments, with what each refunded (model.ts `RefundLine`). */
   refunds_json: string | null;
+  /** Until when a refund is retried through gateway outages (set when it starts refunding). */
+  refund_retry_until: string | null;
   /** The sequence number of the transaction it wrote, once applied. */
   sequence_number: number | null;
   created_at: string;

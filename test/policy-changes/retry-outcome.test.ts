@@ -36,9 +36,9 @@ type Operation = 'charge' | 'continuation' | 'refund' | 'nothing to pay' | 'canc
 const STEPS: Record<Operation, readonly string[]> = {
   charge: ['hold', 'authorise', 'apply', 'capture', 'captured'],
   continuation: ['continue', 'authorise', 'apply', 'capture', 'captured'],
-  refund: ['hold', 'refund', 'settle'],
+  refund: ['hold', 'refund-line', 'refund', 'settle'],
   'nothing to pay': ['settle'],
-  cancellation: ['hold', 'refund', 'settle'],
+  cancellation: ['hold', 'refund-line', 'refund', 'settle'],
 };
 const OPERATIONS = Object.keys(STEPS) as Operation[];
 /** The demo trip returns on 23 December: later costs more, earlier refunds. */

@@ -49,7 +49,7 @@ export async function booksOf(database: TestDatabase, crashed: Crashed) {
   const { db } = database;
   const change = await db
     .selectFrom('policy_change')
-    .select(['state', 'sequence_number', 'payment_id', 'amount_minor'])
+    .select(['state', 'sequence_number', 'payment_id', 'amount_minor', 'refunds_json'])
     .where('public_id', '=', crashed.changeId)
     .executeTakeFirstOrThrow();
   const header = await db

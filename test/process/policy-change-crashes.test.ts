@@ -13,7 +13,7 @@ import { scaled } from '../helpers/time-scale.js';
  * process SIGKILLs itself after the step, the request dies with it), and one restarted server
  * without the hook recovers them all at start; then the books and a retry of each confirmation.
  */
-type Step = 'hold' | 'authorise' | 'apply' | 'refund';
+type Step = 'hold' | 'authorise' | 'apply' | 'refund-line' | 'refund';
 interface Scenario {
   readonly name: string;
   readonly kind: 'amendments' | 'cancellations';
@@ -29,11 +29,19 @@ const SCENARIOS: readonly Scenario[] = [
   { name: 'amendment that refunds', kind: 'amendments', returnDate: '2026-12-17', step: 'hold' },
   { name: 'amendment that refunds', kind: 'amendments', returnDate: '2026-12-17', step: 'refund' },
   { name: 'cancellation', kind: 'cancellations', step: 'hold' },
+  // Its one line paid at the gateway, not yet recorded on the change: recovery asks again (replayed).
+  { name: 'cancellation', kind: 'cancellations', step: 'refund-line' },
   { name: 'cancellation', kind: 'cancellations', step: 'refund' },
 ];
 
 /** The state a crash after each step leaves, before any recovery (what the test proves it killed). */
-const LEFT_AT: Record<Step, string> = { hold: '', authorise: 'STARTED', apply: 'APPLIED', refund: 'REFUNDING' };
+const LEFT_AT: Record<Step, string> = {
+  hold: '',
+  authorise: 'STARTED',
+  apply: 'APPLIED',
+  'refund-line': 'REFUNDING',
+  refund: 'REFUNDING',
+};
 
 // Crashing servers must not recover each other's leftovers (they would crash again mid-recovery).
 const HANDS_OFF = { PURCHASE_RECOVERY_GRACE_SECONDS: '3600', PURCHASE_RECOVERY_INTERVAL_SECONDS: '3600' };
@@ -115,8 +123,14 @@ describe(`policy changes killed at each step, then a restart (${DIALECT})`, () =
       expect(books.transactions.map((t) => t.sequence_number)).toEqual(scenario.step === 'apply' ? [1, 2] : [1]);
       // Nothing captured and nothing refunded yet, whatever was authorised.
       expect(books.charges.every((c) => c.captured_minor === 0)).toBe(true);
-      const refunded = scenario.step === 'refund' ? -left.amountMinor : 0;
+      const refunded = ['refund-line', 'refund'].includes(scenario.step) ? -left.amountMinor : 0;
       expect(books.purchasePayment.refunded_minor).toBe(refunded);
+      // A line paid is recorded on the change before the next step: not yet when killed right after the gateway's answer.
+      const marked = (JSON.parse(books.change.refunds_json ?? '[]') as { refunded?: boolean }[]).map(
+        (l) => !!l.refunded,
+      );
+      if (scenario.step === 'refund-line') expect(marked).toEqual([false]);
+      if (scenario.step === 'refund') expect(marked).toEqual([true]);
       expect(books.charges).toHaveLength(['authorise', 'apply'].includes(scenario.step) ? 1 : 0);
     });
 

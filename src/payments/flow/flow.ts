@@ -225,30 +225,45 @@ export async function releaseHold<S extends string, P extends Payable<S>, R>(
   return outcome.outcome !== 'gateway_error';
 }
 
-/** Where paying refund lines back stopped: all paid, an outage that may pass, or a final refusal after `paid`. */
-export type Refunded<L> =
+/**
+ * Where paying refund lines back stopped: all paid; an outage that may pass or a final refusal
+ * (its gateway code); or the record was taken elsewhere meanwhile (its recording lost).
+ */
+export type Refunded =
   | { readonly outcome: 'refunded' }
-  | { readonly outcome: 'outage' }
-  | { readonly outcome: 'refused'; readonly code: string; readonly paid: readonly L[] };
+  | { readonly outcome: 'outage'; readonly code: string }
+  | { readonly outcome: 'refused'; readonly code: string }
+  | { readonly outcome: 'overtaken' };
 
-/** Each line back to its payment, in order, keyed per line (a retry replays the lines already paid). */
+/**
+ * Each line back to its payment, in order, keyed per line (a retry replays a line already paid).
+ * A line recorded as paid (`isPaid`) is not asked again; each line the gateway pays is recorded
+ * (`record`, false when the record moved on: the flow stops) before the next line is asked, so an
+ * outage or a refusal leaves what went through on the record.
+ */
 export async function refundLines<L extends { readonly paymentId: string; readonly amountMinor: number }>(
   deps: MoneyDeps,
   lines: readonly L[],
   currency: string,
-  keyOf: (line: L) => string,
-): Promise<Refunded<L>> {
-  const paid: L[] = [];
+  steps: {
+    readonly keyOf: (line: L) => string;
+    readonly isPaid: (line: L) => boolean;
+    readonly record: (line: L) => Promise<boolean>;
+  },
+): Promise<Refunded> {
   for (const line of lines) {
+    if (steps.isPaid(line)) continue;
     const outcome = await deps.gateway.refund({
-      idempotencyKey: keyOf(line),
+      idempotencyKey: steps.keyOf(line),
       paymentId: line.paymentId,
       amount: { amountMinor: line.amountMinor, currency },
     });
-    if (outcome.outcome === 'gateway_error' && outcome.retryable) return { outcome: 'outage' };
+    if (outcome.outcome === 'gateway_error' && outcome.retryable) return { outcome: 'outage', code: outcome.code };
     if (outcome.outcome === 'gateway_error' || outcome.outcome === 'rejected')
-      return { outcome: 'refused', code: outcome.code, paid };
-    paid.push(line);
+      return { outcome: 'refused', code: outcome.code };
+    // Paid, not recorded yet: a retry asks again with the same key and the gateway replays it.
+    crashPoint(deps, 'refund-line');
+    if (!(await steps.record(line))) return { outcome: 'overtaken' };
   }
   return { outcome: 'refunded' };
 }
