@@ -26,7 +26,9 @@ export interface RunningServer {
   /** Where the server listens, e.g. `http://127.0.0.1:3000`. */
   readonly url: string;
   /**
-   * Drains (readiness fails, responses say `Connection: close`) for the configured time, then
+   * Stops the outbox workers' leasing at once (their deliveries get OUTBOX_STOP_GRACE_MS, then
+   * webhook POSTs are aborted and given back), drains (readiness fails, responses say
+   * `Connection: close`) for the configured time, then
    * stops accepting, answers what is in flight or arrives on open connections, closes idle
    * connections (http/server/listener.ts) and closes the database. Idempotent.
    */
@@ -85,6 +87,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   const context: AppContext = { config, db, clock: options.clock ?? (() => new Date()) };
   let app: FastifyInstance | undefined;
   let connections: ConnectionTracker | undefined;
+  let stopWorkers = (): Promise<unknown> => Promise.resolve();
   try {
     await prepareDatabase(context);
     app = await buildApp(context, { logger: options.logger });
@@ -115,8 +118,10 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
         ...(config.env !== 'production' && crashAfter ? { crashAfter } : {}),
       }),
     );
+    // Each worker's stop is idempotent and bounded (OUTBOX_STOP_GRACE_MS, then webhook POSTs aborted).
+    stopWorkers = () => Promise.all(workers.map((worker) => worker.stop()));
     app.addHook('preClose', async () => {
-      await Promise.all(workers.map((worker) => worker.stop()));
+      await stopWorkers();
     });
     if (!options.db) app.addHook('onClose', async () => db.destroy());
     await app.listen({ host: config.host, port: config.port });
@@ -136,6 +141,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     close: () =>
       (closing ??= (async () => {
         running.lifecycle.draining = true;
+        // No new delivery from here: what is leased now is delivered within the grace or given back.
+        void stopWorkers();
         await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
         running.lifecycle.closing = true;
         // New requests get 503 until arrivals stop: half the shutdown's time, the rest for those in flight.
