@@ -55,24 +55,26 @@ export interface OutboxPool {
   readonly lanes: Partial<Pick<OutboxWorkerOptions, 'concurrency' | 'inFlightPerShare'>>;
 }
 
+/** Lanes of the publishing pool: publishing is database work only, committed a lease's batch at a time. */
+const PUBLISH_LANES = 2;
+
 /**
- * The outbox's pools of lanes in every server process (tests run workers with the same): e-mails
- * and event publishing in one, webhook POSTs in their own, so an e-mail never waits behind a
- * receiver; within webhooks each partner holds at most WEBHOOK_CONCURRENCY_PER_PARTNER.
+ * The outbox's pools of lanes in every server process (tests run workers with the same), one per
+ * kind, each with its own passes and leases: e-mails (PDF rendering, SMTP), event publishing, and
+ * webhook POSTs, so neither a slow receiver nor a queue of e-mails to render holds up another kind;
+ * within webhooks each partner holds at most WEBHOOK_CONCURRENCY_PER_PARTNER.
  */
 export function outboxPools(
   context: AppContext,
   log?: FastifyBaseLogger,
-): { messages: OutboxPool; webhooks: OutboxPool } {
+): { emails: OutboxPool; events: OutboxPool; webhooks: OutboxPool } {
   const { webhooks } = context.config;
   return {
-    messages: {
-      handlers: {
-        ...documentDeliveryHandlers(deliveryDepsOf(context, log)),
-        // Publishes recorded events to the pull feed, then one delivery per subscribed endpoint.
-        [PUBLISH_EVENT]: publishEventHandler({ clock: context.clock, fanOutAll: enqueueDeliveriesOf }),
-      },
-      lanes: {},
+    emails: { handlers: documentDeliveryHandlers(deliveryDepsOf(context, log)), lanes: {} },
+    events: {
+      // Publishes recorded events to the pull feed, then one delivery per subscribed endpoint.
+      handlers: { [PUBLISH_EVENT]: publishEventHandler({ clock: context.clock, fanOutAll: enqueueDeliveriesOf }) },
+      lanes: { concurrency: PUBLISH_LANES },
     },
     webhooks: {
       // Webhook deliveries (issue 21): signed POSTs on the Standard Webhooks retry schedule.
@@ -107,7 +109,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       alsoRecover: recoverChanges,
     });
     app.addHook('preClose', async () => sweep.stop());
-    // The outbox's delivery workers, one per pool (e-mails and publishing; webhooks); stopped likewise.
+    // The outbox's delivery workers, one per pool (e-mails, publishing, webhooks); stopped likewise.
     // The config refuses the crash-test hook in production.
     const { crashAfter, ...outboxOptions } = config.outbox;
     const log = app.log;

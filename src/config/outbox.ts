@@ -26,7 +26,7 @@ export const OutboxEnvSchema = Type.Object({
     minimum: 1,
     maximum: 64,
     description:
-      'E-mails and event publications each server process delivers at once (webhook deliveries have lanes of their own: WEBHOOK_CONCURRENCY).',
+      'E-mails each server process delivers at once (event publishing has two lanes of its own, webhook deliveries theirs: WEBHOOK_CONCURRENCY).',
   }),
   OUTBOX_STOP_GRACE_MS: Type.Integer({
     default: 1000,
