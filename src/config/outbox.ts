@@ -22,7 +22,7 @@ export const OutboxEnvSchema = Type.Object({
     description: 'Delivery attempts before a message is FAILED (`npm run cli -- documents failed`, `… retry <key>`).',
   }),
   OUTBOX_CONCURRENCY: Type.Integer({
-    default: 4,
+    default: 16,
     minimum: 1,
     maximum: 64,
     description:
