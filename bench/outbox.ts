@@ -12,6 +12,8 @@ export interface OutboxWatch {
    * ran no worker, so that the documents row renders its own purchases' documents only.
    */
   discardPending(): Promise<number>;
+  /** The key and creation of each message of `kind` created since `since` (ISO). */
+  createdSince(kind: string, since: string): Promise<{ key: string; createdAt: string }[]>;
   /** Resolves once nothing is PENDING; throws after `timeoutMs` (the worker fell behind for good). */
   drained(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
@@ -36,6 +38,15 @@ export function watchOutbox(env: Record<string, string>): OutboxWatch {
         .where('state', '=', 'PENDING')
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
+    },
+    async createdSince(kind, since) {
+      const rows = await db
+        .selectFrom('outbox_message')
+        .select(['message_key', 'created_at'])
+        .where('kind', '=', kind)
+        .where('created_at', '>=', since)
+        .execute();
+      return rows.map((row) => ({ key: row.message_key, createdAt: row.created_at }));
     },
     async drained(timeoutMs) {
       const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,7 @@
 import type { MeasuredLoad } from './harness.js';
 import type { LoadResult } from './load.js';
 import type { Engine, ScenarioTarget } from './scenario.js';
+import { sustainedMarkdown, type SustainedReport } from './sustained-report.js';
 
 /** One measurement of an endpoint and both its ceilings, taken back to back. */
 export interface RoundResult {
@@ -38,6 +39,8 @@ export interface BenchReport {
   readonly machine: { cores: number; cpu: string; node: string; database: string };
   readonly settings: { connections: number; durationSeconds: number; warmUpSeconds?: number; rounds?: number };
   readonly scenarios: ScenarioReport[];
+  /** The sustained delivery row (bench/sustained.ts), when it ran. */
+  readonly sustained?: SustainedReport;
 }
 
 const ENGINE_NAMES: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
@@ -169,6 +172,7 @@ export function toMarkdown(report: BenchReport): string {
         'CPU µs/req counts its CPU until then (rendering, storing and mailing included).',
       '',
     );
+  if (report.sustained) lines.push(...sustainedMarkdown(report.sustained));
   const flagged = report.scenarios.filter((s) => s.flags?.length);
   if (flagged.length > 0) {
     lines.push('**Flagged** (⚠: failed answers are not throughput; the req/s column counts them, 2xx/s does not):', '');

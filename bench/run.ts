@@ -22,6 +22,8 @@ import { runScale } from './scale.js';
 import type { BenchApi } from './requests.js';
 import type { BenchRun, Scenario } from './scenario.js';
 import { SCENARIOS } from './scenarios.js';
+import { runSustained, SELL_RATE, SUSTAINED_ROW } from './sustained.js';
+import type { SustainedReport } from './sustained-report.js';
 import { prepareBenchDatabase, type BenchFixtures } from './seed/database.js';
 import { startApiServer, startCeilingServer, type ServerProcess } from './server.js';
 
@@ -38,6 +40,7 @@ interface Options {
   cpuProf?: string;
   nodeFlags?: string;
   changeSupply?: string;
+  sellRate?: string;
 }
 
 const program = new Command()
@@ -66,6 +69,10 @@ const program = new Command()
     'previews prepared per second of load for each change-confirm scenario (default 1500 SQLite, 600 PostgreSQL)',
   )
   .option(
+    '--sell-rate <per second>',
+    `purchases per second the ${SUSTAINED_ROW} row sells (default ${SELL_RATE.sqlite} SQLite, ${SELL_RATE.postgres} PostgreSQL)`,
+  )
+  .option(
     '--node-flags <flags>',
     'extra Node or V8 flags for the API server, space-separated (e.g. "--max-semi-space-size=64")',
   );
@@ -79,6 +86,10 @@ if (!Number.isSafeInteger(rounds) || rounds < 1) {
 }
 if (options.changeSupply !== undefined && !(Number(options.changeSupply) > 0)) {
   process.stderr.write(`--change-supply must be a positive number, got ${options.changeSupply}\n`);
+  process.exit(2);
+}
+if (options.sellRate !== undefined && !(Number(options.sellRate) > 0)) {
+  process.stderr.write(`--sell-rate must be a positive number, got ${options.sellRate}\n`);
   process.exit(2);
 }
 const usePostgres = Boolean(options.postgres ?? process.env.DATABASE_URL);
@@ -98,10 +109,12 @@ async function main(): Promise<void> {
   }
   const wanted = options.only?.split(',').map((s) => s.trim());
   const scenarios = SCENARIOS.filter((s) => !wanted || wanted.includes(s.name));
-  if (scenarios.length === 0) throw new Error(`no scenario matches ${options.only ?? ''}`);
+  const sustainedWanted = !wanted || wanted.includes(SUSTAINED_ROW);
+  if (scenarios.length === 0 && !sustainedWanted) throw new Error(`no scenario matches ${options.only ?? ''}`);
   const database = await freshDatabase(usePostgres);
   const work = mkdtempSync(join(tmpdir(), 'bench-bytes-'));
   const reports: ScenarioReport[] = [];
+  let sustained: SustainedReport | undefined;
   try {
     const env = { ...database.env, LOG_LEVEL: 'info', DEMO_DATA: 'true' };
     const fixtures = await prepareBenchDatabase(env);
@@ -158,6 +171,14 @@ async function main(): Promise<void> {
         if (flags.length > 0) process.stderr.write(`  ⚠ ${flags.join('; ')}\n`);
         await stopWorkerServer();
       }
+      if (sustainedWanted) {
+        const sellRate = Number(options.sellRate ?? SELL_RATE[run.engine]);
+        process.stderr.write(`${SUSTAINED_ROW}: ${sellRate} purchases/s…`);
+        sustained = await runSustained(env, nodeArgs, run, sellRate);
+        process.stderr.write(
+          ` ${sustained.soldPerSecond.toFixed(0)} sold/s, drained in ${sustained.drainSeconds.toFixed(1)} s\n`,
+        );
+      }
     } finally {
       await server.stop();
       await stopWorkerServer();
@@ -180,6 +201,7 @@ async function main(): Promise<void> {
       ...(rounds > 1 ? { rounds } : {}),
     },
     scenarios: reports,
+    ...(sustained ? { sustained } : {}),
   };
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -3,9 +3,9 @@
 // and stops; a second server of the same database then starts with its worker passing every 10 ms
 // and the clock runs from its "serving" line until the receiver (in this process, answering 204)
 // holds every delivery: events published (feed position, fan-out) and delivered signed per second,
-// and the worker's CPU per event. Once per lane count in `--lanes`: OUTBOX_CONCURRENCY (publishing),
-// WEBHOOK_CONCURRENCY (POSTs) and, the bench's one partner having the lanes to itself,
-// WEBHOOK_CONCURRENCY_PER_PARTNER all set to it.
+// and the worker's CPU per event. Once per lane count in `--lanes`: WEBHOOK_CONCURRENCY (POSTs)
+// and, the bench's one partner having the lanes to itself, WEBHOOK_CONCURRENCY_PER_PARTNER set to
+// it (and OUTBOX_CONCURRENCY, the e-mails'; publishing has two lanes of its own since issue 35).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';

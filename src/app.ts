@@ -3,6 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { StorageHealth } from './db/storage-health.js';
+import { DeliveryLag } from './db/outbox/lag.js';
+import { DELIVERED_KINDS } from './outbox-kinds.js';
 import { clientErrorHandler } from './http/server/client-errors.js';
 import { refuseCardNumbers } from './http/guards/card-number-refusal.js';
 import { refuseControlCharacters } from './http/guards/control-characters.js';
@@ -97,7 +99,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.decorate('lifecycle', lifecycle);
   await registerOpenApi(app, config, { webhooks: eventWebhooks() });
 
-  await app.register(operationsRoutes, { context, metrics, lifecycle, storage });
+  // The outbox's delivery lag by kind, shown by /metrics and /ready (db/outbox/lag.ts).
+  const deliveryLag = new DeliveryLag(context.db, DELIVERED_KINDS, context.clock);
+  await app.register(operationsRoutes, { context, metrics, lifecycle, storage, deliveryLag });
   const auth = createAuthServices(context);
   installBearerGuard(app, context, auth);
   const rateLimits = await registerRateLimits(app, config.rateLimits);

@@ -26,7 +26,9 @@ export interface RunningServer {
   /** Where the server listens, e.g. `http://127.0.0.1:3000`. */
   readonly url: string;
   /**
-   * Drains (readiness fails, responses say `Connection: close`) for the configured time, then
+   * Stops the outbox workers' leasing at once (their deliveries get OUTBOX_STOP_GRACE_MS, then
+   * webhook POSTs are aborted and given back), drains (readiness fails, responses say
+   * `Connection: close`) for the configured time, then
    * stops accepting, answers what is in flight or arrives on open connections, closes idle
    * connections (http/server/listener.ts) and closes the database. Idempotent.
    */
@@ -53,24 +55,26 @@ export interface OutboxPool {
   readonly lanes: Partial<Pick<OutboxWorkerOptions, 'concurrency' | 'inFlightPerShare'>>;
 }
 
+/** Lanes of the publishing pool: publishing is database work only, committed a lease's batch at a time. */
+const PUBLISH_LANES = 2;
+
 /**
- * The outbox's pools of lanes in every server process (tests run workers with the same): e-mails
- * and event publishing in one, webhook POSTs in their own, so an e-mail never waits behind a
- * receiver; within webhooks each partner holds at most WEBHOOK_CONCURRENCY_PER_PARTNER.
+ * The outbox's pools of lanes in every server process (tests run workers with the same), one per
+ * kind, each with its own passes and leases: e-mails (PDF rendering, SMTP), event publishing, and
+ * webhook POSTs, so neither a slow receiver nor a queue of e-mails to render holds up another kind;
+ * within webhooks each partner holds at most WEBHOOK_CONCURRENCY_PER_PARTNER.
  */
 export function outboxPools(
   context: AppContext,
   log?: FastifyBaseLogger,
-): { messages: OutboxPool; webhooks: OutboxPool } {
+): { emails: OutboxPool; events: OutboxPool; webhooks: OutboxPool } {
   const { webhooks } = context.config;
   return {
-    messages: {
-      handlers: {
-        ...documentDeliveryHandlers(deliveryDepsOf(context, log)),
-        // Publishes recorded events to the pull feed, then one delivery per subscribed endpoint.
-        [PUBLISH_EVENT]: publishEventHandler({ clock: context.clock, fanOutAll: enqueueDeliveriesOf }),
-      },
-      lanes: {},
+    emails: { handlers: documentDeliveryHandlers(deliveryDepsOf(context, log)), lanes: {} },
+    events: {
+      // Publishes recorded events to the pull feed, then one delivery per subscribed endpoint.
+      handlers: { [PUBLISH_EVENT]: publishEventHandler({ clock: context.clock, fanOutAll: enqueueDeliveriesOf }) },
+      lanes: { concurrency: PUBLISH_LANES },
     },
     webhooks: {
       // Webhook deliveries (issue 21): signed POSTs on the Standard Webhooks retry schedule.
@@ -85,6 +89,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
   const context: AppContext = { config, db, clock: options.clock ?? (() => new Date()) };
   let app: FastifyInstance | undefined;
   let connections: ConnectionTracker | undefined;
+  let stopWorkers = (): Promise<unknown> => Promise.resolve();
   try {
     await prepareDatabase(context);
     app = await buildApp(context, { logger: options.logger });
@@ -104,7 +109,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       alsoRecover: recoverChanges,
     });
     app.addHook('preClose', async () => sweep.stop());
-    // The outbox's delivery workers, one per pool (e-mails and publishing; webhooks); stopped likewise.
+    // The outbox's delivery workers, one per pool (e-mails, publishing, webhooks); stopped likewise.
     // The config refuses the crash-test hook in production.
     const { crashAfter, ...outboxOptions } = config.outbox;
     const log = app.log;
@@ -115,8 +120,10 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
         ...(config.env !== 'production' && crashAfter ? { crashAfter } : {}),
       }),
     );
+    // Each worker's stop is idempotent and bounded (OUTBOX_STOP_GRACE_MS, then webhook POSTs aborted).
+    stopWorkers = () => Promise.all(workers.map((worker) => worker.stop()));
     app.addHook('preClose', async () => {
-      await Promise.all(workers.map((worker) => worker.stop()));
+      await stopWorkers();
     });
     if (!options.db) app.addHook('onClose', async () => db.destroy());
     await app.listen({ host: config.host, port: config.port });
@@ -136,6 +143,8 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     close: () =>
       (closing ??= (async () => {
         running.lifecycle.draining = true;
+        // No new delivery from here: what is leased now is delivered within the grace or given back.
+        void stopWorkers();
         await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
         running.lifecycle.closing = true;
         // New requests get 503 until arrivals stop: half the shutdown's time, the rest for those in flight.

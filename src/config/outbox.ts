@@ -22,11 +22,18 @@ export const OutboxEnvSchema = Type.Object({
     description: 'Delivery attempts before a message is FAILED (`npm run cli -- documents failed`, `… retry <key>`).',
   }),
   OUTBOX_CONCURRENCY: Type.Integer({
-    default: 4,
+    default: 16,
     minimum: 1,
     maximum: 64,
     description:
-      'E-mails and event publications each server process delivers at once (webhook deliveries have lanes of their own: WEBHOOK_CONCURRENCY).',
+      'E-mails each server process delivers at once (event publishing has two lanes of its own, webhook deliveries theirs: WEBHOOK_CONCURRENCY).',
+  }),
+  OUTBOX_STOP_GRACE_MS: Type.Integer({
+    default: 1000,
+    minimum: 0,
+    maximum: 60_000,
+    description:
+      'On shutdown, how long deliveries under way may finish; then webhook POSTs are aborted and their messages given back (due at once for another process or the restart), and the process stops waiting for any other delivery (its lease expires).',
   }),
   OUTBOX_CRASH_AFTER: Type.Optional(
     Type.String({
@@ -52,6 +59,8 @@ export interface OutboxConfig {
   readonly baseBackoffMs: number;
   /** Messages in delivery at once per process. */
   readonly concurrency: number;
+  /** On stop, how long deliveries under way may finish before they are aborted (and not waited for). */
+  readonly stopGraceMs: number;
   /** Crash-test hook (never in production): kill the process after a delivery (of one kind: `send:<kind>`), before SENT is recorded. */
   readonly crashAfter?: CrashAfterSend;
 }
@@ -72,6 +81,7 @@ export function outboxConfigFrom(env: Static<typeof OutboxEnvSchema>): OutboxCon
     maxAttempts: env.OUTBOX_MAX_ATTEMPTS,
     baseBackoffMs: BASE_BACKOFF_MS,
     concurrency: env.OUTBOX_CONCURRENCY,
+    stopGraceMs: env.OUTBOX_STOP_GRACE_MS,
     ...(env.OUTBOX_CRASH_AFTER ? { crashAfter: env.OUTBOX_CRASH_AFTER as CrashAfterSend } : {}),
   };
 }

@@ -26,7 +26,7 @@ export const WebhookEnvSchema = Type.Object({
     minimum: 1,
     maximum: 256,
     description:
-      'Webhook deliveries each server process POSTs at once, in lanes of their own (e-mails and publishing have OUTBOX_CONCURRENCY).',
+      'Webhook deliveries each server process POSTs at once, in lanes of their own (e-mails have OUTBOX_CONCURRENCY, event publishing two).',
   }),
   WEBHOOK_CONCURRENCY_PER_PARTNER: Type.Integer({
     default: 4,

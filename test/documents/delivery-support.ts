@@ -8,7 +8,7 @@ export { startSmtpServer, type Received } from '../helpers/smtp-server.js';
 /** The server's delivery worker of e-mails (same handler), without a timer: each `runOnce` is one pass. */
 export function workerOf(t: TestApp): OutboxWorker {
   // The e-mails' kind only: partner events committed beside them are another kind's (test/events/).
-  const handlers = { [POLICY_DOCUMENTS]: outboxPools(t.context).messages.handlers[POLICY_DOCUMENTS]! };
+  const handlers = { [POLICY_DOCUMENTS]: outboxPools(t.context).emails.handlers[POLICY_DOCUMENTS]! };
   return startOutboxWorker({ db: t.context.db, clock: t.context.clock }, handlers, {
     ...t.context.config.outbox,
     timer: false,

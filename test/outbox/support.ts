@@ -20,6 +20,7 @@ export const OPTIONS = {
   maxAttempts: 3,
   baseBackoffMs: 1000,
   concurrency: 1,
+  stopGraceMs: 1000,
   timer: false,
 } as const;
 

@@ -151,7 +151,7 @@ describe(`outbox worker (${DIALECT})`, () => {
     const timed = startOutboxWorker(
       { db, clock: time.clock },
       { other: (m) => Promise.resolve(resolveDelivered(m)) },
-      { intervalMs: 10, leaseSeconds: 60, maxAttempts: 3, baseBackoffMs: 1000, concurrency: 1 },
+      { intervalMs: 10, leaseSeconds: 60, maxAttempts: 3, baseBackoffMs: 1000, concurrency: 1, stopGraceMs: 1000 },
     );
     try {
       expect((await delivered).key).toBe('other:1');

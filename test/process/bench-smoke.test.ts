@@ -119,4 +119,46 @@ describe('benchmark script', () => {
     },
     scaled(180_000),
   );
+
+  it(
+    'sells at a steady pace and reports what was delivered, its lag and the drain',
+    async () => {
+      const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+      try {
+        await run(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'bench/run.ts',
+            '--duration',
+            LOAD_SECONDS,
+            '--sell-rate',
+            '10',
+            '--only',
+            'sustainedDelivery',
+            '--out',
+            out,
+          ],
+          { env: { ...process.env, BENCH_START_SECONDS: String(scaled(30_000) / 1000) }, timeout: scaled(150_000) },
+        );
+        const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport;
+        expect(report.scenarios).toEqual([]);
+        const sustained = report.sustained!;
+        expect(sustained).toMatchObject({ name: 'sustainedDelivery', sellRate: 10, failed: 0 });
+        expect(sustained.soldPerSecond).toBeGreaterThan(0);
+        // Every purchase's e-mail reached the SMTP sink and its events the receiver (three each).
+        expect(sustained.emailLagAll.count).toBe(sustained.sold);
+        expect(sustained.webhookLagAll.count).toBe(3 * sustained.sold);
+        expect(sustained.emailLagAll.p99Ms).toBeGreaterThan(0);
+        expect(sustained.drainSeconds).toBeGreaterThanOrEqual(0);
+        const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
+        expect(markdown).toMatch(/\*\*sustainedDelivery\*\*/);
+        expect(markdown).toMatch(/\| 10 \| [\d.]+ \| 0 \|/);
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
+    },
+    scaled(180_000),
+  );
 });

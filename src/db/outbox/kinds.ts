@@ -19,7 +19,11 @@ interface KindSchedule {
  */
 export interface SendingKind<Prepared = unknown> extends KindSchedule {
   prepare?(messages: readonly OutboxMessage[]): Promise<Prepared>;
-  deliver(message: OutboxMessage, prepared?: Prepared): Promise<void>;
+  /**
+   * `signal` aborts when the worker stops and the delivery outlived its grace: a delivery that
+   * heeds it rejects soon after, and its message is given back undelivered (due at once elsewhere).
+   */
+  deliver(message: OutboxMessage, prepared?: Prepared, signal?: AbortSignal): Promise<void>;
   /** Runs in the transaction that marks the message SENT (e.g. the event that reports it was sent). */
   readonly recordSent?: (tx: Tx, message: OutboxMessage) => Promise<void>;
 }

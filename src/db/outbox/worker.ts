@@ -16,6 +16,7 @@ import {
   type KindAttempts,
 } from './repository-lease.js';
 import { groupedSentMarks } from './sent-marks.js';
+import { boundedStop } from './stop-bound.js';
 
 export interface OutboxWorkerDeps {
   readonly db: Db;
@@ -41,7 +42,7 @@ export interface OutboxWorkerOptions extends OutboxConfig {
 export interface OutboxWorker {
   /** One pass now: delivers messages due until none is left (or `batch`); resolves to how many were delivered. */
   runOnce(): Promise<number>;
-  /** No new pass starts; resolves once a running one has finished. */
+  /** No lease nor delivery starts; resolves when the pass has ended, within `stopGraceMs` + ABORT_SETTLE_MS (stop-bound.ts). */
   stop(): Promise<void>;
 }
 
@@ -62,8 +63,8 @@ const LEASE_PER_LANE = 4;
  * `maxAttempts`. A sending kind's `prepare` reads for its messages of a lease at once; messages of a
  * committed kind leased together are committed in one transaction. At least once: a crash after a
  * handler delivered and before SENT was recorded delivers again once the lease expires; a stop
- * gives back the leases of messages not started. Kinds without a handler here are left to other
- * processes.
+ * gives back the leases of messages not started, and of deliveries it aborted after `stopGraceMs`
+ * (a sending kind's `signal`). Kinds without a handler here are left to other processes.
  */
 export function startOutboxWorker(
   deps: OutboxWorkerDeps,
@@ -80,6 +81,7 @@ export function startOutboxWorker(
   const random = deps.random ?? Math.random;
   const markSent = groupedSentMarks(deps.db, owner, deps.clock);
   let stopped = false;
+  const interrupt = new AbortController();
   /** When attempt `attempts + 1` may start, or undefined when the message has had its last. */
   const retryAt = (kind: OutboxKind, attempts: number, at: Date): string | undefined => {
     if (attempts >= attemptsOf(kind)) return undefined;
@@ -126,9 +128,11 @@ export function startOutboxWorker(
   /** Delivers one message of a sending kind; 1 when it was marked SENT. */
   const send = async (kind: SendingKind, message: OutboxMessage, prepared?: Promise<unknown>): Promise<number> => {
     try {
-      await kind.deliver(message, await prepared);
+      await kind.deliver(message, await prepared, interrupt.signal);
     } catch (error) {
-      await failed(kind, message, error);
+      // Cut short by a stop: not the receiver's failure; given back, due at once, the attempt not spent.
+      if (interrupt.signal.aborted) await releaseLeases(deps.db, [message.id], owner, deps.clock().toISOString());
+      else await failed(kind, message, error);
       return 0;
     }
     crashHook(message.kind);
@@ -283,12 +287,12 @@ export function startOutboxWorker(
       deps.log?.warn({ err: error, reason: failureName(error) }, 'outbox pass could not run'),
     timer: options.timer !== false,
   });
-  return {
-    runOnce: () => loop.runOnce(),
-    stop() {
-      stopped = true;
-      idle?.end();
-      return loop.stop();
-    },
+  let stopping: Promise<void> | undefined;
+  const stop = async () => {
+    stopped = true;
+    idle?.end();
+    if (!(await boundedStop(loop.stop(), options.stopGraceMs, () => interrupt.abort())))
+      deps.log?.warn('outbox worker stopped with deliveries under way: their leases will expire');
   };
+  return { runOnce: () => loop.runOnce(), stop: () => (stopping ??= stop()) };
 }

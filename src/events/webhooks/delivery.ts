@@ -8,7 +8,7 @@ import type { OutboxMessage } from '../../db/outbox/repository.js';
 import type { OutboxKind, SendingKind } from '../../db/outbox/kinds.js';
 import { systemResolver, type AddressRules, type Resolver } from './address-guard.js';
 import type { WebhookConfig } from '../../config/webhooks.js';
-import { DeliveryAbandoned, DeliveryFailed, EndpointDisabled } from './errors.js';
+import { DeliveryAbandoned, DeliveryFailed, DeliveryInterrupted, EndpointDisabled } from './errors.js';
 import type { DeliveryPayload } from './fan-out.js';
 import {
   disableEndpoint,
@@ -138,6 +138,7 @@ export async function deliverWebhook(
   message: OutboxMessage,
   batch?: DeliveryBatch,
   record: RecordAttempt = (attempt) => recordAttempts(deps.db, [attempt]),
+  signal?: AbortSignal,
 ): Promise<void> {
   const { eventId, endpointId } = message.payload as DeliveryPayload;
   const event = batch?.events.get(eventId) ?? (await findEvent(deps.db, eventId));
@@ -151,7 +152,10 @@ export async function deliverWebhook(
     rules: deps.rules,
     resolve: deps.resolve,
     timeoutMs: deps.config.timeoutMs,
+    ...(signal ? { signal } : {}),
   });
+  // Cut short by a stop: no attempt to show, the endpoint not failing; the worker gives the message back.
+  if (result.failure === 'ABORTED') throw new DeliveryInterrupted();
   const ok = succeeded(result);
   // The outcome is decided by the answer; a failure to record it must not turn a delivery into a retry.
   await record({
@@ -193,7 +197,7 @@ export function webhookDeliveryKind(deps: DeliveryDeps): SendingKind<DeliveryBat
   const record = groupedWrites((attempts: readonly NewAttempt[]) => recordAttempts(deps.db, attempts));
   return {
     prepare: (messages) => readBatch(deps, messages),
-    deliver: (message, batch) => deliverWebhook(deps, message, batch, record),
+    deliver: (message, batch, signal) => deliverWebhook(deps, message, batch, record, signal),
     retryDelaysMs: deps.config.retryDelaysMs,
   };
 }

@@ -77,3 +77,11 @@ export class WebhookTestsLimited extends RateLimited {
     );
   }
 }
+
+/** The attempt was aborted because the process is stopping: neither the receiver's failure nor an attempt. */
+export class DeliveryInterrupted extends Error {
+  constructor() {
+    super('webhook delivery interrupted by shutdown');
+    this.name = 'DeliveryInterrupted';
+  }
+}

@@ -22,13 +22,15 @@ export interface SendOptions {
   readonly resolve: Resolver;
   /** For the whole attempt: connection, answer and its first KiB. */
   readonly timeoutMs: number;
+  /** Ends the attempt at once (`ABORTED`): the process is stopping (db/outbox/worker.ts). */
+  readonly signal?: AbortSignal;
 }
 
 /** What one POST came to: a status (any, 3xx included: redirects are not followed) or a failure code. */
 export interface SendResult {
   readonly statusCode?: number;
   readonly excerpt?: string;
-  /** `ADDRESS_REFUSED`, `TIMEOUT`, or the connection's error code (`ECONNREFUSED` …, `CONNECTION` otherwise). */
+  /** `ADDRESS_REFUSED`, `TIMEOUT`, `ABORTED`, or the connection's error code (`ECONNREFUSED` …, `CONNECTION` otherwise). */
   readonly failure?: string;
   readonly latencyMs: number;
 }
@@ -71,6 +73,10 @@ export function postOnce(
       lookup: guardedLookup(options.rules, options.resolve),
     });
     const timer = setTimeout(() => finish({ failure: 'TIMEOUT' }), options.timeoutMs);
+    const aborted = () => finish({ failure: 'ABORTED' });
+    if (options.signal?.aborted) aborted();
+    options.signal?.addEventListener('abort', aborted, { once: true });
+    request.once('close', () => options.signal?.removeEventListener('abort', aborted));
     request.on('response', (response: IncomingMessage) => {
       const statusCode = response.statusCode ?? 0;
       const chunks: Buffer[] = [];

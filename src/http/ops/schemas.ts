@@ -10,6 +10,13 @@ export const ReadyResponse = Type.Object(
   {
     status: Type.Enum(['ready', 'unavailable', 'draining'], { type: 'string' }),
     database: Type.Enum([...DIALECT_NAMES], { type: 'string', description: 'The engine this process uses.' }),
+    deliveryLagSeconds: Type.Optional(
+      Type.Record(Type.String(), Type.Number({ minimum: 0 }), {
+        description:
+          'By outbox kind (`policy-documents`, `partner-event`, `webhook-delivery`), seconds the oldest message due ' +
+          'for delivery has waited (0: none due); read at most every 5 s. Informational: a lag never fails readiness.',
+      }),
+    ),
   },
   { title: 'ReadyResponse', description: 'Whether the process can serve requests that need the database.' },
 );
