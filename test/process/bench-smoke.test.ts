@@ -18,61 +18,61 @@ const CHANGE_SUPPLY = String(Math.ceil(300 / Number(LOAD_SECONDS)));
 
 const run = promisify(execFile);
 
+/** Runs the bench script with `args` and its report into a fresh folder; answers its JSON report and Markdown. */
+async function benchReport(args: readonly string[]): Promise<{ report: BenchReport; markdown: string }> {
+  const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+  try {
+    await run(
+      process.execPath,
+      ['--import', 'tsx', 'bench/run.ts', '--duration', LOAD_SECONDS, ...args, '--out', out],
+      {
+        env: { ...process.env, BENCH_START_SECONDS: String(scaled(30_000) / 1000) },
+        timeout: scaled(150_000),
+      },
+    );
+    return {
+      report: JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport,
+      markdown: readFileSync(join(out, 'latest.md'), 'utf8'),
+    };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
 // Only checks that the bench script starts, drives each server and writes its report; the
 // numbers of so tiny a run mean nothing and are never asserted.
 describe('benchmark script', () => {
   it(
     'produces a JSON and Markdown report on a tiny run',
     async () => {
-      const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
-      try {
-        await run(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            'bench/run.ts',
-            '--duration',
-            LOAD_SECONDS,
-            '--connections',
-            '2',
-            '--rounds',
-            '2',
-            '--only',
-            'health,purchase,purchaseWithDocuments',
-            '--out',
-            out,
-          ],
-          {
-            env: { ...process.env, BENCH_START_SECONDS: String(scaled(30_000) / 1000) },
-            timeout: scaled(150_000),
-          },
-        );
-        const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport;
-        expect(report.scenarios.map((s) => s.name)).toEqual(['health', 'purchase', 'purchaseWithDocuments']);
-        const [health, purchase, withDocuments] = report.scenarios;
-        expect(health!.endpoint.total).toBeGreaterThan(0);
-        expect(health!.nodeCeiling.total).toBeGreaterThan(0);
-        expect(health!.fastifyCeiling.total).toBeGreaterThan(0);
-        // Two rounds each, the reported one among them.
-        expect(health!.rounds).toHaveLength(2);
-        expect(health!.rounds!.map((r) => r.ratioToNode)).toContain(health!.ratioToNode);
-        expect(purchase!.rounds).toHaveLength(2);
-        // Each purchase bought its own quote: none answered non-2xx, the supply did not run out.
-        expect(purchase!.endpoint.total).toBeGreaterThan(0);
-        expect(purchase!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
-        expect(purchase!.target).toMatch(/2xx\/s/);
-        // Only the documents row waits for its server's worker to deliver every purchase's e-mail.
-        expect(purchase!.endpoint.settleSeconds).toBeUndefined();
-        expect(withDocuments!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
-        expect(withDocuments!.endpoint.settleSeconds).toBeGreaterThanOrEqual(0);
-        const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
-        expect(markdown).toMatch(/\| health \| \d+/);
-        expect(markdown).toMatch(/\| purchase \| \d+/);
-        expect(markdown).toMatch(/\| purchaseWithDocuments \| \d+/);
-      } finally {
-        rmSync(out, { recursive: true, force: true });
-      }
+      const { report, markdown } = await benchReport([
+        '--connections',
+        '2',
+        '--rounds',
+        '2',
+        '--only',
+        'health,purchase,purchaseWithDocuments',
+      ]);
+      expect(report.scenarios.map((s) => s.name)).toEqual(['health', 'purchase', 'purchaseWithDocuments']);
+      const [health, purchase, withDocuments] = report.scenarios;
+      expect(health!.endpoint.total).toBeGreaterThan(0);
+      expect(health!.nodeCeiling.total).toBeGreaterThan(0);
+      expect(health!.fastifyCeiling.total).toBeGreaterThan(0);
+      // Two rounds each, the reported one among them.
+      expect(health!.rounds).toHaveLength(2);
+      expect(health!.rounds!.map((r) => r.ratioToNode)).toContain(health!.ratioToNode);
+      expect(purchase!.rounds).toHaveLength(2);
+      // Each purchase bought its own quote: none answered non-2xx, the supply did not run out.
+      expect(purchase!.endpoint.total).toBeGreaterThan(0);
+      expect(purchase!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
+      expect(purchase!.target).toMatch(/2xx\/s/);
+      // Only the documents row waits for its server's worker to deliver every purchase's e-mail.
+      expect(purchase!.endpoint.settleSeconds).toBeUndefined();
+      expect(withDocuments!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
+      expect(withDocuments!.endpoint.settleSeconds).toBeGreaterThanOrEqual(0);
+      expect(markdown).toMatch(/\| health \| \d+/);
+      expect(markdown).toMatch(/\| purchase \| \d+/);
+      expect(markdown).toMatch(/\| purchaseWithDocuments \| \d+/);
     },
     scaled(180_000),
   );
@@ -80,42 +80,24 @@ describe('benchmark script', () => {
   it(
     'measures the policy changes beside the purchase, each confirm on its own preview',
     async () => {
-      const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
-      try {
-        await run(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            'bench/run.ts',
-            '--duration',
-            LOAD_SECONDS,
-            '--connections',
-            '2',
-            '--change-supply',
-            CHANGE_SUPPLY,
-            '--only',
-            'purchase,amendmentPreview,amendmentConfirm,cancellationConfirm',
-            '--out',
-            out,
-          ],
-          { env: { ...process.env, BENCH_START_SECONDS: String(scaled(30_000) / 1000) }, timeout: scaled(150_000) },
-        );
-        const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport;
-        const names = ['purchase', 'amendmentPreview', 'amendmentConfirm', 'cancellationConfirm'];
-        expect(report.scenarios.map((s) => s.name)).toEqual(names);
-        for (const scenario of report.scenarios) {
-          // Every confirm confirmed its own preview: none refused, the supply did not run out.
-          expect(scenario.endpoint.total, scenario.name).toBeGreaterThan(0);
-          expect(scenario.endpoint, scenario.name).toMatchObject({ non2xx: 0, errors: 0 });
-          expect(scenario.endpoint.supplyExhausted ?? 0, scenario.name).toBe(0);
-          expect(scenario.nodeCeiling.total, scenario.name).toBeGreaterThan(0);
-        }
-        const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
-        for (const name of names) expect(markdown).toMatch(new RegExp(`\\| ${name} \\| \\d+`));
-      } finally {
-        rmSync(out, { recursive: true, force: true });
+      const { report, markdown } = await benchReport([
+        '--connections',
+        '2',
+        '--change-supply',
+        CHANGE_SUPPLY,
+        '--only',
+        'purchase,amendmentPreview,amendmentConfirm,cancellationConfirm',
+      ]);
+      const names = ['purchase', 'amendmentPreview', 'amendmentConfirm', 'cancellationConfirm'];
+      expect(report.scenarios.map((s) => s.name)).toEqual(names);
+      for (const scenario of report.scenarios) {
+        // Every confirm confirmed its own preview: none refused, the supply did not run out.
+        expect(scenario.endpoint.total, scenario.name).toBeGreaterThan(0);
+        expect(scenario.endpoint, scenario.name).toMatchObject({ non2xx: 0, errors: 0 });
+        expect(scenario.endpoint.supplyExhausted ?? 0, scenario.name).toBe(0);
+        expect(scenario.nodeCeiling.total, scenario.name).toBeGreaterThan(0);
       }
+      for (const name of names) expect(markdown).toMatch(new RegExp(`\\| ${name} \\| \\d+`));
     },
     scaled(180_000),
   );
@@ -123,41 +105,18 @@ describe('benchmark script', () => {
   it(
     'sells at a steady pace and reports what was delivered, its lag and the drain',
     async () => {
-      const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
-      try {
-        await run(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            'bench/run.ts',
-            '--duration',
-            LOAD_SECONDS,
-            '--sell-rate',
-            '10',
-            '--only',
-            'sustainedDelivery',
-            '--out',
-            out,
-          ],
-          { env: { ...process.env, BENCH_START_SECONDS: String(scaled(30_000) / 1000) }, timeout: scaled(150_000) },
-        );
-        const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport;
-        expect(report.scenarios).toEqual([]);
-        const sustained = report.sustained!;
-        expect(sustained).toMatchObject({ name: 'sustainedDelivery', sellRate: 10, failed: 0 });
-        expect(sustained.soldPerSecond).toBeGreaterThan(0);
-        // Every purchase's e-mail reached the SMTP sink and its events the receiver (three each).
-        expect(sustained.emailLagAll.count).toBe(sustained.sold);
-        expect(sustained.webhookLagAll.count).toBe(3 * sustained.sold);
-        expect(sustained.emailLagAll.p99Ms).toBeGreaterThan(0);
-        expect(sustained.drainSeconds).toBeGreaterThanOrEqual(0);
-        const markdown = readFileSync(join(out, 'latest.md'), 'utf8');
-        expect(markdown).toMatch(/\*\*sustainedDelivery\*\*/);
-        expect(markdown).toMatch(/\| 10 \| [\d.]+ \| 0 \|/);
-      } finally {
-        rmSync(out, { recursive: true, force: true });
-      }
+      const { report, markdown } = await benchReport(['--sell-rate', '10', '--only', 'sustainedDelivery']);
+      expect(report.scenarios).toEqual([]);
+      const sustained = report.sustained!;
+      expect(sustained).toMatchObject({ name: 'sustainedDelivery', sellRate: 10, failed: 0 });
+      expect(sustained.soldPerSecond).toBeGreaterThan(0);
+      // Every purchase's e-mail reached the SMTP sink and its events the receiver (three each).
+      expect(sustained.emailLagAll.count).toBe(sustained.sold);
+      expect(sustained.webhookLagAll.count).toBe(3 * sustained.sold);
+      expect(sustained.emailLagAll.p99Ms).toBeGreaterThan(0);
+      expect(sustained.drainSeconds).toBeGreaterThanOrEqual(0);
+      expect(markdown).toMatch(/\*\*sustainedDelivery\*\*/);
+      expect(markdown).toMatch(/\| 10 \| [\d.]+ \| 0 \|/);
     },
     scaled(180_000),
   );
