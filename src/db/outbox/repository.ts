@@ -110,17 +110,9 @@ export function enqueueStep(
     ...(after === undefined ? {} : { after }),
     values: outboxValues(message),
     build: (_, { v, insert }) =>
-      insert('outbox_message', {
-        message_key: v.outboxKey,
-        kind: v.outboxKind,
-        payload_json: v.outboxPayloadJson,
-        state: 'PENDING',
-        attempts: 0,
-        next_attempt_at: v.outboxDueAt,
-        created_at: v.outboxAt,
-        updated_at: v.outboxAt,
-        share_key: v.outboxShareKey,
-      }).onConflict((oc: OnConflictBuilder<Database, 'outbox_message'>) => oc.column('message_key').doNothing()),
+      insert('outbox_message', pendingRow(v)).onConflict((oc: OnConflictBuilder<Database, 'outbox_message'>) =>
+        oc.column('message_key').doNothing(),
+      ),
   };
 }
 
