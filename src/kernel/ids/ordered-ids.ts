@@ -1,4 +1,4 @@
-import { parse, v7 } from 'uuid';
+import { v7 } from 'uuid';
 import { randomBlockBytes } from '../crypto/random-token.js';
 
 /**
@@ -14,4 +14,5 @@ import { randomBlockBytes } from '../crypto/random-token.js';
 export const newRecordId = (): string => v7({ random: randomBlockBytes(16) });
 
 /** 128 bits as 22 base64url characters, whose leading characters follow the time. */
-export const newOrderedToken = (): string => Buffer.from(parse(newRecordId())).toString('base64url');
+export const newOrderedToken = (): string =>
+  Buffer.from(v7({ random: randomBlockBytes(16) }, new Uint8Array(16))).toString('base64url');
