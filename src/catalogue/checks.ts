@@ -3,6 +3,7 @@ import { checkPlanNumberFormat } from '../policies/policy-number.js';
 import { reporter, type KnownCodes, type Report } from './check-report.js';
 import { checkRates } from './checks-rates.js';
 import { checkServicing } from './checks-servicing.js';
+import { checkTranslations } from './checks-translations.js';
 import { isoCountries, countryRatingRegion } from './destinations.js';
 import type { TravelDurationFile } from './file-schemas.js';
 import type { CatalogueProblem, LoadedBrand, LoadedCatalogue } from './load.js';
@@ -21,6 +22,7 @@ export function checkCatalogue(catalogue: LoadedCatalogue): CatalogueProblem[] {
     checkRates(brand, new Set(catalogue.destinations.value.ratingRegions), known, report);
     checkServicing(brand, report);
   }
+  checkTranslations(catalogue, report);
   return problems;
 }
 

@@ -93,6 +93,11 @@ export const BrandFile = Type.Object(
     currencyCode: Type.String({ pattern: '^[A-Z]{3}$' }),
     homeCountryCodes: Type.Array(Code3, { minItems: 1 }),
     contentItems: Type.Record(Lang, Type.Array(Type.Object({ type: Type.String({ pattern: '^[A-Z0-9_]+$' }), content: Text }, Strict), { minItems: 1 })),
+    optionTypes: Type.Optional(
+      Type.Array(Type.Object({ code: Type.String({ pattern: '^[A-Z0-9]+$' }), names: Names }, Strict), {
+        description: 'Names of the option types (rates.yaml optionTypeCode, ADVENTUREACTIVITIES, SPECIFIEDITEMS, CANCELLATION) as documents print them, per language.',
+      }),
+    ),
     partnerGroups: Type.Array(Type.Object({ id: Type.Integer({ minimum: 1 }), partnerCodes: Type.Array(Text, { minItems: 1 }) }, Strict)),
     termsAndConditions: Type.Array(Term),
     insuranceContracts: Type.Array(
