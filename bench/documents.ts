@@ -10,8 +10,9 @@ import { Command } from 'commander';
 import { catalogueReaderFor } from '../src/catalogue/reader.js';
 import { loadConfig } from '../src/config/config.js';
 import { connectDatabase } from '../src/db/connect.js';
-import { brandFactsOf, documentLanguagesOf, pdsReferenceOf } from '../src/documents/brand-facts.js';
-import { renderPolicyDocument, type CertificateFacts } from '../src/documents/certificate.js';
+import { documentLanguagesOf } from '../src/documents/brand-facts.js';
+import { renderPolicyDocument } from '../src/documents/certificate.js';
+import { documentFactsFor } from '../src/documents/document-facts.js';
 import { policyOwnerOf } from '../src/documents/repository.js';
 import { findPolicy } from '../src/policies/repository-read.js';
 import { freshDatabase } from './harness.js';
@@ -52,18 +53,14 @@ try {
     const owner = await policyOwnerOf(db, policyNumber);
     const policy = owner && (await findPolicy(db, { policyNumber, ...owner }));
     if (!policy) throw new Error(`fixture policy ${policyNumber} not found`);
-    const brand = (await catalogueReaderFor(db).snapshot()).brands.get(policy.brandCode);
+    const snapshot = await catalogueReaderFor(db).snapshot();
+    const brand = snapshot.brands.get(policy.brandCode);
     if (!brand) throw new Error(`brand ${policy.brandCode} is not in the catalogue`);
+    const factsOf = await documentFactsFor(db, snapshot, policy, 'https://bench.example');
     const detail = policy.details[0]!;
     described = `${policy.brandCode} ${policy.policyNumber}, ${detail.travellers.length} travellers, ${detail.dependents.length} dependent(s), ${detail.options.length} options`;
     for (const language of documentLanguagesOf(brand)) {
-      const facts: CertificateFacts = {
-        policy,
-        detail,
-        brand: brandFactsOf(brand, language),
-        language,
-        pdsReference: pdsReferenceOf(brand, policy.plan.planId, language),
-      };
+      const facts = factsOf(detail, language);
       let bytes = 0;
       for (let i = 0; i < Math.ceil(count / 10); i++) bytes = (await renderPolicyDocument(facts)).byteLength;
       const cpu = process.cpuUsage();

@@ -30,6 +30,11 @@ export function isoCountries(languages: readonly string[]): CountryRecord[] {
   });
 }
 
+const ALPHA3_OF_ALPHA2 = new Map(countries.map((c) => [c.cca2, c.cca3]));
+
+/** The ISO 3166 alpha-3 code of an alpha-2 one (a policy's home address records alpha-2). */
+export const alpha3Of = (alpha2: string): string | undefined => ALPHA3_OF_ALPHA2.get(alpha2.toUpperCase());
+
 /** The rating region of one country under the file's rules: country, then subregion, then region. */
 export function countryRatingRegion(file: DestinationsFile, country: CountryRecord): string | undefined {
   const rules = file.countryRatingRegions;

@@ -16,15 +16,14 @@ import type { DetailRecord, PolicyRecord } from '../policies/model.js';
 import { findPolicy } from '../policies/repository.js';
 import { policyNumberOfQuote } from '../policies/repository-read.js';
 import { brandFactsOf, documentLanguagesOf } from './brand-facts.js';
+import { customerLinkUrl } from './document-facts.js';
 import { POLICY_DOCUMENTS, type PolicyDocumentsPayload } from './messages.js';
 import { documentFileOf, policyOwnerOf } from './repository.js';
 import { ensureTransactionDocuments, type DocumentDeps } from './service.js';
 
-/** What sending a transaction's documents needs: documents, the mail transport and the link's base. */
+/** What sending a transaction's documents needs: documents (with the link's base) and the mail transport. */
 export interface DeliveryDeps extends DocumentDeps {
   readonly transport: MailTransport;
-  /** PUBLIC_BASE_URL + BASE_PATH: the customer's link is `<base>/documents/v1/<policyDocumentAccessGuid>`. */
-  readonly linkBaseUrl: string;
   readonly log?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
   /** When a sent e-mail's `documents.sent` happened (the server's clock; absent: now). */
   readonly clock?: Clock;
@@ -90,7 +89,7 @@ export async function deliverPolicyDocuments(deps: DeliveryDeps, message: Outbox
     brand: brandFactsOf(brand, language),
     policyNumber: policy.policyNumber,
     holder: { firstName: holder.firstName, lastName: holder.surname, email },
-    documentLinkUrl: `${deps.linkBaseUrl}/documents/v1/${encodeURIComponent(policy.policyDocumentAccessGuid)}`,
+    documentLinkUrl: customerLinkUrl(deps.linkBaseUrl, policy),
     attachments,
   });
   await deps.transport.send(mail);

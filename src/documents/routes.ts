@@ -24,6 +24,7 @@ const NOT_FOUND =
 export const documentDepsOf = (context: AppContext): DocumentDeps => ({
   db: context.db,
   catalogue: catalogueReaderFor(context.db),
+  linkBaseUrl: `${context.config.publicBaseUrl}${context.config.basePath}`,
 });
 
 /** A kept PDF as a download; personal data, so no shared cache keeps it. */

@@ -5,8 +5,9 @@ import { PolicyNotFound } from '../policies/errors.js';
 import type { PolicyRecord } from '../policies/model.js';
 import { findPolicy } from '../policies/repository.js';
 import type { PolicyLookup } from '../policies/repository-read.js';
-import { brandFactsOf, documentLanguagesOf, pdsReferenceOf } from './brand-facts.js';
+import { documentLanguagesOf } from './brand-facts.js';
 import { documentFileName, documentKindOf, renderPolicyDocument } from './certificate.js';
+import { documentFactsFor } from './document-facts.js';
 import { DocumentNotFound } from './errors.js';
 import {
   documentFileOf,
@@ -19,10 +20,12 @@ import {
 
 export type { StoredDocument, StoredDocumentFile } from './repository.js';
 
-/** What rendering and keeping documents needs: the database and the brand content of the catalogue. */
+/** What rendering and keeping documents needs: the database, the catalogue, and where the customer's link points. */
 export interface DocumentDeps {
   readonly db: Executor;
   readonly catalogue: { snapshot(): Promise<CatalogueSnapshot> };
+  /** PUBLIC_BASE_URL + BASE_PATH: the customer's link is `<base>/documents/v1/<policyDocumentAccessGuid>`. */
+  readonly linkBaseUrl: string;
 }
 
 /**
@@ -82,21 +85,17 @@ async function renderMissing(deps: DocumentDeps, policy: PolicyRecord, sequenceN
   const kept = await documentsOf(deps.db, policy.id);
   const keyOf = (sequence: number, kind: string, language: string) => `${sequence}/${kind}/${language}`;
   const have = new Set(kept.map((d) => keyOf(d.sequenceNumber, d.kind, d.language)));
-  const brand = (await deps.catalogue.snapshot()).brands.get(policy.brandCode);
+  const snapshot = await deps.catalogue.snapshot();
+  const brand = snapshot.brands.get(policy.brandCode);
   if (!brand) throw new Error(`brand ${policy.brandCode} is not in the catalogue`);
+  const factsOf = await documentFactsFor(deps.db, snapshot, policy, deps.linkBaseUrl);
   for (const sequenceNumber of sequenceNumbers) {
     const detail = policy.details.find((d) => d.sequenceNumber === sequenceNumber);
     if (!detail) throw new PolicyNotFound(policy.policyNumber);
     const kind = documentKindOf(detail);
     for (const language of documentLanguagesOf(brand)) {
       if (have.has(keyOf(sequenceNumber, kind, language))) continue;
-      const content = await renderPolicyDocument({
-        policy,
-        detail,
-        brand: brandFactsOf(brand, language),
-        language,
-        pdsReference: pdsReferenceOf(brand, policy.plan.planId, language),
-      });
+      const content = await renderPolicyDocument(factsOf(detail, language));
       await insertDocument(deps.db, {
         documentId: randomUUID(),
         policyHeaderId: policy.id,

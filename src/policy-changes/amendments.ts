@@ -16,7 +16,7 @@ import type { AmendmentPricing, PreviewResult } from './model.js';
 import { difference, partsOf, withFee } from './parts.js';
 import { changeStart, paidSoFar } from './policy-facts.js';
 import { insertChange, latestAmendedInput } from './repository.js';
-import { amendmentProblems } from './rules.js';
+import { AMENDMENT_FEE, amendmentProblems } from './rules.js';
 
 /**
  * An amendment's preview (docs/api-contract.md, "Amendments"): the policy's new trip, travellers
@@ -129,7 +129,7 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
   const { premium, discount, taxes, donation } = request.amounts;
   const repriced = partsOf({ premium, discount, taxes, donation, fees: [] });
   const paid = paidSoFar(policy);
-  const amounts = withFee(difference(repriced, paid), { name: 'Amendment fee', amount: rules.amendment.feeMinor });
+  const amounts = withFee(difference(repriced, paid), { name: AMENDMENT_FEE, amount: rules.amendment.feeMinor });
   const pricing: AmendmentPricing = {
     kind: 'AMENDMENT',
     input: next,

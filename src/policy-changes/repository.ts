@@ -114,6 +114,18 @@ export async function changesWithMoney(db: Executor, policyHeaderId: number): Pr
   return rows.map(toChange);
 }
 
+/** The changes that wrote a transaction of the policy (in full or, ATTENTION, in part), by sequence number. */
+export async function changesOfTransactions(db: Executor, policyHeaderId: number): Promise<PolicyChange[]> {
+  const rows = await db
+    .selectFrom('policy_change')
+    .selectAll()
+    .where('policy_header_id', '=', policyHeaderId)
+    .where('sequence_number', 'is not', null)
+    .orderBy('sequence_number')
+    .execute();
+  return rows.map(toChange);
+}
+
 /** The input of the policy's latest applied amendment: the next amendment starts from it. */
 export async function latestAmendedInput(db: Executor, policyHeaderId: number): Promise<QuoteInput | undefined> {
   const row = await db

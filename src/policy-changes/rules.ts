@@ -20,7 +20,9 @@ import { negate, NO_PARTS, scaled, withFee, type Parts } from './parts.js';
  * the caller passes the policy's facts and `today` in the policy's zone.
  */
 
+/** The names of the fees a change charges, as its transaction records them (documents translate them). */
 export const CANCELLATION_FEE = 'Cancellation fee';
+export const AMENDMENT_FEE = 'Amendment fee';
 
 export interface CancellationFacts {
   /** ISO instant the policy was issued. */

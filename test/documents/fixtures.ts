@@ -29,7 +29,7 @@ export function detailOf(sequenceNumber: number, overrides: Partial<DetailRecord
     audit: audit(`2026-11-2${sequenceNumber}T10:00:00.000Z`),
     travellers: [person(1, 'Ada', 'Lovelace', true), person(2, 'Charles', 'Babbage')],
     dependents: [person(3, 'Byron', 'King')],
-    options: [{ id: 1, planId: 5, optionTypeId: 2, name: 'Ski and snow', displayOrder: 1 }],
+    options: [{ id: 1, planId: 400112, optionTypeId: 4002, name: 'SNOWSPORTS', displayOrder: 1 }],
     financials: [
       { transactionTypeId: 1, amountMinor: 25_000 },
       { transactionTypeId: 2, amountMinor: 2_500 },
@@ -49,7 +49,7 @@ export function policyOf(details: DetailRecord[] = [detailOf(1)]): PolicyRecord 
     customerUserId: 0,
     quoteId: 'q-1',
     plan: {
-      planId: 5,
+      planId: 400112,
       productId: 3,
       code: 'COMP',
       shortDescription: 'Comprehensive',
@@ -77,10 +77,14 @@ export function policyOf(details: DetailRecord[] = [detailOf(1)]): PolicyRecord 
 export const NOMAD_EN = {
   code: 'nomad',
   name: 'Nomad Global Travel Insurance',
-  content: { EMERGENCYPHONE: '24/7 emergency assistance: +44 20 3000 4000', CLAIMSURL: 'https://claims.nomad.example' },
+  content: {
+    EMERGENCYPHONE: '+44 20 3000 4000 (24/7)',
+    CLAIMSURL: 'https://claims.nomad.example',
+    RSPORTALURL: 'https://my.nomad.example',
+  },
 };
 export const NOMAD_ES = {
   code: 'nomad',
   name: 'Nomad Global Travel Insurance',
-  content: { EMERGENCYPHONE: 'Asistencia de emergencia 24/7: +44 20 3000 4000' },
+  content: { EMERGENCYPHONE: '+44 20 3000 4000 (24 horas, todos los días)' },
 };

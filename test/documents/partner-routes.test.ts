@@ -13,6 +13,8 @@ import {
 import { isPdf, pdfText } from './pdf-text.js';
 import { documentsOf, fetchDocument, listDocuments } from './support.js';
 
+const squash = (text: string) => text.replace(/\s+/g, ' ');
+
 const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => NOW });
 
 describe(`policy documents for the partner (${DIALECT})`, () => {
@@ -39,7 +41,11 @@ describe(`policy documents for the partner (${DIALECT})`, () => {
     for (const holder of input.policyHolders) expect(text).toContain(holder.firstName);
 
     const amendment = (
-      await previewAmendment(t, policyNumber, { ...input, returnDate: '2026-12-30' })
+      await previewAmendment(t, policyNumber, {
+        ...input,
+        returnDate: '2026-12-30',
+        destinationCountryCodes: ['IDN', 'THA'],
+      })
     ).json<ChangeAnswer>();
     const amended = await confirm(t, policyNumber, 'amendments', amendment.id!, {
       key: 'doc-amend-1',
@@ -52,8 +58,14 @@ describe(`policy documents for the partner (${DIALECT})`, () => {
       [2, 'CERTIFICATE'],
     ]);
     expect(afterAmendment[0]).toEqual(certificate);
-    const amendedText = await pdfText((await fetchDocument(t, policyNumber, afterAmendment[1]!.documentId)).rawPayload);
-    expect(amendedText).toContain('2026-12-30');
+    const amendedText = squash(
+      await pdfText((await fetchDocument(t, policyNumber, afterAmendment[1]!.documentId)).rawPayload),
+    );
+    expect(amendedText).toContain('Changes in this amendment');
+    expect(amendedText).toContain('Cover period: now 2026-12-10 to 2026-12-30 (was 2026-12-10 to 2026-12-23)');
+    expect(amendedText).toContain('Destinations added: Thailand');
+    expect(amendedText).toContain('Destinations: Indonesia, Thailand');
+    expect(amendedText).toMatch(/Additional premium paid: \$\d/);
 
     const cancel = (await previewCancellation(t, policyNumber, { reasonCode: 'TRIP_CANCELLED' })).json<ChangeAnswer>();
     const cancelled = await confirm(t, policyNumber, 'cancellations', cancel.id!, { key: 'doc-cancel-1' });
@@ -64,9 +76,13 @@ describe(`policy documents for the partner (${DIALECT})`, () => {
       [2, 'CERTIFICATE'],
       [3, 'CANCELLATION_NOTICE'],
     ]);
-    const notice = await pdfText((await fetchDocument(t, policyNumber, all[2]!.documentId)).rawPayload);
+    const notice = squash(await pdfText((await fetchDocument(t, policyNumber, all[2]!.documentId)).rawPayload));
     expect(notice).toContain('Cancellation notice');
-    expect(notice).toContain('Refund');
+    // Cancelled today in the policy's zone (NOW is 11:00 in Sydney): cover has ended, the refund is positive.
+    expect(notice).toContain('Cancelled with effect from: 2026-11-22 (Australia/Sydney)');
+    expect(notice).toContain('Cover has ended');
+    expect(notice).toMatch(/Amount refunded: \$\d/);
+    expect(notice).not.toContain('-$');
 
     const again = await fetchDocument(t, policyNumber, certificate!.documentId);
     expect(Buffer.compare(again.rawPayload, pdf.rawPayload)).toBe(0);
@@ -93,17 +109,44 @@ describe(`policy documents for the partner (${DIALECT})`, () => {
     );
   });
 
-  it('nomad: one certificate per brand language, the es one in Spanish', async () => {
+  it('nomad: one certificate per brand language, the es one in Spanish with the catalogue names', async () => {
     const t = getApp();
-    const { policyNumber } = await boughtPolicy(t, {
+    const { policyNumber, input } = await boughtPolicy(t, {
       brand: 'nomad',
-      input: { homeAddress: { countryCode: 'ESP', addressLine1: 'Calle Mayor 1', postalCode: '28013' } },
+      input: {
+        homeAddress: { countryCode: 'ESP', addressLine1: 'Calle Mayor 1', postalCode: '28013' },
+        destinationCountryCodes: ['JPN'],
+      },
     });
+    // Amended before any document is read: the purchase's certificate, rendered after, still shows its own trip.
+    const amendment = (
+      await previewAmendment(t, policyNumber, { ...input, destinationCountryCodes: ['JPN', 'KOR'] }, 'nomad')
+    ).json<ChangeAnswer>();
+    const amended = await confirm(t, policyNumber, 'amendments', amendment.id!, {
+      key: 'doc-amend-nomad',
+      brand: 'nomad',
+      body: { cardToken: { token: CARDS.approved } },
+    });
+    expect(amended.statusCode, amended.body).toBe(200);
     const docs = await documentsOf(t, policyNumber, 'nomad');
-    expect(docs.map((d) => d.language)).toEqual(['en', 'es']);
-    const es = await fetchDocument(t, policyNumber, docs[1]!.documentId, { brand: 'nomad' });
-    const text = await pdfText(es.rawPayload);
-    expect(text).toContain('Certificado de seguro');
-    expect(text).toContain(policyNumber);
+    expect(docs.map((d) => [d.sequenceNumber, d.language])).toEqual([
+      [1, 'en'],
+      [1, 'es'],
+      [2, 'en'],
+      [2, 'es'],
+    ]);
+    const textOf = async (i: number) =>
+      squash(await pdfText((await fetchDocument(t, policyNumber, docs[i]!.documentId, { brand: 'nomad' })).rawPayload));
+    const purchaseEs = await textOf(1);
+    expect(purchaseEs).toContain('Certificado de seguro');
+    expect(purchaseEs).toContain(policyNumber);
+    expect(purchaseEs).toContain('Plan: Integral (COMP)');
+    expect(purchaseEs).toContain('Destinos: Japón');
+    expect(purchaseEs).toContain('País de residencia: España');
+    for (const english of ['Japan', 'Comprehensive', 'Corea del Sur']) expect(purchaseEs).not.toContain(english);
+    const amendmentEs = await textOf(3);
+    expect(amendmentEs).toContain('Destinos añadidos: Corea del Sur');
+    expect(amendmentEs).toContain('Destinos: Japón, Corea del Sur');
+    expect(await textOf(2)).toContain('Destinations added: South Korea');
   });
 });
