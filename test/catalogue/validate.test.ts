@@ -134,6 +134,45 @@ describe('catalogue validate', () => {
     ]);
   });
 
+  it('requires every name a traveller reads in each language the brand offers, with file and line', async () => {
+    const dir = brokenCopy('nomad/plans.yaml', (t) => t.replace('    translations: { es: { name: Esencial } }\n', ''));
+    const brandFile = join(dir, 'nomad/brand.yaml');
+    writeFileSync(
+      brandFile,
+      readFileSync(brandFile, 'utf8')
+        .replace(', es: Deportes de nieve', '')
+        .replace('  - { code: CANCELLATION, names: { en: Cancellation cover, es: Cobertura de cancelación } }\n', '')
+        .replace('  - { code: CRUISE,', '  - { code: CRUIZE, names: { en: Cruize, es: Crucero } }\n  - { code: CRUISE,')
+        .replace('    - { type: CLAIMSURL, content: "https://claims.nomad.example/es" }\n', ''),
+    );
+    const destinationsFile = join(dir, 'shared/destinations.yaml');
+    writeFileSync(destinationsFile, readFileSync(destinationsFile, 'utf8').replace('names: { en: Asia, es: Asia }', 'names: { en: Asia }'));
+    const { catalogue, problems } = await validateCatalogue(dir);
+    expect(catalogue).toBeUndefined();
+    // The CLAIMSURL line removed above moves the later lines of brand.yaml up by one.
+    expect(problems.map(formatProblem).sort()).toEqual([
+      "nomad/brand.yaml:22 at contentItems.es: content item CLAIMSURL is missing in 'es'",
+      "nomad/brand.yaml:34 at optionTypes[0].code: option type CRUIZE is not sold in rates.yaml",
+      "nomad/brand.yaml:36 at optionTypes[2].names: option type SNOWSPORTS has no name in 'es', a language of the brand",
+      "nomad/plans.yaml:15 at plans[1].translations: plan ESSE has no name in 'es' (translations.es.name), a language of the brand",
+      'nomad/rates.yaml:121 at plans[0].cancellation: option type CANCELLATION has no names in brand.yaml optionTypes',
+      "shared/destinations.yaml:32 at regions[2].names: XAS has no name in 'es' (offered by nomad)",
+    ].sort());
+  });
+
+  it('refuses a language the policy documents are not printed in', async () => {
+    const dir = brokenCopy('brandnz/brand.yaml', (t) => t.replace('languages: { en: English }', 'languages: { en: English, fr: Français }'));
+    const { problems } = await validateCatalogue(dir);
+    expect(problems.map(formatProblem)).toEqual(
+      expect.arrayContaining([
+        "brandnz/brand.yaml:5 at languages.fr: policy documents have no wording in 'fr' (they are printed in en, es)",
+        expect.stringMatching(/^brandnz\/plans\.yaml:\d+ at plans\[0\]\.translations: plan COMP has no name in 'fr'/),
+        expect.stringMatching(/^brandnz\/brand\.yaml:\d+ at optionTypes\[0\]\.names: option type CRUISE has no name in 'fr'/),
+        "brandnz/brand.yaml:11 at contentItems: no content items in 'fr', a language of the brand",
+      ]),
+    );
+  });
+
   it('refuses a brand without servicing.yaml', async () => {
     const dir = brokenCopy('nomad/servicing.yaml', () => '');
     rmSync(join(dir, 'nomad/servicing.yaml'));
