@@ -128,6 +128,9 @@ export const optionsSection: Section = (out, facts, labels) => {
   out.heading(labels.options);
   if (detail.options.length === 0) out.line(labels.none);
   for (const option of detail.options) out.line(optionName(facts, option.name));
+  // The brand's own words on what options are subject to (brand.yaml OPTIONDISCLAIMER).
+  if (detail.options.length > 0 && facts.brand.content.OPTIONDISCLAIMER)
+    out.line(facts.brand.content.OPTIONDISCLAIMER, 8);
   if (detail.specifiedItems.length > 0) {
     out.heading(labels.specifiedItems);
     for (const item of detail.specifiedItems)

@@ -65,7 +65,7 @@ describe('certificate of insurance (pure render)', () => {
       'Destinations: Japan, South Korea',
       'Country of residence: United States',
       '2026-12-01 to 2026-12-21',
-      'Snow sports',
+      'Snow sports Add-ons are subject to the limits and exclusions of your policy wording.',
       'Camera (SN-1): $1,200.00 USD',
       'Excess: $100.00 USD',
       'Premium: $250.00 USD',

@@ -81,6 +81,7 @@ export const NOMAD_EN = {
     EMERGENCYPHONE: '+44 20 3000 4000 (24/7)',
     CLAIMSURL: 'https://claims.nomad.example',
     RSPORTALURL: 'https://my.nomad.example',
+    OPTIONDISCLAIMER: 'Add-ons are subject to the limits and exclusions of your policy wording.',
   },
 };
 export const NOMAD_ES = {
