@@ -69,6 +69,8 @@ export function renderPage(input: PageInput): RenderedPage {
   const colour = isHexColour(look.colour) ? look.colour : SERVICE_LOOK.colour;
   const css = `:root{--brand:${colour}}${BASE_CSS}`;
   const styleHash = createHash('sha256').update(css, 'utf8').digest('base64');
+  // Built outside the template: the hash is of these exact characters, whatever formats the template.
+  const styleElement = new Html(`<style>${css}</style>`);
   const mark = look.logoSvg ? html`<img src="${logoUri(look.logoSvg)}" alt="" width="40" height="40" />` : '';
   const body = html`<!DOCTYPE html>
     <html lang="${input.lang}">
@@ -77,9 +79,7 @@ export function renderPage(input: PageInput): RenderedPage {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
         <title>${input.title} — ${look.name}</title>
-        <style>
-          ${new Html(css)}
-        </style>
+        ${styleElement}
       </head>
       <body>
         <header>
