@@ -23,7 +23,7 @@ const BASE_CSS = [
   'h3{font-size:1rem;margin:1rem 0 .25rem}',
   'a{color:var(--brand);text-underline-offset:.15em}',
   'a:focus-visible,button:focus-visible{outline:3px solid var(--brand);outline-offset:2px}',
-  '.card{border:1px solid #d0d7de;border-radius:.5rem;padding:1rem;margin:0 0 1rem}',
+  '.card{border:1px solid #d0d7de;border-radius:.5rem;padding:1rem;margin:0 0 1rem}.card>h2:first-child{margin-top:0}',
   '.facts{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:.25rem 1rem;margin:0}',
   '.facts dt{color:#57606a}.facts dd{margin:0;overflow-wrap:anywhere}',
   '@media (max-width:32rem){.facts{grid-template-columns:1fr;gap:0}.facts dd{margin-bottom:.5rem}}',
