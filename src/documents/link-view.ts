@@ -66,7 +66,8 @@ export function policyFactsOf(
   documents: readonly StoredDocument[],
   language: DocumentLanguage,
 ): PolicyFacts {
-  const latest = policy.details.at(-1)!;
+  const latest = policy.details.at(-1);
+  if (!latest) throw new Error(`policy ${policy.policyNumber} has no transaction`);
   const bought = policy.details.findLast((d) => d.actionType !== 'Cancellation') ?? latest;
   const cancelled = policy.status === 'Cancelled' || latest.actionType === 'Cancellation';
   const zone = policy.presentationTimeZoneCode;

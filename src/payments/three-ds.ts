@@ -77,7 +77,8 @@ export function threeDsAnswerOf(payment: {
  * credentials; any other value links nowhere (a `javascript:` URL must never become a link).
  */
 export function checkoutOf(merchantName: string, origin: string | undefined): Checkout {
-  return { merchantName, ...(returnUrlOf(origin) ? { returnUrl: returnUrlOf(origin)! } : {}) };
+  const returnUrl = returnUrlOf(origin);
+  return { merchantName, ...(returnUrl ? { returnUrl } : {}) };
 }
 
 export function returnUrlOf(origin: string | undefined): string | undefined {

@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)(`the traveller's pages in a real browser (${DIALEC
     mkdirSync(SCREENSHOTS, { recursive: true });
     const { catalogue } = await validateCatalogue('catalogue');
     for (const { brandCode, brand } of catalogue!.brands)
-      languages.set(brandCode as BrandCode, [
+      languages.set(brandCode, [
         brand.defaultLanguage,
         ...Object.keys(brand.languages).filter((l) => l !== brand.defaultLanguage),
       ]);
@@ -82,13 +82,13 @@ describe.skipIf(!hasChromium)(`the traveller's pages in a real browser (${DIALEC
 
   async function checkRendered(page: Page, name: string): Promise<void> {
     // The hashed style applied: the header has the look's colour, not the browser's default.
-    const header = await page.evaluate(() => getComputedStyle(document.querySelector('header')!).backgroundColor);
+    const header = await page.evaluate<string>("getComputedStyle(document.querySelector('header')).backgroundColor");
     expect(header, name).not.toBe('rgba(0, 0, 0, 0)');
     await page.evaluate(axe.source);
-    const violations = await page.evaluate(async () => {
-      const result = await (window as unknown as { axe: typeof axe }).axe.run(document);
-      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
+    // Expressions, not functions: the tests compile without the DOM's types.
+    const violations = await page.evaluate<string[]>(
+      "axe.run(document).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))",
+    );
     expect(violations, name).toEqual([]);
     for (const size of SIZES) {
       await page.setViewportSize(size);
@@ -96,8 +96,8 @@ describe.skipIf(!hasChromium)(`the traveller's pages in a real browser (${DIALEC
     }
     // A phone's width never scrolls sideways.
     await page.setViewportSize(SIZES[0]);
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    const overflow = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
     );
     expect(overflow, name).toBe(0);
   }

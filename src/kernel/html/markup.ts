@@ -26,7 +26,7 @@ function print(value: Value): string {
   if (value === undefined || value === null || value === false) return '';
   if (value instanceof Html) return value.text;
   if (Array.isArray(value)) return (value as readonly Value[]).map(print).join('');
-  return escapeHtml(String(value as string | number));
+  return escapeHtml(String(value));
 }
 
 /** `html\`<p>${name}</p>\``: the values escaped, nested `Html` (and lists of it) kept as it is. */

@@ -9,14 +9,16 @@ const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect wi
 describe('the HTML page kit', () => {
   it('escapes every value but nested markup', () => {
     const name = `<script>alert("x")</script> & 'co'`;
-    expect(html`<p title="${name}">${name}</p>${[html`<br>`, 'a<b']}`.text).toBe(
+    const paragraph = html`<p title="${name}">${name}</p>`;
+    expect(paragraph.text).toBe(
       '<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;">' +
-        '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;</p><br>a&lt;b',
+        '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;</p>',
     );
+    expect(html`${[paragraph, 'a<b']}`.text).toBe(`${paragraph.text}a&lt;b`);
     expect(html`${undefined}${false}${null}${0}`.text).toBe('0');
   });
 
-  it("allows exactly its one style by hash, images only as data:, no script; the same page, the same bytes", () => {
+  it('allows exactly its one style by hash, images only as data:, no script; the same page, the same bytes', () => {
     const input = { lang: 'es', title: 'T', look: { ...SERVICE_LOOK, logoSvg: LOGO }, main: html`<p>x</p>` };
     const page = renderPage(input);
     const style = /<style>([^<]*)<\/style>/.exec(page.body)![1]!;
