@@ -2,7 +2,7 @@ import { html, type Html } from '../kernel/html/markup.js';
 import { SERVICE_LOOK } from '../kernel/html/look.js';
 import { renderPage, type RenderedPage } from '../kernel/html/page.js';
 import type { DocumentLanguage } from './labels.js';
-import type { LinkBrand, PolicyFacts } from './link-view.js';
+import type { LinkBrand, PolicyPageFacts } from './link-view.js';
 import type { StoredDocument } from './repository.js';
 import { LINK_WORDS, type LinkWords } from './link-words.js';
 
@@ -71,7 +71,7 @@ function languageLinks(brand: LinkBrand, language: DocumentLanguage, words: Link
 export interface CustomerPageInput {
   readonly brand: LinkBrand;
   readonly language: DocumentLanguage;
-  readonly facts: PolicyFacts;
+  readonly facts: PolicyPageFacts;
   /** What a document's link points to, relative to the page. */
   readonly hrefOf: (doc: StoredDocument) => string;
 }

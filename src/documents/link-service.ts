@@ -4,7 +4,7 @@ import { findPolicy } from '../policies/repository.js';
 import type { BrandCatalogue } from '../catalogue/model.js';
 import { documentLanguagesOf } from './brand-facts.js';
 import { DOCUMENT_LANGUAGES, type DocumentLanguage } from './labels.js';
-import { linkBrandOf, policyFactsOf, type LinkBrand, type PolicyFacts } from './link-view.js';
+import { linkBrandOf, policyFactsOf, type LinkBrand, type PolicyPageFacts } from './link-view.js';
 import { documentFileOf, policyByAccessValue, type StoredDocumentFile } from './repository.js';
 import { documentsOfEveryTransaction, type DocumentDeps } from './service.js';
 
@@ -22,7 +22,7 @@ export type LinkOpening =
       readonly state: 'open';
       readonly brand: LinkBrand;
       readonly language: DocumentLanguage;
-      readonly facts: PolicyFacts;
+      readonly facts: PolicyPageFacts;
     }
   | { readonly state: 'expired'; readonly brand: LinkBrand; readonly language: DocumentLanguage }
   | { readonly state: 'unknown'; readonly language: DocumentLanguage };

@@ -2,7 +2,7 @@ import type { BrandCatalogue } from '../catalogue/model.js';
 import { instantIn } from '../kernel/calendar/zones.js';
 import { SERVICE_LOOK, type PageLook } from '../kernel/html/look.js';
 import type { DetailRecord, PolicyRecord } from '../policies/model.js';
-import type { PolicyActionType } from '../policies/schemas-detail.js';
+import type { PolicyActionType, PolicyStatus } from '../policies/schemas-detail.js';
 import { brandFactsOf, documentLanguagesOf } from './brand-facts.js';
 import type { DocumentLanguage } from './labels.js';
 import type { StoredDocument } from './repository.js';
@@ -18,9 +18,9 @@ export interface LinkBrand {
   readonly languages: readonly { readonly code: DocumentLanguage; readonly name: string }[];
 }
 
-export interface PolicyFacts {
+export interface PolicyPageFacts {
   readonly policyNumber: string;
-  readonly status: 'Active' | 'Cancelled';
+  readonly status: PolicyStatus;
   readonly planName: string;
   readonly travellers: readonly string[];
   /** Departure and return of the trip as last bought (a cancellation keeps the dates it ended). */
@@ -65,7 +65,7 @@ export function policyFactsOf(
   policy: PolicyRecord,
   documents: readonly StoredDocument[],
   language: DocumentLanguage,
-): PolicyFacts {
+): PolicyPageFacts {
   const latest = policy.details.at(-1);
   if (!latest) throw new Error(`policy ${policy.policyNumber} has no transaction`);
   const bought = policy.details.findLast((d) => d.actionType !== 'Cancellation') ?? latest;
