@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
+import {
+  boughtPolicy,
+  confirm,
+  previewAmendment,
+  type ChangeAnswer,
+  type ConfirmAnswer,
+} from '../policy-changes/support.js';
 import { CARDS, NOW, purchase, purchaseBody, readyQuote, type PurchaseAnswer } from '../purchases/support.js';
 
 let now = NOW;
@@ -70,6 +77,29 @@ describe(`the sandbox issuer's 3-D Secure pages in a browser (${DIALECT})`, () =
     );
     expect(continued.json<PurchaseAnswer>().paymentResult).toBe('APPROVED');
     expect(url.endsWith(challengeId)).toBe(true);
+  });
+
+  it("an amendment's challenge names the brand too, and returns to the confirm's origin", async () => {
+    const t = getApp();
+    const { policyNumber, input } = await boughtPolicy(t);
+    const preview = (
+      await previewAmendment(t, policyNumber, { ...input, returnDate: '2026-12-27' })
+    ).json<ChangeAnswer>();
+    const confirmed = await confirm(t, policyNumber, 'amendments', preview.id!, {
+      key: 'pages-amend-1',
+      body: {
+        cardToken: { token: CARDS.threeDsChallenge },
+        threeDSRequestInfo: { origin: 'https://agent.partner.example/policies/change' },
+      },
+    });
+    const url = confirmed.json<ConfirmAnswer>().threeDSResponseInfo!.threeDSResponse!;
+    const path = new URL(url).pathname;
+    const page = await t.app.inject({ method: 'GET', url: path, headers: BROWSER });
+    expect(page.body).toContain('<dd data-merchant>Brand Australia Travel Insurance</dd>');
+    const answer = await t.app.inject({ method: 'POST', url: path, headers: FORM, payload: 'decision=decline' });
+    expect(answer.body).toContain(
+      `href="https://agent.partner.example/policies/change?threeDSRequest=${url.split('/').at(-1)!}&amp;threeDSStatus=CHALLENGE_FAILED"`,
+    );
   });
 
   it('a return address that is not http(s) is never a link', async () => {
