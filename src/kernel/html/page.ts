@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { memoize } from '../cache/memoize.js';
 import { Html, html } from './markup.js';
 import { isHexColour, SERVICE_LOOK, type PageLook } from './look.js';
 
@@ -60,18 +61,32 @@ export interface RenderedPage {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-const logoUri = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
+// A look's style, its hash and its mark are the same for every page of a brand: made once per look.
+const styleOf = memoize((colour: string) => {
+  // The colour goes into CSS unescaped: only a checked `#rrggbb` may.
+  const css = `:root{--brand:${isHexColour(colour) ? colour : SERVICE_LOOK.colour}}${BASE_CSS}`;
+  // Built outside any template: the hash is of these exact characters, whatever formats the source.
+  return {
+    element: new Html(`<style>${css}</style>`),
+    hash: createHash('sha256').update(css, 'utf8').digest('base64'),
+  };
+}, 64);
+const markOf = memoize(
+  (svg: string) =>
+    html`<img
+      src="data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}"
+      alt=""
+      width="40"
+      height="40"
+    />`,
+  64,
+);
 
 /** The page's text and its headers (a Content-Security-Policy naming the hash of its one style). */
 export function renderPage(input: PageInput): RenderedPage {
   const { look } = input;
-  // The colour goes into CSS unescaped: only a checked `#rrggbb` may.
-  const colour = isHexColour(look.colour) ? look.colour : SERVICE_LOOK.colour;
-  const css = `:root{--brand:${colour}}${BASE_CSS}`;
-  const styleHash = createHash('sha256').update(css, 'utf8').digest('base64');
-  // Built outside the template: the hash is of these exact characters, whatever formats the template.
-  const styleElement = new Html(`<style>${css}</style>`);
-  const mark = look.logoSvg ? html`<img src="${logoUri(look.logoSvg)}" alt="" width="40" height="40" />` : '';
+  const style = styleOf(look.colour);
+  const mark = look.logoSvg ? markOf(look.logoSvg) : '';
   const body = html`<!DOCTYPE html>
     <html lang="${input.lang}">
       <head>
@@ -79,7 +94,7 @@ export function renderPage(input: PageInput): RenderedPage {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
         <title>${input.title} — ${look.name}</title>
-        ${styleElement}
+        ${style.element}
       </head>
       <body>
         <header>
@@ -91,7 +106,7 @@ export function renderPage(input: PageInput): RenderedPage {
     </html> `;
   const policy = [
     "default-src 'none'",
-    `style-src 'sha256-${styleHash}'`,
+    `style-src 'sha256-${style.hash}'`,
     'img-src data:',
     "base-uri 'none'",
     `form-action ${input.postsForm ? "'self'" : "'none'"}`,
