@@ -1,5 +1,5 @@
 import type { BrandCatalogue } from '../catalogue/model.js';
-import { instantIn } from '../kernel/calendar/zones.js';
+import { dateIn } from '../kernel/calendar/zones.js';
 import { SERVICE_LOOK, type PageLook } from '../kernel/html/look.js';
 import type { DetailRecord, PolicyRecord } from '../policies/model.js';
 import type { PolicyActionType, PolicyStatus } from '../policies/schemas-detail.js';
@@ -55,7 +55,8 @@ export function linkBrandOf(brand: BrandCatalogue, language: DocumentLanguage): 
   };
 }
 
-const dayIn = (instant: string, zone: string) => instantIn(instant, zone).localDateTime.slice(0, 10);
+// One Intl formatter per zone (kernel/calendar): luxon's zone arithmetic per instant cost more than the page.
+const dayIn = (instant: string, zone: string) => dateIn(new Date(instant), zone);
 
 const fullName = (person: DetailRecord['travellers'][number]) =>
   [person.title, person.firstName, person.surname].filter(Boolean).join(' ');
