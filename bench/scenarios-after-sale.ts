@@ -79,7 +79,7 @@ export const AFTER_SALE_SCENARIOS: Scenario[] = [
   {
     name: 'customerLink',
     description:
-      "GET /documents/v1/{policyDocumentAccessGuid}: the customer's public page of a bought policy's documents (no token; its per-address limit is off in the bench).",
+      "GET /documents/v1/{policyDocumentAccessGuid}: the customer's public page of a bought policy, in its brand's look: its facts and status, its documents by transaction and language, the emergency number (no token; its per-address limit is off in the bench).",
     prepare: async (api, _fixtures, run) => customerLinkRequest(await onePolicy(api, run, 'customerLink')),
   },
   {

@@ -13,6 +13,7 @@ import { serverTimeoutOptions } from './http/server/timeouts.js';
 import { registerLifecycle, type Lifecycle } from './http/server/lifecycle.js';
 import { createHttpMetrics, registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi/openapi.js';
+import { registerRootPage } from './http/root-page.js';
 import { registerPrivateAnswers } from './http/guards/private-answers.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
@@ -98,6 +99,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   const lifecycle = registerLifecycle(app);
   app.decorate('lifecycle', lifecycle);
   await registerOpenApi(app, config, { webhooks: eventWebhooks() });
+  registerRootPage(app, config.basePath);
 
   // The outbox's delivery lag by kind, shown by /metrics and /ready (db/outbox/lag.ts).
   const deliveryLag = new DeliveryLag(context.db, DELIVERED_KINDS, context.clock);

@@ -1,6 +1,7 @@
 import { isTimeZone } from '../kernel/calendar/zones.js';
 import { checkPlanNumberFormat } from '../policies/policy-number.js';
 import { reporter, type KnownCodes, type Report } from './check-report.js';
+import { checkBrandLook } from './checks-brand-look.js';
 import { checkRates } from './checks-rates.js';
 import { checkServicing } from './checks-servicing.js';
 import { checkTranslations } from './checks-translations.js';
@@ -17,6 +18,7 @@ export function checkCatalogue(catalogue: LoadedCatalogue): CatalogueProblem[] {
   const planIds = new Map<number, string>();
   for (const brand of catalogue.brands) {
     checkBrand(brand, known, report, contractIds);
+    checkBrandLook(brand, report);
     checkPlans(brand, known, report, planIds);
     checkQuoteConfig(brand, known, report);
     checkRates(brand, new Set(catalogue.destinations.value.ratingRegions), known, report);

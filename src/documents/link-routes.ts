@@ -2,40 +2,58 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import { documentLinkLimit, type RateLimits } from '../http/limits/rate-limits.js';
-import { documentLinkPage, NOT_FOUND_PAGE } from './link-page.js';
+import type { RenderedPage } from '../kernel/html/page.js';
+import { customerDocumentsPage, linkExpiredPage, linkNotFoundPage } from './link-page.js';
 import { documentThroughLink, openDocumentLink, type LinkDeps } from './link-service.js';
 import { documentDepsOf, sendPdf } from './routes.js';
-import { DocumentLinkFileParams, DocumentLinkParams, HtmlAnswer, PdfAnswer } from './schemas.js';
+import { DocumentLinkFileParams, DocumentLinkParams, DocumentLinkQuery, HtmlAnswer, PdfAnswer } from './schemas.js';
 
-/** Headers of every answer of the link: no script, no referrer leak of the secret URL, not indexed. */
-const PAGE_HEADERS = {
+/** Beside the page kit's headers: the secret URL is never indexed. */
+const LINK_HEADERS = { 'X-Robots-Tag': 'noindex, nofollow' } as const;
+/** The headers of a PDF answer (it has no style, so its policy allows nothing at all). */
+const FILE_HEADERS = {
+  ...LINK_HEADERS,
   'Content-Security-Policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'Referrer-Policy': 'no-referrer',
-  'X-Robots-Tag': 'noindex, nofollow',
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  'Cache-Control': 'no-store',
 };
 
-/** The same headers in the OpenAPI document (Cache-Control is documented on every answer already). */
-const { 'Cache-Control': _documentedEverywhere, ...pageHeaders } = PAGE_HEADERS;
-const PAGE_HEADER_DOCS = Object.fromEntries(
-  Object.entries(pageHeaders).map(([name, value]) => [
-    name,
-    { type: 'string', enum: [value], description: 'On every answer of the customer link.' },
-  ]),
-);
+/** The page headers in the OpenAPI document (Cache-Control is documented on every answer already). */
+const PAGE_HEADER_DOCS = {
+  'Content-Security-Policy': {
+    type: 'string',
+    pattern: "^default-src 'none'; ",
+    description:
+      "Nothing may load but the page's one inline style (allowed by its `sha256-` hash) and `data:` images (the brand's mark); no script, no form, no framing.",
+  },
+  'Referrer-Policy': {
+    type: 'string',
+    enum: ['no-referrer'],
+    description: 'The secret URL never leaves as a referrer.',
+  },
+  'X-Robots-Tag': { type: 'string', enum: ['noindex, nofollow'], description: 'Never indexed.' },
+  'X-Content-Type-Options': { type: 'string', enum: ['nosniff'], description: 'Browsers keep the declared type.' },
+  'X-Frame-Options': { type: 'string', enum: ['DENY'], description: 'Never shown in a frame.' },
+};
 const withPageHeaders = (answer: { description: string; headers?: object; content: object }) => ({
   ...answer,
   headers: { ...answer.headers, ...PAGE_HEADER_DOCS },
 });
 
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
+const send = (reply: FastifyReply, status: number, page: RenderedPage) =>
+  reply
+    .code(status)
+    .headers({ ...page.headers, ...LINK_HEADERS })
+    .type('text/html; charset=utf-8')
+    .send(page.body);
 
 const LINK =
-  'Public (no bearer token): the link value is the key. It opens until the end of the cover plus `DOCUMENT_LINK_DAYS_AFTER_COVER` days (90 unless configured). A wrong, expired or malformed value answers the same plain 404 page. Requests are limited per client address (`RATE_LIMIT_DOCUMENT_LINK_PER_ADDRESS` per window; 429 with `Retry-After`).';
+  "Public (no bearer token): the link value is the key. It opens until the end of the cover plus `DOCUMENT_LINK_DAYS_AFTER_COVER` days (90 unless configured); after that the value answers 410 with the brand's contacts. A wrong or malformed value answers the same 404 page whatever it is. Requests are limited per client address (`RATE_LIMIT_DOCUMENT_LINK_PER_ADDRESS` per window; 429 with `Retry-After`).";
 
+const NOT_FOUND = 'Not found: the same page for every value that opens nothing (no brand, nothing of the value).';
+const EXPIRED =
+  "The link's value was real and has expired: the brand's page saying so, with its contacts, nothing of the policy.";
 const TOO_MANY = {
   description: 'Too many link requests from this client address; see `Retry-After`.',
   content: { 'text/plain': { schema: { type: 'string' } } },
@@ -54,7 +72,7 @@ export const documentLinkRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
   const onRequest = documentLinkLimit(limits, (reply, headers) =>
     reply
       .code(429)
-      .headers({ ...PAGE_HEADERS, ...headers })
+      .headers({ ...FILE_HEADERS, 'Cache-Control': 'no-store', ...headers })
       .type('text/plain; charset=utf-8')
       .send('Too many requests.\n'),
   );
@@ -67,25 +85,28 @@ export const documentLinkRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         tags: ['documents'],
         operationId: 'documentLinkPage',
         summary: "The customer's document page",
-        description: `A small HTML page listing the policy's documents with download links. ${LINK}`,
+        description: `The brand's HTML page of the policy: its facts and status, its documents by transaction and language with download links, the emergency number and the brand's contacts. ${LINK}`,
         params: DocumentLinkParams,
+        querystring: DocumentLinkQuery,
         response: {
           200: withPageHeaders(HtmlAnswer('The page.')),
-          404: withPageHeaders(HtmlAnswer('Not found (the same page for every wrong or expired value).')),
+          404: withPageHeaders(HtmlAnswer(NOT_FOUND)),
+          410: withPageHeaders(HtmlAnswer(EXPIRED)),
           429: withPageHeaders(TOO_MANY),
         },
       },
     },
     async (request, reply) => {
       const value = request.params.policyDocumentAccessGuid;
-      const opened = await openDocumentLink(depsAt(), value);
-      if (!opened) return html(reply, 404, NOT_FOUND_PAGE);
-      const page = documentLinkPage({
+      const opened = await openDocumentLink(depsAt(), value, request.query.lang);
+      if (opened.state === 'unknown') return send(reply, 404, linkNotFoundPage(opened.language));
+      if (opened.state === 'expired') return send(reply, 410, linkExpiredPage(opened.brand, opened.language));
+      const page = customerDocumentsPage({
         ...opened,
         // Relative to /documents/v1/{value}: works under any BASE_PATH.
         hrefOf: (doc) => `${encodeURIComponent(value)}/${encodeURIComponent(doc.documentId)}`,
       });
-      return html(reply, 200, page);
+      return send(reply, 200, page);
     },
   );
 
@@ -101,16 +122,22 @@ export const documentLinkRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         params: DocumentLinkFileParams,
         response: {
           200: withPageHeaders(PdfAnswer),
-          404: withPageHeaders(HtmlAnswer('Not found (the same page for every wrong or expired value).')),
+          404: withPageHeaders(HtmlAnswer(NOT_FOUND)),
+          410: withPageHeaders(HtmlAnswer(EXPIRED)),
           429: withPageHeaders(TOO_MANY),
         },
       },
     },
     async (request, reply) => {
       const { policyDocumentAccessGuid, documentId } = request.params;
-      const file = await documentThroughLink(depsAt(), policyDocumentAccessGuid, documentId);
-      if (!file) return html(reply, 404, NOT_FOUND_PAGE);
-      return sendPdf(reply.headers(PAGE_HEADERS), file, 'no-store');
+      const deps = depsAt();
+      const file = await documentThroughLink(deps, policyDocumentAccessGuid, documentId);
+      if (file === 'expired') {
+        const opened = await openDocumentLink(deps, policyDocumentAccessGuid);
+        if (opened.state === 'expired') return send(reply, 410, linkExpiredPage(opened.brand, opened.language));
+      }
+      if (!file || file === 'expired') return send(reply, 404, linkNotFoundPage('en'));
+      return sendPdf(reply.headers(FILE_HEADERS), file, 'no-store');
     },
   );
   return Promise.resolve();

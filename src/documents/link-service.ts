@@ -1,8 +1,11 @@
 import { endOfDayIn } from '../kernel/calendar/zones.js';
 import type { PolicyRecord } from '../policies/model.js';
 import { findPolicy } from '../policies/repository.js';
-import { isDocumentLanguage, type DocumentLanguage } from './labels.js';
-import { documentFileOf, policyByAccessValue, type StoredDocument, type StoredDocumentFile } from './repository.js';
+import type { BrandCatalogue } from '../catalogue/model.js';
+import { documentLanguagesOf } from './brand-facts.js';
+import { DOCUMENT_LANGUAGES, type DocumentLanguage } from './labels.js';
+import { linkBrandOf, policyFactsOf, type LinkBrand, type PolicyPageFacts } from './link-view.js';
+import { documentFileOf, policyByAccessValue, type StoredDocumentFile } from './repository.js';
 import { documentsOfEveryTransaction, type DocumentDeps } from './service.js';
 
 /** The customer's link (no bearer token): the policy's access value is the key, until a while after cover ends. */
@@ -13,12 +16,16 @@ export interface LinkDeps extends DocumentDeps {
   readonly linkDaysAfterCover: number;
 }
 
-export interface OpenedLink {
-  readonly policyNumber: string;
-  readonly brandName: string;
-  readonly language: DocumentLanguage;
-  readonly documents: StoredDocument[];
-}
+/** What a link value opens: the policy's page, an expired link's (the value was real), or nothing. */
+export type LinkOpening =
+  | {
+      readonly state: 'open';
+      readonly brand: LinkBrand;
+      readonly language: DocumentLanguage;
+      readonly facts: PolicyPageFacts;
+    }
+  | { readonly state: 'expired'; readonly brand: LinkBrand; readonly language: DocumentLanguage }
+  | { readonly state: 'unknown'; readonly language: DocumentLanguage };
 
 const DAY_MS = 86_400_000;
 // Access values are 43 characters (32 bytes base64url) or, for policies issued before, a 36-character UUID.
@@ -31,37 +38,52 @@ export function linkExpiresAt(policy: PolicyRecord, daysAfterCover: number): Dat
   return new Date(Date.parse(endOfDayIn(coverEnd, policy.presentationTimeZoneCode).at) + daysAfterCover * DAY_MS);
 }
 
-/** The policy behind a link value still open at `now`; undefined for any other value (not told apart). */
-async function policyOfLink(deps: LinkDeps, accessValue: string): Promise<PolicyRecord | undefined> {
+/** The policy behind a link value, and whether its link still opens at `now`; undefined for any other value. */
+async function policyOfLink(
+  deps: LinkDeps,
+  accessValue: string,
+): Promise<{ readonly policy: PolicyRecord; readonly expired: boolean } | undefined> {
   if (!PLAUSIBLE.test(accessValue)) return undefined;
   const owner = await policyByAccessValue(deps.db, accessValue);
   if (!owner) return undefined;
   const policy = await findPolicy(deps.db, owner);
   if (!policy || policy.policyDocumentAccessGuid !== accessValue) return undefined;
-  return linkExpiresAt(policy, deps.linkDaysAfterCover) < deps.now ? undefined : policy;
+  return { policy, expired: linkExpiresAt(policy, deps.linkDaysAfterCover) < deps.now };
 }
 
-/** The documents a link opens (rendering missing ones), or undefined when it opens nothing. */
-export async function openDocumentLink(deps: LinkDeps, accessValue: string): Promise<OpenedLink | undefined> {
-  const policy = await policyOfLink(deps, accessValue);
-  if (!policy) return undefined;
-  const brand = (await deps.catalogue.snapshot()).brands.get(policy.brandCode);
-  const language = brand?.brand.defaultLanguage ?? 'en';
-  return {
-    policyNumber: policy.policyNumber,
-    brandName: brand?.brand.name ?? policy.brandCode,
-    language: isDocumentLanguage(language) ? language : 'en',
-    documents: await documentsOfEveryTransaction(deps, policy),
-  };
+/** The page's language: the one asked (`?lang=`) when the brand's documents are in it, else the policy's (the brand's default). */
+function languageOf(brand: BrandCatalogue | undefined, asked: string | undefined): DocumentLanguage {
+  const offered = brand ? documentLanguagesOf(brand) : [...DOCUMENT_LANGUAGES];
+  return offered.find((l) => l === asked) ?? offered[0] ?? 'en';
 }
 
-/** One document through the link, or undefined (wrong value, expired, or not this policy's document). */
+/** What a link opens (rendering missing documents); an unknown value learns nothing but its language. */
+export async function openDocumentLink(
+  deps: LinkDeps,
+  accessValue: string,
+  askedLanguage?: string,
+): Promise<LinkOpening> {
+  const found = await policyOfLink(deps, accessValue);
+  const unknown = { state: 'unknown', language: languageOf(undefined, askedLanguage) } as const;
+  if (!found) return unknown;
+  const { policy, expired } = found;
+  const catalogue = (await deps.catalogue.snapshot()).brands.get(policy.brandCode);
+  if (!catalogue) return unknown;
+  const language = languageOf(catalogue, askedLanguage);
+  const brand = linkBrandOf(catalogue, language);
+  if (expired) return { state: 'expired', brand, language };
+  const documents = await documentsOfEveryTransaction(deps, policy);
+  return { state: 'open', brand, language, facts: policyFactsOf(policy, documents, language) };
+}
+
+/** One document through the link: its file, `expired` for a real value past its time, or undefined. */
 export async function documentThroughLink(
   deps: LinkDeps,
   accessValue: string,
   documentId: string,
-): Promise<StoredDocumentFile | undefined> {
-  const policy = await policyOfLink(deps, accessValue);
-  if (!policy || documentId.length > 64) return undefined;
-  return documentFileOf(deps.db, policy.id, documentId);
+): Promise<StoredDocumentFile | 'expired' | undefined> {
+  const found = await policyOfLink(deps, accessValue);
+  if (!found || documentId.length > 64) return undefined;
+  if (found.expired) return 'expired';
+  return documentFileOf(deps.db, found.policy.id, documentId);
 }

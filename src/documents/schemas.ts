@@ -64,6 +64,16 @@ export const DocumentLinkFileParams = Type.Object({
   documentId: Type.String({ description: 'A document id from the link page.' }),
 });
 
+export const DocumentLinkQuery = Type.Object({
+  lang: Type.Optional(
+    Type.String({
+      maxLength: 35,
+      description:
+        "The page's language, one the brand's documents are in (`en`, `es`); any other value (or none) gives the policy's language, the brand's default.",
+    }),
+  ),
+});
+
 export const HtmlAnswer = (description: string) => ({
   description,
   content: { 'text/html': { schema: { type: 'string' } } },

@@ -43,6 +43,16 @@ export interface AuthoriseRequest {
   readonly cardToken: string;
   /** The merchant's reference for the payment (a purchase id); shown to operators only. */
   readonly reference: string;
+  /** What a challenge page shows; presentation only, not part of the call (a replay without it is the same call). */
+  readonly checkout?: Checkout;
+}
+
+/** What the cardholder sees of the merchant on a 3-D Secure challenge, and where the browser goes after it. */
+export interface Checkout {
+  /** The brand selling the policy: the merchant the cardholder pays. */
+  readonly merchantName: string;
+  /** The partner's page to return to after the answer (`threeDSRequestInfo.origin`): an http(s) URL, else none. */
+  readonly returnUrl?: string;
 }
 
 export interface ContinueThreeDsRequest {

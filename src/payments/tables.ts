@@ -25,6 +25,9 @@ export interface SandboxPaymentTable {
   /** The cardholder's answer on the challenge page: `approved` or `declined`. */
   challenge_answer: string | null;
   challenge_expires_at: string | null;
+  /** What the challenge page shows (AuthoriseRequest `checkout`); null when the call had none. */
+  merchant_name: string | null;
+  return_url: string | null;
   created_at: string;
   updated_at: string;
 }

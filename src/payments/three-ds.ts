@@ -1,4 +1,4 @@
-import type { ThreeDsStatus } from './gateway.js';
+import type { Checkout, ThreeDsStatus } from './gateway.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import { problem } from '../kernel/notifications/problems.js';
 
@@ -69,4 +69,21 @@ export function threeDsAnswerOf(payment: {
     };
   }
   return payment.threeDSStatus === undefined ? undefined : { threeDSStatus: payment.threeDSStatus as ThreeDsStatus };
+}
+
+/**
+ * What a challenge page shows of a purchase or change: the brand as merchant, and the partner's
+ * page (`threeDSRequestInfo.origin`) as the way back when it is an absolute http(s) URL without
+ * credentials; any other value links nowhere (a `javascript:` URL must never become a link).
+ */
+export function checkoutOf(merchantName: string, origin: string | undefined): Checkout {
+  const returnUrl = returnUrlOf(origin);
+  return { merchantName, ...(returnUrl ? { returnUrl } : {}) };
+}
+
+export function returnUrlOf(origin: string | undefined): string | undefined {
+  if (origin === undefined || origin.length > 500 || !URL.canParse(origin)) return undefined;
+  const url = new URL(origin);
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) return undefined;
+  return url.href;
 }

@@ -4,6 +4,7 @@ import type { Notification } from '../kernel/notifications/notification.js';
 import { problem } from '../kernel/notifications/problems.js';
 import type { HeldKey } from '../http/idempotency/service.js';
 import { authorise, continueChallenge, isWaiting } from '../payments/flow/flow.js';
+import { checkoutOf } from '../payments/three-ds.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import { findPolicy } from '../policies/repository.js';
 import { policyPosition } from '../policies/repository-transactions.js';
@@ -33,6 +34,8 @@ export interface ChangeLookup {
 export interface ConfirmCall extends ChangeLookup {
   readonly cardToken?: string;
   readonly threeDS?: { readonly threeDSStatus?: string; readonly threeDSRequest?: string };
+  /** `threeDSRequestInfo.origin`: where a challenge page sends the cardholder back. */
+  readonly returnUrl?: string;
   /** The Idempotency-Key this request holds: the attempt it holds or continues is named on it. */
   readonly idempotencyKey?: HeldKey;
 }
@@ -122,7 +125,10 @@ async function settle(
       },
       key,
     );
-    return isRefusal(held) ? held : answer(await authorise(changeMoney, deps, held));
+    if (isRefusal(held)) return held;
+    const brand = (await deps.catalogue.snapshot()).brands.get(call.brandCode);
+    const checkout = checkoutOf(brand?.brand.name ?? call.brandCode, call.returnUrl);
+    return answer(await authorise(changeMoney, deps, held, checkout));
   }
   if (change.amountMinor < 0) {
     const held = await holdRefund(deps, change, quoteId, key);

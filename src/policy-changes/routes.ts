@@ -172,6 +172,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
               },
             }
           : {}),
+        ...(info?.origin !== undefined ? { returnUrl: info.origin } : {}),
         ...(key !== undefined ? { idempotencyKey: key } : {}),
       });
       // An outage before anything was charged is not a final answer: a retry with the same key reaches the gateway again.

@@ -15,6 +15,7 @@ import type { StoredQuote } from '../quotes/stored-quote.js';
 import { problem, warning } from '../kernel/notifications/problems.js';
 import type { HeldKey } from '../http/idempotency/service.js';
 import { authorise, continueChallenge, crashPoint, isWaiting } from '../payments/flow/flow.js';
+import { checkoutOf } from '../payments/three-ds.js';
 import { advance, purchaseMoney, type FlowDeps } from './flow.js';
 import { startPurchase } from './commits.js';
 import { isRetryableEnd, OPEN_STATES, purchaseIdOfSubject, type NewPurchase, type Purchase } from './model.js';
@@ -134,7 +135,8 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     throw new QuoteChangedConcurrently();
   }
   crashPoint(deps, 'start');
-  const { purchase, bought } = await authorise(purchaseMoney, deps, startedPurchase(recorded));
+  const checkout = checkoutOf(brand.brand.name, threeDs?.origin);
+  const { purchase, bought } = await authorise(purchaseMoney, deps, startedPurchase(recorded), checkout);
   const answered = bought
     ? withConfigFlag(boughtQuote(claimedQuote(claim), bought), catalogue.version)
     : await ownQuote(deps.db, call, id, catalogue.version);

@@ -64,6 +64,8 @@ describe(`sandbox capture (${DIALECT})`, () => {
           challenge_id: null,
           challenge_answer: null,
           challenge_expires_at: null,
+          merchant_name: null,
+          return_url: null,
           created_at: created,
           updated_at: created,
         };

@@ -38,7 +38,7 @@ export async function boughtPolicy(
 }
 
 /** A quote of `input` created straight at DETAILS. */
-async function quoteInDetails(t: TestApp, brand: BrandCode, input: unknown, termIds: number[]) {
+export async function quoteInDetails(t: TestApp, brand: BrandCode, input: unknown, termIds: number[]) {
   const headers = await bearerFor(t, brand, 'A');
   const created = await t.app.inject({ method: 'POST', url: `/quotes/v2/${brand}/quote`, headers, payload: { input } });
   expect(created.statusCode, created.body).toBe(200);

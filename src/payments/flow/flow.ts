@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { bindKey } from '../../http/idempotency/repository.js';
 import type { HeldKey } from '../../http/idempotency/service.js';
 import type { Notification } from '../../kernel/notifications/notification.js';
-import type { AuthorisationOutcome, PaymentResult } from '../gateway.js';
+import type { AuthorisationOutcome, Checkout, PaymentResult } from '../gateway.js';
 import { continuationProblems } from '../three-ds.js';
 import type { Approval, ChallengeInfo, MoneyArea, MoneyDeps, Payable } from './area.js';
 
@@ -38,17 +38,22 @@ export async function current<S extends string, P extends Payable<S>, R>(
   return found;
 }
 
-/** Asks the gateway for the charge (the same key replays its first answer), and goes on. */
+/**
+ * Asks the gateway for the charge (the same key replays its first answer), and goes on. The
+ * request's `checkout` is what a challenge page shows; recovery, with no request, has none.
+ */
 export async function authorise<S extends string, P extends Payable<S>, R>(
   area: MoneyArea<S, P, R>,
   deps: MoneyDeps,
   record: P,
+  checkout?: Checkout,
 ): Promise<R> {
   const outcome = await deps.gateway.authorise({
     idempotencyKey: area.key(record, 'authorise'),
     amount: { amountMinor: record.amountMinor, currency: record.currency },
     cardToken: record.cardToken ?? '',
     reference: record.id,
+    ...(checkout ? { checkout } : {}),
   });
   return applyAuthorisation(area, deps, record, outcome);
 }

@@ -10,6 +10,10 @@ export interface ChallengeView {
   readonly challengeId: string;
   readonly amount: Money;
   readonly state: ChallengeState;
+  /** Whom the cardholder pays (AuthoriseRequest `checkout`); absent for a payment made without one. */
+  readonly merchantName?: string;
+  /** The partner's page the cardholder returns to after answering. */
+  readonly returnUrl?: string;
 }
 
 export const CHALLENGE_DECISIONS = ['approve', 'decline'] as const;
@@ -24,19 +28,31 @@ export async function describeChallenge(db: Db, challengeId: string, now: Date):
   else if (row.challenge_answer === 'declined') state = 'declined';
   else if (row.status !== 'challenge' || (row.challenge_expires_at ?? '') <= now.toISOString()) state = 'expired';
   else state = 'pending';
-  return { challengeId, amount: { amountMinor: row.amount_minor, currency: row.currency }, state };
+  return {
+    challengeId,
+    amount: { amountMinor: row.amount_minor, currency: row.currency },
+    state,
+    ...(row.merchant_name ? { merchantName: row.merchant_name } : {}),
+    ...(row.return_url ? { returnUrl: row.return_url } : {}),
+  };
 }
 
 /**
- * Records the cardholder's answer. Only the first answer counts (a second post shows the first);
- * nothing is charged here: the merchant's continuation call authorises afterwards.
+ * Records the cardholder's answer. Only the first answer counts (`recorded: false` and the view of
+ * the first, or of the expired challenge); nothing is charged here: the merchant's continuation
+ * call authorises afterwards.
  */
 export async function answerChallenge(
   db: Db,
   challengeId: string,
   decision: ChallengeDecision,
   now: Date,
-): Promise<ChallengeView> {
-  await recordAnswer(db, challengeId, decision === 'approve' ? 'approved' : 'declined', now.toISOString());
-  return describeChallenge(db, challengeId, now);
+): Promise<{ readonly view: ChallengeView; readonly recorded: boolean }> {
+  const recorded = await recordAnswer(
+    db,
+    challengeId,
+    decision === 'approve' ? 'approved' : 'declined',
+    now.toISOString(),
+  );
+  return { view: await describeChallenge(db, challengeId, now), recorded };
 }

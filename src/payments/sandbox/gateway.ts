@@ -40,8 +40,9 @@ const UNAVAILABLE: GatewayError = {
 };
 
 /** Tells a replay of the same call from another call under the same key. */
-function fingerprintOf(operation: string, request: { idempotencyKey: string }): string {
-  const { idempotencyKey: _key, ...call } = request;
+function fingerprintOf(operation: string, request: { idempotencyKey: string; checkout?: unknown }): string {
+  // The checkout is what a page shows: recovery replays a call without it.
+  const { idempotencyKey: _key, checkout: _shown, ...call } = request;
   return createHash('sha256').update(JSON.stringify({ operation, call })).digest('hex');
 }
 

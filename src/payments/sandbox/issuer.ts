@@ -107,6 +107,8 @@ export function authorisationOf(
     challenge_id: null,
     challenge_answer: null,
     challenge_expires_at: null,
+    merchant_name: request.checkout?.merchantName ?? null,
+    return_url: request.checkout?.returnUrl ?? null,
     created_at: now,
     updated_at: now,
   };

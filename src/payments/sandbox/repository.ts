@@ -56,6 +56,8 @@ const PAYMENT_COLUMNS = [
   'challenge_id',
   'challenge_answer',
   'challenge_expires_at',
+  'merchant_name',
+  'return_url',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof PaymentValues)[];

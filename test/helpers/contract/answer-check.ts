@@ -31,6 +31,7 @@ export interface Exchange {
  * document itself. Every other path's answers are checked (an unknown path's 404 included).
  */
 export const EXEMPT_PATHS: readonly RegExp[] = [
+  /^\/$/, // the root page pointing a person to the document
   /^\/docs(\/|$)/, // Swagger UI, rendering the document
   /^\/openapi\.json$/, // the document itself
   /^\/sandbox\/3ds(\/|$)/, // the sandbox issuer's 3-D Secure pages (a cardholder's browser, staging only)
