@@ -1,5 +1,6 @@
 import { DOCUMENT_LANGUAGES } from '../documents/labels.js';
 import { ADVENTURE_OPTION_TYPE, CANCELLATION_OPTION_TYPE, SPECIFIED_ITEMS_OPTION_TYPE } from '../pricing/options.js';
+import { BRAND_LOOK_ITEMS } from './checks-brand-look.js';
 import type { Report } from './check-report.js';
 import { isoCountries } from './destinations.js';
 import type { LoadedBrand, LoadedCatalogue } from './load.js';
@@ -32,7 +33,9 @@ function checkBrandTranslations(loaded: LoadedBrand, report: Report): void {
   b.termsAndConditions.forEach((term, i) => {
     for (const lang of others) if (!term.translations?.[lang]) report(brand, ['termsAndConditions', i, 'translations'], `term ${term.termConditionId} has no translation in '${lang}', a language of the brand`);
   });
-  const defaultTypes = (b.contentItems[b.defaultLanguage] ?? []).map((item) => item.type);
+  // The brand's look (colour, logo) holds no words: one entry serves every language.
+  const look: readonly string[] = Object.values(BRAND_LOOK_ITEMS);
+  const defaultTypes = (b.contentItems[b.defaultLanguage] ?? []).map((item) => item.type).filter((type) => !look.includes(type));
   for (const lang of others) {
     const items = b.contentItems[lang];
     if (!items) {

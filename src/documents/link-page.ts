@@ -27,7 +27,9 @@ const mailboxOf = (from: string | undefined) =>
 
 /** EMERGENCYPHONE's text with its number as a tel: link (a tap on a phone calls it). */
 function emergencyLine(text: string): Html {
-  const number = /\+?\d[\d ()-]{6,}\d/.exec(text);
+  // Digits with spaces or hyphens, an area code in brackets first ("(02) 8000 1000"); never a
+  // bracketed remark after the number ("+61 2 8000 1000 (24 hours)").
+  const number = /\+?(?:\(\d+\)[ -]?)?\d[\d -]{5,}\d/.exec(text);
   if (!number) return html`${text}`;
   const before = text.slice(0, number.index);
   const after = text.slice(number.index + number[0].length);

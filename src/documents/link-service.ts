@@ -2,7 +2,7 @@ import { endOfDayIn } from '../kernel/calendar/zones.js';
 import type { PolicyRecord } from '../policies/model.js';
 import { findPolicy } from '../policies/repository.js';
 import type { BrandCatalogue } from '../catalogue/model.js';
-import { documentLanguagesOf } from './brand-facts.js';
+import { documentLanguagesOf, documentNamesOf } from './brand-facts.js';
 import { DOCUMENT_LANGUAGES, type DocumentLanguage } from './labels.js';
 import { linkBrandOf, policyFactsOf, type LinkBrand, type PolicyPageFacts } from './link-view.js';
 import { documentFileOf, policyByAccessValue, type StoredDocumentFile } from './repository.js';
@@ -67,13 +67,16 @@ export async function openDocumentLink(
   const unknown = { state: 'unknown', language: languageOf(undefined, askedLanguage) } as const;
   if (!found) return unknown;
   const { policy, expired } = found;
-  const catalogue = (await deps.catalogue.snapshot()).brands.get(policy.brandCode);
+  const snapshot = await deps.catalogue.snapshot();
+  const catalogue = snapshot.brands.get(policy.brandCode);
   if (!catalogue) return unknown;
   const language = languageOf(catalogue, askedLanguage);
   const brand = linkBrandOf(catalogue, language);
   if (expired) return { state: 'expired', brand, language };
   const documents = await documentsOfEveryTransaction(deps, policy);
-  return { state: 'open', brand, language, facts: policyFactsOf(policy, documents, language) };
+  const latest = policy.details.at(-1);
+  const names = latest && documentNamesOf(snapshot, catalogue, policy, latest, policy.destinations.codes, language);
+  return { state: 'open', brand, language, facts: policyFactsOf(policy, documents, language, names) };
 }
 
 /** One document through the link: its file, `expired` for a real value past its time, or undefined. */

@@ -5,6 +5,7 @@ import type { DetailRecord, PolicyRecord } from '../policies/model.js';
 import type { PolicyActionType, PolicyStatus } from '../policies/schemas-detail.js';
 import { brandFactsOf, documentLanguagesOf } from './brand-facts.js';
 import type { DocumentLanguage } from './labels.js';
+import type { DocumentNames } from './certificate-facts.js';
 import type { StoredDocument } from './repository.js';
 
 /** What the customer's pages show, gathered from the policy and the brand's catalogue content. */
@@ -66,6 +67,8 @@ export function policyFactsOf(
   policy: PolicyRecord,
   documents: readonly StoredDocument[],
   language: DocumentLanguage,
+  /** The catalogue's plan and destination names in `language` (brand-facts.ts); absent: as the policy recorded them. */
+  names?: Pick<DocumentNames, 'plan' | 'destinations'>,
 ): PolicyPageFacts {
   const latest = policy.details.at(-1);
   if (!latest) throw new Error(`policy ${policy.policyNumber} has no transaction`);
@@ -83,10 +86,14 @@ export function policyFactsOf(
   return {
     policyNumber: policy.policyNumber,
     status: cancelled ? 'Cancelled' : 'Active',
-    planName: policy.plan.shortDescription || policy.plan.code,
+    planName: names?.plan ?? (policy.plan.shortDescription || policy.plan.code),
     travellers: [...bought.travellers, ...bought.dependents].map(fullName),
     trip: { from: bought.departureDate, to: bought.coverEndDate },
-    destinations: policy.destinations.displayDescription ?? policy.destinations.names.join(', '),
+    destinations: names
+      ? policy.destinations.codes
+          .map((code, i) => names.destinations[code] ?? policy.destinations.names[i] ?? code)
+          .join(', ')
+      : (policy.destinations.displayDescription ?? policy.destinations.names.join(', ')),
     cover: { from: dayIn(policy.audit.createdAt, zone), to: latest.coverEndDate },
     transactions,
   };

@@ -151,9 +151,9 @@ describe('catalogue validate', () => {
     expect(catalogue).toBeUndefined();
     // The CLAIMSURL line removed above moves the later lines of brand.yaml up by one.
     expect(problems.map(formatProblem).sort()).toEqual([
-      "nomad/brand.yaml:22 at contentItems.es: content item CLAIMSURL is missing in 'es'",
-      "nomad/brand.yaml:34 at optionTypes[0].code: option type CRUIZE is not sold in rates.yaml",
-      "nomad/brand.yaml:36 at optionTypes[2].names: option type SNOWSPORTS has no name in 'es', a language of the brand",
+      "nomad/brand.yaml:24 at contentItems.es: content item CLAIMSURL is missing in 'es'",
+      "nomad/brand.yaml:36 at optionTypes[0].code: option type CRUIZE is not sold in rates.yaml",
+      "nomad/brand.yaml:38 at optionTypes[2].names: option type SNOWSPORTS has no name in 'es', a language of the brand",
       "nomad/plans.yaml:15 at plans[1].translations: plan ESSE has no name in 'es' (translations.es.name), a language of the brand",
       'nomad/rates.yaml:121 at plans[0].cancellation: option type CANCELLATION has no names in brand.yaml optionTypes',
       "shared/destinations.yaml:32 at regions[2].names: XAS has no name in 'es' (offered by nomad)",

@@ -162,6 +162,10 @@ describe(`the customer's document link (${DIALECT})`, () => {
     const text = visibleText(spanish.body);
     expect(text).toContain('Los documentos de su póliza');
     expect(text).toContain('Estado Vigente');
+    // Plan and destination in the catalogue's Spanish names, as the Spanish certificate prints them.
+    expect(text).toContain('México');
+    expect(text).not.toContain('Mexico');
+    expect(visibleText(english.body)).toContain('Mexico');
     // The page's language first, then the brand's other.
     expect(text).toMatch(/Transacción 1: compra, 21 nov 2026 Certificado de seguro \(Español\).*\(English\)/);
     const unknown = await t.app.inject({ method: 'GET', url: `/documents/v1/${value}?lang=fr` });
