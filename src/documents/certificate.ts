@@ -1,9 +1,9 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import { amountFormat } from '../kernel/money/currency.js';
 import { instantIn } from '../kernel/calendar/zones.js';
 import { TRANSACTION_TYPE, type DetailRecord, type PersonRecord, type PolicyRecord } from '../policies/model.js';
 import { LABELS, type DocumentLabels, type DocumentLanguage } from './labels.js';
-import { PdfWriter, printable } from '../kernel/pdf/writer.js';
+import { PdfWriter, documentFonts, printable } from '../kernel/pdf/writer.js';
 
 /** CERTIFICATE for a purchase or an amendment; CANCELLATION_NOTICE for a cancellation. */
 export const DOCUMENT_KINDS = ['CERTIFICATE', 'CANCELLATION_NOTICE'] as const;
@@ -81,10 +81,7 @@ export async function renderPolicyDocument(facts: CertificateFacts): Promise<Uin
   pdf.setProducer('pdf-lib');
   pdf.setCreationDate(at);
   pdf.setModificationDate(at);
-  const out = new PdfWriter(pdf, {
-    regular: await pdf.embedFont(StandardFonts.Helvetica),
-    bold: await pdf.embedFont(StandardFonts.HelveticaBold),
-  });
+  const out = new PdfWriter(pdf, documentFonts(pdf));
 
   out.line(brand.name, 11);
   out.heading(title, 18);

@@ -1,0 +1,178 @@
+import bidiModule from 'bidi-js';
+import * as hb from 'harfbuzzjs';
+import { FALLBACK_FAMILY, faceOf, familyFor, type Face, type FamilyName, type Weight } from './faces.js';
+
+/** One glyph as drawn; lengths in ems (multiply by the font size for points). */
+export interface PlacedGlyph {
+  readonly glyph: number;
+  /** What the glyph stands for in the text layer (see `textOfCluster`). */
+  readonly text: string;
+  readonly advance: number;
+  readonly dx: number;
+  readonly dy: number;
+  /** Drawn with no width and no outline: it only carries a shaped cluster's text (`textOfCluster`). */
+  readonly carrier?: boolean;
+}
+
+export interface GlyphRun {
+  readonly face: Face;
+  readonly glyphs: readonly PlacedGlyph[];
+}
+
+/** A line ready to draw: runs left to right, each run's glyphs left to right (visual order). */
+export interface ShapedLine {
+  readonly runs: readonly GlyphRun[];
+  /** In ems. */
+  readonly width: number;
+}
+
+// bidi-js is CommonJS whose module.exports is the factory; its types declare it as the default export.
+const bidi = (bidiModule as unknown as typeof bidiModule.default)();
+// Characters that belong to the letter before them: marks, joiners, variation selectors.
+const CLINGS = /^[\p{M}\u200c\u200d\ufe00-\ufe0f]/u;
+const LETTER = /^\p{L}/u;
+
+interface Item {
+  readonly start: number;
+  readonly end: number;
+  readonly family: FamilyName;
+  readonly level: number;
+  /** No shipped face has these characters: drawn as .notdef boxes. */
+  readonly missing: boolean;
+}
+
+/**
+ * Shapes one line: the Unicode bidi algorithm (bidi-js, paragraph left to right as every document
+ * language is) gives each character its level, a font per character run (the Latin face first,
+ * then the script's), HarfBuzz shapes each run (contextual forms, conjuncts, marks positioned),
+ * and runs are put in visual order (UAX #9 rule L2).
+ */
+export function shapeLine(text: string, weight: Weight): ShapedLine {
+  const { levels } = bidi.getEmbeddingLevels(text, 'ltr');
+  const runs = itemize(text, weight, levels).map((item) => shapeItem(text, item, weight));
+  const ordered = visualOrder(runs);
+  const width = ordered.reduce((sum, { run }) => run.glyphs.reduce((w, g) => w + g.advance, sum), 0);
+  return { runs: ordered.map(({ run }) => run), width };
+}
+
+function itemize(text: string, weight: Weight, levels: Uint8Array): Item[] {
+  const chars: { index: number; char: string; family: FamilyName | undefined }[] = [];
+  let index = 0;
+  for (const char of text) {
+    const previous = chars[chars.length - 1];
+    const family =
+      previous && CLINGS.test(char) ? previous.family : LETTER.test(char) ? familyFor(char, weight) : undefined;
+    chars.push({ index, char, family });
+    index += char.length;
+  }
+  // Spaces, digits and punctuation stay inside a run of one face; elsewhere the first face that has them.
+  chars.forEach((c, i) => {
+    if (c.family !== undefined || LETTER.test(c.char) || CLINGS.test(c.char)) return;
+    const before = chars.slice(0, i).findLast((o) => LETTER.test(o.char))?.family;
+    const after = chars.slice(i + 1).find((o) => LETTER.test(o.char))?.family;
+    const codePoint = c.char.codePointAt(0)!;
+    c.family = before && before === after && faceOf(before, weight).has(codePoint) ? before : familyFor(c.char, weight);
+  });
+  const items: Item[] = [];
+  for (const c of chars) {
+    const family = c.family ?? FALLBACK_FAMILY;
+    const missing = c.family === undefined;
+    const level = levels[c.index] ?? 0;
+    const last = items[items.length - 1];
+    if (last && last.family === family && last.level === level && last.missing === missing)
+      items[items.length - 1] = { ...last, end: c.index + c.char.length };
+    else items.push({ start: c.index, end: c.index + c.char.length, family, level, missing });
+  }
+  return items;
+}
+
+function shapeItem(text: string, item: Item, weight: Weight): { run: GlyphRun; level: number } {
+  const face = faceOf(item.family, weight);
+  const em = face.unitsPerEm;
+  if (item.missing) {
+    const box = face.advance(0) / em;
+    const glyphs = Array.from(text.slice(item.start, item.end), (char) => ({
+      glyph: 0,
+      text: char,
+      advance: box,
+      dx: 0,
+      dy: 0,
+    }));
+    return { run: { face, glyphs }, level: item.level };
+  }
+  const buffer = new hb.Buffer();
+  // The whole line is context (Arabic joining across a font change), the item what is shaped.
+  buffer.addText(text, item.start, item.end - item.start);
+  const rtl = item.level % 2 === 1;
+  buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
+  buffer.guessSegmentProperties();
+  hb.shape(face.shaper, buffer);
+  const shaped = buffer.getGlyphInfosAndPositions();
+  const starts = [...new Set(shaped.map((g) => g.cluster))].sort((a, b) => a - b);
+  const glyphs: PlacedGlyph[] = [];
+  for (let i = 0; i < shaped.length;) {
+    const cluster = shaped[i]!.cluster;
+    let j = i;
+    while (j < shaped.length && shaped[j]!.cluster === cluster) j += 1;
+    const next = starts[starts.indexOf(cluster) + 1] ?? item.end;
+    glyphs.push(...textOfCluster(text.slice(cluster, next), shaped.slice(i, j), face, rtl));
+    i = j;
+  }
+  return { run: { face, glyphs }, level: item.level };
+}
+
+const MARK = /\p{Mn}/u;
+
+/**
+ * A cluster's glyphs with the text each stands for. Where glyphs and characters pair off in order
+ * (and no glyph with a width stands for a nonspacing mark, which readers take for zero width),
+ * each glyph carries its character. Otherwise (a conjunct, a reordered vowel sign, a glyph split in
+ * two) the glyphs carry a zero-width space, which readers skip, and one blank glyph with no width
+ * after them carries the cluster's text. Right-to-left runs get their text reversed, as PDF
+ * readers take them in visual order and turn them back.
+ */
+function textOfCluster(
+  text: string,
+  shaped: { codepoint: number; xAdvance?: number; xOffset?: number; yOffset?: number }[],
+  face: Face,
+  rtl: boolean,
+): PlacedGlyph[] {
+  const em = face.unitsPerEm;
+  const chars = Array.from(text);
+  if (rtl) chars.reverse();
+  const placed = shaped.map((g) => ({
+    glyph: g.codepoint,
+    advance: (g.xAdvance ?? 0) / em,
+    dx: (g.xOffset ?? 0) / em,
+    dy: (g.yOffset ?? 0) / em,
+  }));
+  const paired = chars.length === placed.length && placed.every((g, k) => g.advance === 0 || !MARK.test(chars[k]!));
+  if (paired) return placed.map((g, k) => ({ ...g, text: chars[k]! }));
+  if (placed.length === 1 && !MARK.test(text)) return [{ ...placed[0]!, text: chars.join('') }];
+  const blank = face.shaper.nominalGlyph(0x20) ?? 0;
+  return [
+    ...placed.map((g) => ({ ...g, text: '\u200b' })),
+    { glyph: blank, text: chars.join(''), advance: 0, dx: 0, dy: 0, carrier: true },
+  ];
+}
+
+/** UAX #9 L2 over runs of one level each: reverse every sequence at or above each odd-or-higher level. */
+function visualOrder<T extends { level: number }>(runs: T[]): T[] {
+  const order = [...runs];
+  const levels = order.map((r) => r.level);
+  const highest = Math.max(0, ...levels);
+  const lowestOdd = Math.min(...levels.filter((l) => l % 2 === 1), highest + 1);
+  for (let level = highest; level >= lowestOdd; level -= 1) {
+    for (let i = 0; i < order.length;) {
+      if (order[i]!.level < level) {
+        i += 1;
+        continue;
+      }
+      let j = i;
+      while (j < order.length && order[j]!.level >= level) j += 1;
+      order.splice(i, j - i, ...order.slice(i, j).reverse());
+      i = j;
+    }
+  }
+  return order;
+}
