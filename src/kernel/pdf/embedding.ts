@@ -27,14 +27,14 @@ export class DocumentFonts {
     (pdf as unknown as { fonts: { embed(): Promise<void> }[] }).fonts.push({ embed: async () => this.embed() });
   }
 
-  /** The 2-byte code of `glyph` standing for `text` in `face` (allocated on first use); a carrier has no width. */
-  code(face: Face, glyph: number, text: string, carrier = false): PDFHexString {
+  /** The 2-byte code of `glyph` standing for `text` in `face` (allocated on first use); `width` for a carrier. */
+  code(face: Face, glyph: number, text: string, width = this.width(face, glyph)): PDFHexString {
     const use = this.useOf(face);
-    const key = `${glyph}:${carrier}:${text}`;
+    const key = `${glyph}:${width}:${text}`;
     let code = use.codes.get(key);
     if (code === undefined) {
       code = use.entries.length;
-      use.entries.push({ glyph, text, width: carrier ? 0 : this.width(face, glyph) });
+      use.entries.push({ glyph, text, width });
       use.codes.set(key, code);
     }
     return PDFHexString.of(code.toString(16).padStart(4, '0'));

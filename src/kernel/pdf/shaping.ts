@@ -10,8 +10,10 @@ export interface PlacedGlyph {
   readonly advance: number;
   readonly dx: number;
   readonly dy: number;
-  /** Drawn with no width and no outline: it only carries a shaped cluster's text (`textOfCluster`). */
+  /** A blank glyph as wide as its advance: it only carries a shaped cluster's text (`textOfCluster`). */
   readonly carrier?: boolean;
+  /** Drawn on its own at `dx` from where the pen is, outside the text flow (`textOfCluster`). */
+  readonly overlay?: boolean;
 }
 
 export interface GlyphRun {
@@ -148,12 +150,25 @@ function textOfCluster(
   }));
   const paired = chars.length === placed.length && placed.every((g, k) => g.advance === 0 || !MARK.test(chars[k]!));
   if (paired) return placed.map((g, k) => ({ ...g, text: chars[k]! }));
-  if (placed.length === 1 && !MARK.test(text)) return [{ ...placed[0]!, text: chars.join('') }];
+  const wide = placed.filter((g) => g.advance !== 0);
+  if (wide.length === 1 && !MARK.test(text))
+    return placed.map((g) => ({ ...g, text: g === wide[0] ? chars.join('') : '\u200b' }));
+  // The glyphs drawn apart, then blank carriers: the first character (not a mark) as wide as the
+  // cluster, the rest with no width, as readers count a nonspacing mark.
   const blank = face.shaper.nominalGlyph(0x20) ?? 0;
-  return [
-    ...placed.map((g) => ({ ...g, text: '\u200b' })),
-    { glyph: blank, text: chars.join(''), advance: 0, dx: 0, dy: 0, carrier: true },
+  let pen = 0;
+  const overlays = placed.map((g) => {
+    const overlay = { ...g, text: '\u200b', advance: 0, dx: pen + g.dx, overlay: true };
+    pen += g.advance;
+    return overlay;
+  });
+  const lead = MARK.test(chars[0]!) ? '' : chars[0]!;
+  const rest = chars.slice(lead ? 1 : 0).join('');
+  const carriers = [
+    { glyph: blank, text: lead || '\u200b', advance: pen, dx: 0, dy: 0, carrier: true },
+    ...(rest ? [{ glyph: blank, text: rest, advance: 0, dx: 0, dy: 0, carrier: true }] : []),
   ];
+  return [...overlays, ...carriers];
 }
 
 /** UAX #9 L2 over runs of one level each: reverse every sequence at or above each odd-or-higher level. */

@@ -137,7 +137,7 @@ export class PdfWriter {
         setFontAndSize(font.fonts.nameOn(this.page, run.face), size),
         setTextMatrix(1, 0, 0, 1, pen, this.y - size),
       );
-      operators.push(...this.glyphOperators(run, font.fonts, size));
+      operators.push(...this.glyphOperators(run, font.fonts, size, pen, this.y - size));
       pen += run.glyphs.reduce((sum, g) => sum + g.advance, 0) * size;
     }
     operators.push(endText(), popGraphicsState());
@@ -148,7 +148,7 @@ export class PdfWriter {
    * A run as TJ arrays: each glyph moved from where the last one left the pen (its width in the
    * font) to where HarfBuzz placed it; a mark raised or lowered (`dy`) by the text rise.
    */
-  private glyphOperators(run: GlyphRun, fonts: DocumentFonts, size: number): PDFOperator[] {
+  private glyphOperators(run: GlyphRun, fonts: DocumentFonts, size: number, x: number, y: number): PDFOperator[] {
     const operators: PDFOperator[] = [];
     let shown: (ReturnType<DocumentFonts['code']> | number)[] = [];
     const flush = () => {
@@ -159,7 +159,12 @@ export class PdfWriter {
     let pen = 0; // where HarfBuzz's pen is, in 1/1000 em
     let at = 0; // where the PDF's text position is
     let rise = 0;
+    const overlays: { glyph: number; x: number; y: number }[] = [];
     for (const g of run.glyphs) {
+      if (g.overlay) {
+        overlays.push({ glyph: g.glyph, x: (pen + g.dx * 1000) / 1000, y: g.dy });
+        continue;
+      }
       if (g.dy !== rise) {
         flush();
         rise = g.dy;
@@ -167,12 +172,18 @@ export class PdfWriter {
       }
       const move = round(pen + g.dx * 1000 - at);
       if (move !== 0) shown.push(-move);
-      shown.push(fonts.code(run.face, g.glyph, g.text, g.carrier));
-      at += move + (g.carrier ? 0 : fonts.width(run.face, g.glyph));
+      const width = g.carrier ? Math.round(g.advance * 1000) : fonts.width(run.face, g.glyph);
+      shown.push(fonts.code(run.face, g.glyph, g.text, width));
+      at += move + width;
       pen += g.advance * 1000;
     }
     flush();
     if (rise !== 0) operators.push(setTextRise(0));
+    // A shaped cluster's glyphs, each placed on its own; readers skip their text (a zero-width space).
+    for (const o of overlays) {
+      operators.push(setTextMatrix(1, 0, 0, 1, round(x + o.x * size), round(y + o.y * size)));
+      operators.push(PDFOperator.of(PDFOperatorNames.ShowText, [fonts.code(run.face, o.glyph, '\u200b')]));
+    }
     return operators;
   }
 
