@@ -49,7 +49,9 @@ interface Item {
  * then the script's), HarfBuzz shapes each run (contextual forms, conjuncts, marks positioned),
  * and runs are put in visual order (UAX #9 rule L2).
  */
-export function shapeLine(text: string, weight: Weight): ShapedLine {
+export function shapeLine(line: string, weight: Weight): ShapedLine {
+  // Control characters (the API accepts C1 ones in names) are no letters: nothing is drawn for them.
+  const text = line.replace(/\p{Cc}/gu, '');
   const { levels } = bidi.getEmbeddingLevels(text, 'ltr');
   const runs = itemize(text, weight, levels).map((item) => shapeItem(text, item, weight));
   const ordered = visualOrder(runs);
