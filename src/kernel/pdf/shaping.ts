@@ -1,5 +1,6 @@
 import bidiModule from 'bidi-js';
 import * as hb from 'harfbuzzjs';
+import { memoize } from '../cache/memoize.js';
 import { FALLBACK_FAMILY, faceOf, familyFor, type Face, type FamilyName, type Weight } from './faces.js';
 
 /** One glyph as drawn; lengths in ems (multiply by the font size for points). */
@@ -44,12 +45,14 @@ interface Item {
 }
 
 /**
- * Shapes one line: the Unicode bidi algorithm (bidi-js, paragraph left to right as every document
+ * Shapes one line (remembered: labels and words repeat from one document to the next): the Unicode bidi algorithm (bidi-js, paragraph left to right as every document
  * language is) gives each character its level, a font per character run (the Latin face first,
  * then the script's), HarfBuzz shapes each run (contextual forms, conjuncts, marks positioned),
  * and runs are put in visual order (UAX #9 rule L2).
  */
-export function shapeLine(line: string, weight: Weight): ShapedLine {
+export const shapeLine = memoize(shapeUncached, 20_000);
+
+function shapeUncached(line: string, weight: Weight): ShapedLine {
   // Control characters (the API accepts C1 ones in names) are no letters: nothing is drawn for them.
   const text = line.replace(/\p{Cc}/gu, '');
   const { levels } = bidi.getEmbeddingLevels(text, 'ltr');
@@ -70,12 +73,23 @@ function itemize(text: string, weight: Weight, levels: Uint8Array): Item[] {
     index += char.length;
   }
   // Spaces, digits and punctuation stay inside a run of one face; elsewhere the first face that has them.
+  const letters = chars.map((c) => LETTER.test(c.char));
+  const before: (FamilyName | undefined)[] = [];
+  chars.forEach((c, i) => (before[i] = i > 0 ? (letters[i - 1] ? chars[i - 1]!.family : before[i - 1]) : undefined));
+  let after: FamilyName | undefined;
+  for (let i = chars.length - 1; i >= 0; i -= 1) {
+    const c = chars[i]!;
+    if (letters[i]) after = c.family;
+    else if (c.family === undefined && !CLINGS.test(c.char)) {
+      const around = before[i];
+      c.family =
+        around && around === after && faceOf(around, weight).has(c.char.codePointAt(0)!)
+          ? around
+          : familyFor(c.char, weight);
+    }
+  }
   chars.forEach((c, i) => {
-    if (c.family !== undefined || LETTER.test(c.char) || CLINGS.test(c.char)) return;
-    const before = chars.slice(0, i).findLast((o) => LETTER.test(o.char))?.family;
-    const after = chars.slice(i + 1).find((o) => LETTER.test(o.char))?.family;
-    const codePoint = c.char.codePointAt(0)!;
-    c.family = before && before === after && faceOf(before, weight).has(codePoint) ? before : familyFor(c.char, weight);
+    if (c.family === undefined && i > 0 && CLINGS.test(c.char)) c.family = chars[i - 1]!.family;
   });
   const items: Item[] = [];
   for (const c of chars) {
