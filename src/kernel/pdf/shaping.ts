@@ -31,8 +31,9 @@ export interface ShapedLine {
 
 // bidi-js is CommonJS whose module.exports is the factory; its types declare it as the default export.
 const bidi = (bidiModule as unknown as typeof bidiModule.default)();
-// Characters that belong to the letter before them: marks, joiners, variation selectors.
-const CLINGS = /^[\p{M}\u200c\u200d\ufe00-\ufe0f]/u;
+// Characters that belong to the letter before them: marks, and the invisible ones (joiners,
+// variation selectors, bidi isolates and marks), which HarfBuzz shapes as nothing in any face.
+const CLINGS = /^[\p{M}\p{Default_Ignorable_Code_Point}]/u;
 const LETTER = /^\p{L}/u;
 
 interface Item {
@@ -94,7 +95,7 @@ function itemize(text: string, weight: Weight, levels: Uint8Array): Item[] {
   const items: Item[] = [];
   for (const c of chars) {
     const family = c.family ?? FALLBACK_FAMILY;
-    const missing = c.family === undefined;
+    const missing = c.family === undefined && !CLINGS.test(c.char);
     const level = levels[c.index] ?? 0;
     const last = items[items.length - 1];
     if (last && last.family === family && last.level === level && last.missing === missing)

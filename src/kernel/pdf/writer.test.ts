@@ -1,7 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { pdfText } from '../../../test/documents/pdf-text.js';
-import { PdfWriter, documentFonts, wrap } from './writer.js';
+import { PdfWriter, documentFonts, isolated, wrap } from './writer.js';
 import { shapeLine } from './shaping.js';
 
 const NAMES = [
@@ -53,6 +53,17 @@ describe('PDF writer, every script', () => {
     expect(text).toContain('Policy:');
     expect(text).toContain('محمد علي');
     expect(text).toContain('דוד כהן');
+  });
+
+  it('keeps what follows an isolated right-to-left name in its own order', async () => {
+    const line = shapeLine(`${isolated('محمد علي')}, 1980-05-17`, 'regular');
+    const visual = line.runs.flatMap((r) => r.glyphs.map((g) => g.text)).join('');
+    expect(visual.endsWith(', 1980-05-17')).toBe(true);
+    // The isolate marks are shaped as nothing visible, never a .notdef box.
+    expect(line.runs.flatMap((r) => r.glyphs).every((g) => g.glyph !== 0)).toBe(true);
+    const text = await pdfText(await render([`${isolated('محمد علي')}, 1980-05-17`]));
+    expect(text).toContain('محمد علي');
+    expect(text).toContain('1980-05-17');
   });
 
   it('keeps a character no face has in the text layer (a .notdef box drawn)', async () => {

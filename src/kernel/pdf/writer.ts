@@ -33,6 +33,12 @@ export function documentFonts(pdf: PDFDocument): { readonly regular: TextFont; r
   return { regular: { fonts, weight: 'regular' }, bold: { fonts, weight: 'bold' } };
 }
 
+/**
+ * `text` as a bidi isolate (FSI … PDI): its direction stays inside, so a right-to-left name does
+ * not pull the date or comma after it into its run ("محمد علي, 1980-05-17" keeps the date as written).
+ */
+export const isolated = (text: string): string => `\u2068${text}\u2069`;
+
 /** Text as the document information dictionary can hold it: any script, lone surrogates replaced. */
 export const printable = (text: string): string => text.toWellFormed();
 
