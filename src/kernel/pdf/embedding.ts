@@ -48,7 +48,7 @@ export class DocumentFonts {
   /** The resource name of `face` on `page`. */
   nameOn(page: PDFPage, face: Face): PDFName {
     let names = this.pageNames.get(page);
-    if (!names) this.pageNames.set(page, (names = new Map()));
+    if (!names) this.pageNames.set(page, (names = new Map<string, PDFName>()));
     let name = names.get(face.key);
     if (!name) names.set(face.key, (name = page.node.newFontDictionary(face.key, this.useOf(face).ref)));
     return name;
@@ -139,8 +139,8 @@ function padGlyphs<T extends object>(subset: T): T {
   const addGlyph = internals._addGlyph.bind(internals);
   internals._addGlyph = (gid) => {
     const index = addGlyph(gid);
-    const bytes = internals.glyf[index]!;
-    if (bytes.length % 2 === 1) {
+    const bytes = internals.glyf[index];
+    if (bytes && bytes.length % 2 === 1) {
       // fontkit's encoder takes only its own Buffer class: allocate through the glyph's own.
       const padded = (bytes.constructor as unknown as { alloc(size: number): Uint8Array }).alloc(bytes.length + 1);
       padded.set(bytes);

@@ -25,6 +25,7 @@ const FAMILIES = [
 ] as const;
 
 export type FamilyName = (typeof FAMILIES)[number][0];
+const PACKAGE_OF = Object.fromEntries(FAMILIES.map(([name, pkg]) => [name, pkg])) as Record<FamilyName, string>;
 
 /** Draws what no face has: its .notdef box (the text layer keeps the real character). */
 export const FALLBACK_FAMILY: FamilyName = 'NotoSans';
@@ -50,7 +51,7 @@ export function faceOf(family: FamilyName, weight: Weight): Face {
   const key = `${family}-${weight}`;
   const known = faces.get(key);
   if (known) return known;
-  const [, pkg] = FAMILIES.find(([name]) => name === family)!;
+  const pkg = PACKAGE_OF[family];
   const dir = weight === 'bold' ? '700Bold' : '400Regular';
   const bytes = readFileSync(require.resolve(`${pkg}/${dir}/${family}_${dir}.ttf`));
   const shaper = new hb.Font(new hb.Face(new hb.Blob(bytes)));
@@ -75,7 +76,7 @@ export function faceOf(family: FamilyName, weight: Weight): Face {
 
 /** The first shipped family, in fallback order, that has a glyph for the character; undefined when none has. */
 export function familyFor(char: string, weight: Weight): FamilyName | undefined {
-  const codePoint = char.codePointAt(0)!;
+  const codePoint = char.codePointAt(0) ?? 0;
   for (const [family, , serves] of FAMILIES)
     if (serves.test(char) && faceOf(family, weight).has(codePoint)) return family;
   return undefined;

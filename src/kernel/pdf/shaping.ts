@@ -63,41 +63,51 @@ function shapeUncached(line: string, weight: Weight): ShapedLine {
   return { runs: ordered.map(({ run }) => run), width };
 }
 
+interface Char {
+  readonly index: number;
+  readonly char: string;
+  readonly letter: boolean;
+  readonly clings: boolean;
+  family: FamilyName | undefined;
+}
+
 function itemize(text: string, weight: Weight, levels: Uint8Array): Item[] {
-  const chars: { index: number; char: string; family: FamilyName | undefined }[] = [];
+  const chars: Char[] = [];
   let index = 0;
+  let previous: Char | undefined;
   for (const char of text) {
-    const previous = chars[chars.length - 1];
-    const family =
-      previous && CLINGS.test(char) ? previous.family : LETTER.test(char) ? familyFor(char, weight) : undefined;
-    chars.push({ index, char, family });
+    const letter = LETTER.test(char);
+    const clings = CLINGS.test(char);
+    const family = clings ? previous?.family : letter ? familyFor(char, weight) : undefined;
+    previous = { index, char, letter, clings, family };
+    chars.push(previous);
     index += char.length;
   }
   // Spaces, digits and punctuation stay inside a run of one face; elsewhere the first face that has them.
-  const letters = chars.map((c) => LETTER.test(c.char));
-  const before: (FamilyName | undefined)[] = [];
-  chars.forEach((c, i) => (before[i] = i > 0 ? (letters[i - 1] ? chars[i - 1]!.family : before[i - 1]) : undefined));
-  let after: FamilyName | undefined;
-  for (let i = chars.length - 1; i >= 0; i -= 1) {
-    const c = chars[i]!;
-    if (letters[i]) after = c.family;
-    else if (c.family === undefined && !CLINGS.test(c.char)) {
-      const around = before[i];
-      c.family =
-        around && around === after && faceOf(around, weight).has(c.char.codePointAt(0)!)
-          ? around
-          : familyFor(c.char, weight);
-    }
-  }
-  chars.forEach((c, i) => {
-    if (c.family === undefined && i > 0 && CLINGS.test(c.char)) c.family = chars[i - 1]!.family;
+  let before: FamilyName | undefined;
+  const letterBefore = chars.map((c) => {
+    const found = before;
+    if (c.letter) before = c.family;
+    return found;
   });
+  let after: FamilyName | undefined;
+  chars.reduceRight((_, c, i) => {
+    if (c.letter) after = c.family;
+    else if (c.family === undefined && !c.clings) {
+      const around = letterBefore[i];
+      const inside = around !== undefined && around === after && faceOf(around, weight).has(c.char.codePointAt(0) ?? 0);
+      c.family = inside ? around : familyFor(c.char, weight);
+    }
+    return undefined;
+  }, undefined);
   const items: Item[] = [];
+  let family: FamilyName = FALLBACK_FAMILY;
   for (const c of chars) {
-    const family = c.family ?? FALLBACK_FAMILY;
-    const missing = c.family === undefined && !CLINGS.test(c.char);
+    // A mark or an invisible character after a space takes the face the space took.
+    family = c.family ?? (c.clings ? family : FALLBACK_FAMILY);
+    const missing = c.family === undefined && !c.clings;
     const level = levels[c.index] ?? 0;
-    const last = items[items.length - 1];
+    const last = items.at(-1);
     if (last && last.family === family && last.level === level && last.missing === missing)
       items[items.length - 1] = { ...last, end: c.index + c.char.length };
     else items.push({ start: c.index, end: c.index + c.char.length, family, level, missing });
@@ -127,16 +137,19 @@ function shapeItem(text: string, item: Item, weight: Weight): { run: GlyphRun; l
   buffer.guessSegmentProperties();
   hb.shape(face.shaper, buffer);
   const shaped = buffer.getGlyphInfosAndPositions();
+  // Glyphs of one cluster are adjacent; a cluster's text runs to the next cluster's start.
   const starts = [...new Set(shaped.map((g) => g.cluster))].sort((a, b) => a - b);
-  const glyphs: PlacedGlyph[] = [];
-  for (let i = 0; i < shaped.length;) {
-    const cluster = shaped[i]!.cluster;
-    let j = i;
-    while (j < shaped.length && shaped[j]!.cluster === cluster) j += 1;
-    const next = starts[starts.indexOf(cluster) + 1] ?? item.end;
-    glyphs.push(...textOfCluster(text.slice(cluster, next), shaped.slice(i, j), face, rtl));
-    i = j;
+  const groups: (typeof shaped)[] = [];
+  for (const g of shaped) {
+    const group = groups.at(-1);
+    if (group?.[0]?.cluster === g.cluster) group.push(g);
+    else groups.push([g]);
   }
+  const glyphs = groups.flatMap((group) => {
+    const cluster = group[0]?.cluster ?? item.start;
+    const next = starts[starts.indexOf(cluster) + 1] ?? item.end;
+    return textOfCluster(text.slice(cluster, next), group, face, rtl);
+  });
   return { run: { face, glyphs }, level: item.level };
 }
 
@@ -145,10 +158,12 @@ const MARK = /\p{Mn}/u;
 /**
  * A cluster's glyphs with the text each stands for. Where glyphs and characters pair off in order
  * (and no glyph with a width stands for a nonspacing mark, which readers take for zero width),
- * each glyph carries its character. Otherwise (a conjunct, a reordered vowel sign, a glyph split in
- * two) the glyphs carry a zero-width space, which readers skip, and one blank glyph with no width
- * after them carries the cluster's text. Right-to-left runs get their text reversed, as PDF
- * readers take them in visual order and turn them back.
+ * each glyph carries its character; a glyph split in two (Arabic dots) leaves its text on the part
+ * with a width. Otherwise (a conjunct, a reordered vowel sign) the glyphs are drawn apart, outside
+ * the text flow, carrying a zero-width space, which readers skip, and blank glyphs in the flow
+ * carry the cluster's text: its first character as wide as the cluster, the rest with no width,
+ * as readers count nonspacing marks. Right-to-left runs get their text reversed, as PDF readers
+ * take them in visual order and turn them back.
  */
 function textOfCluster(
   text: string,
@@ -165,8 +180,9 @@ function textOfCluster(
     dx: (g.xOffset ?? 0) / em,
     dy: (g.yOffset ?? 0) / em,
   }));
-  const paired = chars.length === placed.length && placed.every((g, k) => g.advance === 0 || !MARK.test(chars[k]!));
-  if (paired) return placed.map((g, k) => ({ ...g, text: chars[k]! }));
+  const paired =
+    chars.length === placed.length && placed.every((g, k) => g.advance === 0 || !MARK.test(chars[k] ?? ''));
+  if (paired) return placed.map((g, k) => ({ ...g, text: chars[k] ?? '' }));
   const wide = placed.filter((g) => g.advance !== 0);
   if (wide.length === 1 && !MARK.test(text))
     return placed.map((g) => ({ ...g, text: g === wide[0] ? chars.join('') : '\u200b' }));
@@ -179,7 +195,8 @@ function textOfCluster(
     pen += g.advance;
     return overlay;
   });
-  const lead = MARK.test(chars[0]!) ? '' : chars[0]!;
+  const first = chars[0] ?? '';
+  const lead = MARK.test(first) ? '' : first;
   const rest = chars.slice(lead ? 1 : 0).join('');
   const carriers = [
     { glyph: blank, text: lead || '\u200b', advance: pen, dx: 0, dy: 0, carrier: true },
@@ -188,23 +205,21 @@ function textOfCluster(
   return [...overlays, ...carriers];
 }
 
-/** UAX #9 L2 over runs of one level each: reverse every sequence at or above each odd-or-higher level. */
+/** UAX #9 L2 over runs of one level each: from the highest level down to the lowest odd one, reverse every stretch at or above it. */
 function visualOrder<T extends { level: number }>(runs: T[]): T[] {
-  const order = [...runs];
+  let order = [...runs];
   const levels = order.map((r) => r.level);
   const highest = Math.max(0, ...levels);
   const lowestOdd = Math.min(...levels.filter((l) => l % 2 === 1), highest + 1);
   for (let level = highest; level >= lowestOdd; level -= 1) {
-    for (let i = 0; i < order.length;) {
-      if (order[i]!.level < level) {
-        i += 1;
-        continue;
-      }
-      let j = i;
-      while (j < order.length && order[j]!.level >= level) j += 1;
-      order.splice(i, j - i, ...order.slice(i, j).reverse());
-      i = j;
+    const stretches: T[][] = [];
+    for (const run of order) {
+      const last = stretches.at(-1);
+      const high = run.level >= level;
+      if (last && high && (last[0]?.level ?? 0) >= level) last.push(run);
+      else stretches.push([run]);
     }
+    order = stretches.flatMap((stretch) => ((stretch[0]?.level ?? 0) >= level ? stretch.reverse() : stretch));
   }
   return order;
 }
