@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { PDFHexString, PDFName, PDFString, type PDFDocument, type PDFPage, type PDFRef } from 'pdf-lib';
+import { deflateSync } from 'node:zlib';
+import {
+  PDFHexString,
+  PDFName,
+  PDFString,
+  type PDFContext,
+  type PDFDocument,
+  type PDFPage,
+  type PDFRef,
+} from 'pdf-lib';
 import type { Face } from './faces.js';
 
 /** A face as one document uses it: the codes drawn so far, each a (glyph, text) pair. */
@@ -76,7 +85,7 @@ export class DocumentFonts {
     const context = this.pdf.context;
     const subset = padGlyphs(face.outlines.createSubset());
     const gids = entries.map((e) => subset.includeGlyph(e.glyph));
-    const file = await encoded(subset);
+    const file = encoded(subset);
     // A tag of six capitals marks a subset; derived from what it holds so the same document gives the same bytes.
     const digest = createHash('sha256').update(file).digest();
     const tag = Array.from(digest.subarray(0, 6), (b) => String.fromCharCode(65 + (b % 26))).join('');
@@ -95,7 +104,7 @@ export class DocumentFonts {
       Descent: Math.round(outlines.descent * scale),
       CapHeight: Math.round((outlines.capHeight || outlines.ascent) * scale),
       StemV: 0,
-      FontFile2: context.register(context.flateStream(file, { Length1: file.length })),
+      FontFile2: context.register(flate(context, file, { Length1: file.length })),
     });
     const cidToGid = new Uint8Array(gids.length * 2);
     gids.forEach((gid, cid) => cidToGid.set([gid >> 8, gid & 0xff], cid * 2));
@@ -106,9 +115,9 @@ export class DocumentFonts {
       CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 },
       FontDescriptor: context.register(descriptor),
       W: [0, entries.map((e) => e.width)],
-      CIDToGIDMap: context.register(context.flateStream(cidToGid)),
+      CIDToGIDMap: context.register(flate(context, cidToGid)),
     });
-    const toUnicode = context.register(context.flateStream(unicodeMap(entries.map((e) => e.text))));
+    const toUnicode = context.register(flate(context, Buffer.from(unicodeMap(entries.map((e) => e.text)))));
     context.assign(
       ref,
       context.obj({
@@ -152,14 +161,30 @@ function padGlyphs<T extends object>(subset: T): T {
   return subset;
 }
 
-function encoded(subset: ReturnType<Face['outlines']['createSubset']>): Promise<Uint8Array> {
-  return new Promise((resolve) => {
-    const parts: Uint8Array[] = [];
-    subset
-      .encodeStream()
-      .on('data', (part) => parts.push(part))
-      .on('end', () => resolve(Buffer.concat(parts)));
-  });
+/** A Flate stream compressed by Node's zlib: the font files are most of a document's bytes, and pdf-lib's own deflate is JavaScript. */
+function flate(context: PDFContext, bytes: Uint8Array, dict: Record<string, number> = {}) {
+  return context.stream(deflateSync(bytes), { ...dict, Filter: 'FlateDecode' });
+}
+
+type Subset = ReturnType<Face['outlines']['createSubset']>;
+interface EncodeStream {
+  end(): void;
+  read(): Uint8Array | null;
+}
+let EncodeStreamClass: (new () => EncodeStream) | undefined;
+
+/**
+ * The subset's font file, encoded at once. fontkit's `encodeStream()` hands the bytes over through
+ * its bundled stream polyfill, whose ticks are timers (a millisecond or more each, several per
+ * font); its stream class, taken once from a throwaway stream, is written and read synchronously.
+ */
+function encoded(subset: Subset): Uint8Array {
+  EncodeStreamClass ??= (Object.getPrototypeOf(subset.encodeStream()) as { constructor: new () => EncodeStream })
+    .constructor;
+  const stream = new EncodeStreamClass();
+  (subset as unknown as { encode(stream: EncodeStream): void }).encode(stream);
+  stream.end();
+  return Buffer.from(stream.read() ?? new Uint8Array());
 }
 
 const hex = (text: string) =>
