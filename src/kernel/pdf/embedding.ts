@@ -33,7 +33,9 @@ export class DocumentFonts {
   constructor(private readonly pdf: PDFDocument) {
     // pdf-lib writes what it embeds when the document is saved; it offers no public hook for a
     // font it did not build, so this one joins its list of things to embed then.
-    (pdf as unknown as { fonts: { embed(): Promise<void> }[] }).fonts.push({ embed: async () => this.embed() });
+    (pdf as unknown as { fonts: { embed(): Promise<void> }[] }).fonts.push({
+      embed: () => Promise.resolve(this.embed()),
+    });
   }
 
   /** The 2-byte code of `glyph` standing for `text` in `face` (allocated on first use); `width` for a carrier. */
@@ -77,11 +79,11 @@ export class DocumentFonts {
     return use;
   }
 
-  private async embed(): Promise<void> {
-    for (const use of this.uses.values()) await this.embedFace(use);
+  private embed(): void {
+    for (const use of this.uses.values()) this.embedFace(use);
   }
 
-  private async embedFace({ face, ref, entries }: FaceUse): Promise<void> {
+  private embedFace({ face, ref, entries }: FaceUse): void {
     const context = this.pdf.context;
     const subset = padGlyphs(face.outlines.createSubset());
     const gids = entries.map((e) => subset.includeGlyph(e.glyph));
