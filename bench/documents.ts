@@ -11,7 +11,7 @@ import { catalogueReaderFor } from '../src/catalogue/reader.js';
 import { loadConfig } from '../src/config/config.js';
 import { connectDatabase } from '../src/db/connect.js';
 import { documentLanguagesOf } from '../src/documents/brand-facts.js';
-import { renderPolicyDocument } from '../src/documents/certificate.js';
+import { renderPolicyDocument, type CertificateFacts } from '../src/documents/certificate.js';
 import { documentFactsFor } from '../src/documents/document-facts.js';
 import { policyOwnerOf } from '../src/documents/repository.js';
 import { findPolicy } from '../src/policies/repository-read.js';
@@ -59,8 +59,7 @@ try {
     const factsOf = await documentFactsFor(db, snapshot, policy, 'https://bench.example');
     const detail = policy.details[0]!;
     described = `${policy.brandCode} ${policy.policyNumber}, ${detail.travellers.length} travellers, ${detail.dependents.length} dependent(s), ${detail.options.length} options`;
-    for (const language of documentLanguagesOf(brand)) {
-      const facts = factsOf(detail, language);
+    const measure = async (label: string, facts: CertificateFacts) => {
       let bytes = 0;
       for (let i = 0; i < Math.ceil(count / 10); i++) bytes = (await renderPolicyDocument(facts)).byteLength;
       const cpu = process.cpuUsage();
@@ -69,7 +68,7 @@ try {
       const seconds = (performance.now() - started) / 1000;
       const used = process.cpuUsage(cpu);
       const result = {
-        language,
+        language: label,
         documents: count,
         microsecondsPerDocument: (seconds * 1e6) / count,
         cpuMicrosecondsPerDocument: (used.user + used.system) / count,
@@ -77,8 +76,30 @@ try {
         bytes,
       };
       results.push(result);
-      process.stderr.write(`${language}: ${result.microsecondsPerDocument.toFixed(0)} µs per certificate\n`);
-    }
+      process.stderr.write(`${label}: ${result.microsecondsPerDocument.toFixed(0)} µs per certificate\n`);
+    };
+    const factsIn = (language: CertificateFacts['language'], of = detail): CertificateFacts => {
+      const facts = factsOf(detail, language);
+      return {
+        ...facts,
+        policy: { ...policy, details: policy.details.map((d) => (d === detail ? of : d)) },
+        detail: of,
+      };
+    };
+    const languages = documentLanguagesOf(brand);
+    for (const language of languages) await measure(language, factsIn(language));
+    // The same certificate with a Chinese and an Arabic traveller beside a Latin one: three more
+    // faces shaped, subset and embedded.
+    const [first, second, ...others] = detail.travellers;
+    const scripts = {
+      ...detail,
+      travellers: [
+        { ...first!, title: undefined, firstName: '小龍', surname: '李' },
+        { ...second!, title: undefined, firstName: 'محمد', surname: 'علي' },
+        ...others,
+      ],
+    };
+    await measure(`${languages[0]} (Chinese and Arabic names beside a Latin one)`, factsIn(languages[0]!, scripts));
   } finally {
     await db.destroy();
   }

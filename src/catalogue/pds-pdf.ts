@@ -1,5 +1,5 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { PdfWriter, printable } from '../kernel/pdf/writer.js';
+import { PDFDocument } from 'pdf-lib';
+import { PdfWriter, documentFonts, printable } from '../kernel/pdf/writer.js';
 import type { PdsDocumentFile } from './file-schemas.js';
 import type { BrandCatalogue } from './model.js';
 
@@ -19,8 +19,7 @@ export async function renderPds(brand: BrandCatalogue, contractId: number, doc: 
   pdf.setProducer('pdf-lib');
   pdf.setCreationDate(issuedAt);
   pdf.setModificationDate(issuedAt);
-  const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const { regular, bold } = documentFonts(pdf);
   const out = new PdfWriter(pdf, { regular, bold });
   out.text(doc.title, bold, 18, 10);
   out.text(`${brand.brand.name} - ${contract?.name ?? ''} (contract ${contractId}, underwriter ${contract?.underwriterCode ?? ''})`, regular, 10, 12);

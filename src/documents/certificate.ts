@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import type { DetailRecord } from '../policies/model.js';
 import {
   amendmentSection,
@@ -12,7 +12,7 @@ import {
 } from './certificate-sections.js';
 import type { CertificateFacts } from './certificate-facts.js';
 import { LABELS } from './labels.js';
-import { PdfWriter, printable } from '../kernel/pdf/writer.js';
+import { PdfWriter, documentFonts, printable } from '../kernel/pdf/writer.js';
 
 /** CERTIFICATE for a purchase or an amendment; CANCELLATION_NOTICE for a cancellation. */
 export const DOCUMENT_KINDS = ['CERTIFICATE', 'CANCELLATION_NOTICE'] as const;
@@ -48,10 +48,7 @@ export async function renderPolicyDocument(facts: CertificateFacts): Promise<Uin
   pdf.setProducer('pdf-lib');
   pdf.setCreationDate(at);
   pdf.setModificationDate(at);
-  const out = new PdfWriter(pdf, {
-    regular: await pdf.embedFont(StandardFonts.Helvetica),
-    bold: await pdf.embedFont(StandardFonts.HelveticaBold),
-  });
+  const out = new PdfWriter(pdf, documentFonts(pdf));
 
   out.line(brand.name, 11);
   out.heading(title, 18);
