@@ -1,6 +1,6 @@
 import { amountFormat } from '../kernel/money/currency.js';
 import { instantIn } from '../kernel/calendar/zones.js';
-import type { PdfWriter } from '../kernel/pdf/writer.js';
+import { isolated, type PdfWriter } from '../kernel/pdf/writer.js';
 import { TRANSACTION_TYPE, type DetailRecord, type PersonRecord, type PolicyRecord } from '../policies/model.js';
 import { AMENDMENT_FEE, CANCELLATION_FEE } from '../policy-changes/rules.js';
 import type { CertificateFacts } from './certificate-facts.js';
@@ -35,9 +35,10 @@ function transactionMinor(detail: DetailRecord): number {
 
 const dateTimeIn = (at: Date, zone: string) => instantIn(at, zone).localDateTime.slice(0, 16).replace('T', ' ');
 
+// The name isolated: a right-to-left name must not pull the date after it into its run.
 const personLine = (person: PersonRecord, labels: DocumentLabels) =>
   [
-    [person.title, person.firstName, person.surname].filter(Boolean).join(' '),
+    isolated([person.title, person.firstName, person.surname].filter(Boolean).join(' ')),
     person.dateOfBirth ?? (person.age === undefined ? undefined : String(person.age)),
     person.isPrimary ? `(${labels.primary})` : undefined,
   ]
