@@ -1,7 +1,7 @@
 import type { PolicyActionType } from '../../policies/schemas-detail.js';
 import { isoDate } from '../../kernel/calendar/dates.js';
 import { calendarDateIn } from '../../kernel/calendar/zones.js';
-import { escapeHtml, mailHtml } from './html.js';
+import { mailHtml } from './html.js';
 import type { AttachedDocument, MailAddress, MailAttachment, MailMessage } from './model.js';
 import type { MailFact, PolicyMailContent } from './content.js';
 import { WORDING, type MailLanguage, type MailOccasion, type MailWording } from './wording.js';
