@@ -17,6 +17,7 @@ import { DIALECT } from '../helpers/database.js';
 import { scaled } from '../helpers/time-scale.js';
 import { boughtPolicy, confirm, NOW, previewCancellation, type ChangeAnswer } from '../policy-changes/support.js';
 import { workerOf } from '../documents/delivery-support.js';
+import { emailInput } from './fixtures.js';
 
 // Debian's Chromium; .ci/run installs it with apt when it is missing.
 const CHROMIUM = '/usr/bin/chromium';
@@ -182,5 +183,32 @@ describe.skipIf(!hasChromium)(`the sandbox mailbox's HTML e-mails in a real brow
       }
     },
     scaled(240_000),
+  );
+
+  it(
+    'runs no script of a kept HTML part: the frame is sandboxed and its route forbids scripts',
+    async () => {
+      const t = getApp();
+      const message = composePolicyEmail(emailInput({ messageKey: 'browser:script' }));
+      const html =
+        '<!doctype html><html lang="en"><head><title>x</title></head><body><main><h1>static</h1></main>' +
+        "<script>document.querySelector('h1').textContent = 'ran'</script></body></html>";
+      await sandboxMailbox(t.context.db, t.context.clock).send({ ...message, html });
+      const id = await newestMailId(t);
+      const context = await browser!.newContext();
+      try {
+        const page = await context.newPage();
+        for (const url of [`${origin}/sandbox/mail/${String(id)}`, `${origin}/sandbox/mail/${String(id)}/html`]) {
+          expect((await page.goto(url))?.status()).toBe(200);
+          const root = url.endsWith('/html')
+            ? page.locator('html')
+            : page.frameLocator('iframe[sandbox]').locator('html');
+          await expect.poll(() => root.locator('h1').textContent()).toBe('static');
+        }
+      } finally {
+        await context.close();
+      }
+    },
+    scaled(60_000),
   );
 });
