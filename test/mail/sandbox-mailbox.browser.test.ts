@@ -154,6 +154,15 @@ describe.skipIf(!hasChromium)(`the sandbox mailbox's HTML e-mails in a real brow
         // axe needs scripts, which the mailbox's frame never runs: the HTML part is also opened
         // in a page of its own, as a mail client renders it.
         const alone = await context.newPage();
+        for (const viewport of VIEWPORTS) {
+          await page.setViewportSize(viewport);
+          expect((await page.goto(`${origin}/sandbox/mail`))?.status()).toBe(200);
+          expect(await page.getByRole('link').count()).toBe(emails.length);
+          expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+          expect(await violationsIn(page), 'mailbox list').toEqual([]);
+          const size = `${String(viewport.width)}x${String(viewport.height)}`;
+          await page.screenshot({ path: `${SCREENSHOTS}/mailbox-list-${size}.png`, fullPage: true });
+        }
         for (const email of emails) {
           const url = `${origin}/sandbox/mail/${String(email.id)}`;
           const html = await (await context.request.get(`${url}/html`)).text();
