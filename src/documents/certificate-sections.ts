@@ -1,11 +1,12 @@
 import { amountFormat } from '../kernel/money/currency.js';
 import { instantIn } from '../kernel/calendar/zones.js';
 import { isolated, type PdfWriter } from '../kernel/pdf/writer.js';
-import { TRANSACTION_TYPE, type DetailRecord, type PersonRecord, type PolicyRecord } from '../policies/model.js';
+import { TRANSACTION_TYPE, type PersonRecord, type PolicyRecord } from '../policies/model.js';
 import { AMENDMENT_FEE, CANCELLATION_FEE } from '../policy-changes/rules.js';
 import type { CertificateFacts } from './certificate-facts.js';
 import type { DocumentLabels } from './labels.js';
 import { changesBetween, coverUnchanged, type AddedRemoved } from './transaction-changes.js';
+import { amountOfType, transactionMinor } from '../policies/transaction-amounts.js';
 
 /** The sections of a policy document, in the order `renderPolicyDocument` writes them. */
 
@@ -17,20 +18,6 @@ function moneyOf(policy: PolicyRecord) {
   const number = amountFormat(digits);
   return (minor: number) =>
     `${minor < 0 ? '-' : ''}${policy.currency.symbol}${number.format(Math.abs(minor) / 10 ** digits)} ${policy.currency.code}`;
-}
-
-const sumOf = (detail: DetailRecord, type: number) =>
-  detail.financials.filter((f) => f.transactionTypeId === type).reduce((sum, f) => sum + f.amountMinor, 0);
-
-/** What the transaction charged (negative: refunded), as policies/present.ts counts it. */
-function transactionMinor(detail: DetailRecord): number {
-  return (
-    sumOf(detail, TRANSACTION_TYPE.Premium) -
-    sumOf(detail, TRANSACTION_TYPE.Discount) +
-    sumOf(detail, TRANSACTION_TYPE.Tax) +
-    sumOf(detail, TRANSACTION_TYPE.Donation) +
-    sumOf(detail, TRANSACTION_TYPE.Fee)
-  );
 }
 
 const dateTimeIn = (at: Date, zone: string) => instantIn(at, zone).localDateTime.slice(0, 16).replace('T', ' ');
@@ -155,8 +142,8 @@ export const moneySection: Section = (out, { policy, detail }, labels) => {
         : (name ?? labels.fee);
   // Each part's share of the total: + the customer pays it, − it comes back to the customer.
   const parts: { label: string; minor: number }[] = [
-    { label: labels.premium, minor: sumOf(detail, TRANSACTION_TYPE.Premium) },
-    { label: labels.discount, minor: -sumOf(detail, TRANSACTION_TYPE.Discount) },
+    { label: labels.premium, minor: amountOfType(detail, TRANSACTION_TYPE.Premium) },
+    { label: labels.discount, minor: -amountOfType(detail, TRANSACTION_TYPE.Discount) },
     ...detail.financials.flatMap((f) =>
       f.transactionTypeId === TRANSACTION_TYPE.Tax
         ? [{ label: f.name ?? labels.tax, minor: f.amountMinor }]
@@ -164,7 +151,7 @@ export const moneySection: Section = (out, { policy, detail }, labels) => {
           ? [{ label: feeName(f.name), minor: f.amountMinor }]
           : [],
     ),
-    { label: labels.donation, minor: sumOf(detail, TRANSACTION_TYPE.Donation) },
+    { label: labels.donation, minor: amountOfType(detail, TRANSACTION_TYPE.Donation) },
   ];
   const total = transactionMinor(detail);
   out.heading(labels.money);

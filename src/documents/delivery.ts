@@ -6,8 +6,9 @@ import type { AppContext, Clock } from '../context.js';
 import type { Executor, Tx } from '../db/database.js';
 import { documentsSentEvent } from '../events/data.js';
 import { policyReferencesOf, recordEvent } from '../events/repository.js';
-import { composePolicyEmail } from './mail/compose.js';
+import { composePolicyEmail, type PolicyEmailInput } from './mail/compose.js';
 import type { MailAttachment } from './mail/model.js';
+import { policyEmailFacts } from './mail/policy-facts.js';
 import { mailTransportFor, type MailTransport } from './mail/transport.js';
 import type { OutboxMessage } from '../db/outbox/repository.js';
 import type { OutboxKind } from '../db/outbox/kinds.js';
@@ -17,7 +18,8 @@ import { findPolicy } from '../policies/repository.js';
 import { policyNumberOfQuote } from '../policies/repository-read.js';
 import { brandFactsOf, documentLanguagesOf } from './brand-facts.js';
 import { customerLinkUrl } from './document-facts.js';
-import { POLICY_DOCUMENTS, type PolicyDocumentsPayload } from './messages.js';
+import type { DocumentLanguage } from './labels.js';
+import { isResendKey, POLICY_DOCUMENTS, type PolicyDocumentsPayload } from './messages.js';
 import { documentFileOf, policyOwnerOf } from './repository.js';
 import { ensureTransactionDocuments, type DocumentDeps } from './service.js';
 
@@ -51,8 +53,8 @@ export function documentDeliveryHandlers(deps: DeliveryDeps): Record<string, Out
 }
 
 /**
- * Sends one transaction's documents to the primary traveller (or the resend's address): the
- * certificate (or cancellation notice) in the brand's default language, and the PDS of the plan.
+ * Sends one transaction's documents to the primary traveller (or the resend's address), worded
+ * for the transaction or, for a partner's resend, as documents sent again (`policyEmailInputOf`).
  * The Message-ID derives from the outbox key: a redelivery after a crash carries the same one.
  * A policy whose traveller gave no e-mail address has nothing to send: the message completes.
  */
@@ -69,31 +71,47 @@ export async function deliverPolicyDocuments(deps: DeliveryDeps, message: Outbox
     deps.log?.info(fields, 'policy documents not sent: the primary traveller has no e-mail address');
     return;
   }
+  const resend = isResendKey(message.key);
+  const input = await policyEmailInputOf(deps, policy, detail, { messageKey: message.key, to: email, resend });
+  await deps.transport.send(composePolicyEmail(input));
+  deps.log?.info({ ...fields, resend }, 'policy documents sent');
+}
+
+/**
+ * The e-mail of one transaction of `policy` to `to`, in `language` (a policy records none: the
+ * brand's default). Attached: the transaction's certificate or cancellation notice and, while
+ * the policy is in force, the plan's PDS (a cancelled policy's terms no longer apply).
+ */
+export async function policyEmailInputOf(
+  deps: DeliveryDeps,
+  policy: PolicyRecord,
+  detail: DetailRecord,
+  email: { readonly messageKey: string; readonly to: string; readonly resend: boolean; language?: DocumentLanguage },
+): Promise<PolicyEmailInput> {
   const snapshot = await deps.catalogue.snapshot();
   const brand = snapshot.brands.get(policy.brandCode);
   if (!brand) throw new Error(`brand ${policy.brandCode} is not in the catalogue`);
-  // A policy records no language: the brand's default one is the policy's.
-  const language = documentLanguagesOf(brand)[0] ?? 'en';
-  const documents = await ensureTransactionDocuments(deps, policy, sequenceNumber);
+  const language = email.language ?? documentLanguagesOf(brand)[0] ?? 'en';
+  const documents = await ensureTransactionDocuments(deps, policy, detail.sequenceNumber);
   const certificate = documents.find((d) => d.language === language) ?? documents[0];
   const file = certificate && (await documentFileOf(deps.db, policy.id, certificate.documentId));
   if (!file) throw new Error('the transaction has no document');
+  const holder = detail.travellers.find((t) => t.isPrimary) ?? detail.travellers[0];
   const attachments: MailAttachment[] = [
-    { filename: file.fileName, contentType: 'application/pdf', content: file.content },
-    ...pdsAttachment(snapshot, brand, policy, detail, language),
+    { filename: file.fileName, contentType: 'application/pdf', content: file.content, document: { kind: file.kind } },
+    ...(detail.actionType === 'Cancellation' ? [] : pdsAttachment(snapshot, brand, policy, detail, language)),
   ];
-  const mail = composePolicyEmail({
-    messageKey: message.key,
-    kind: detail.actionType,
+  return {
+    messageKey: email.messageKey,
+    resend: email.resend,
     language,
     brand: brandFactsOf(brand, language),
     policyNumber: policy.policyNumber,
-    holder: { firstName: holder.firstName, lastName: holder.surname, email },
+    holder: { firstName: holder?.firstName ?? '', lastName: holder?.surname ?? '', email: email.to },
+    ...policyEmailFacts(policy, detail),
     documentLinkUrl: customerLinkUrl(deps.linkBaseUrl, policy),
     attachments,
-  });
-  await deps.transport.send(mail);
-  deps.log?.info({ ...fields, resend: payload.emailAddress !== undefined }, 'policy documents sent');
+  };
 }
 
 /** The partner's `documents.sent`, committed with the SENT mark: only when an e-mail went out. */
@@ -142,5 +160,7 @@ function pdsAttachment(
     planId,
   });
   const pds = snapshot.pds.get(`${String(contractId)}/${doc.key}`);
-  return pds ? [{ filename: pds.filename, contentType: 'application/pdf', content: new Uint8Array(pds.content) }] : [];
+  if (!pds) return [];
+  const document = { kind: 'PDS' as const, name: doc.name };
+  return [{ filename: pds.filename, contentType: 'application/pdf', content: new Uint8Array(pds.content), document }];
 }

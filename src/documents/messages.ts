@@ -26,6 +26,11 @@ export function changeDocumentsMessage(policyNumber: string, sequenceNumber: num
   return { key: `${POLICY_DOCUMENTS}:${policyNumber}:${String(sequenceNumber)}`, kind: POLICY_DOCUMENTS, payload, at };
 }
 
+const RESEND = ':resend:';
+
+/** A partner's resend, told by its key (so messages queued before the e-mail said so are told too). */
+export const isResendKey = (key: string): boolean => key.includes(RESEND);
+
 /** A partner's resend: a new key every time (`…:resend:<uuid>`), optionally to another address. */
 export function resendDocumentsMessage(
   resend: { policyNumber: string; sequenceNumber: number; emailAddress?: string; id: string },
@@ -38,7 +43,7 @@ export function resendDocumentsMessage(
     ...(emailAddress === undefined ? {} : { emailAddress }),
   };
   return {
-    key: `${POLICY_DOCUMENTS}:${policyNumber}:${String(sequenceNumber)}:resend:${id}`,
+    key: `${POLICY_DOCUMENTS}:${policyNumber}:${String(sequenceNumber)}${RESEND}${id}`,
     kind: POLICY_DOCUMENTS,
     payload,
     at,

@@ -5,6 +5,7 @@ import { coverDays } from '../kernel/calendar/dates.js';
 import { localDateOf } from '../kernel/calendar/local-date.js';
 import { endOfDayIn, instantIn, startOfDayIn } from '../kernel/calendar/zones.js';
 import { ACTION_TYPE_IDS, TRANSACTION_TYPE, type DetailRecord, type PersonRecord, type PolicyRecord } from './model.js';
+import { amountOfType, transactionMinor } from './transaction-amounts.js';
 import type {
   Address,
   AuthorizationPolicy,
@@ -106,21 +107,6 @@ function travellerOf(policy: PolicyRecord, person: PersonRecord, major: ToMajor)
   };
 }
 
-function sumOf(detail: DetailRecord, type: number): number {
-  return detail.financials.filter((f) => f.transactionTypeId === type).reduce((sum, f) => sum + f.amountMinor, 0);
-}
-
-/** What the transaction charged (negative: refunded), minor units: premium − discount + taxes + donation + fees. */
-function transactionMinor(detail: DetailRecord): number {
-  return (
-    sumOf(detail, TRANSACTION_TYPE.Premium) -
-    sumOf(detail, TRANSACTION_TYPE.Discount) +
-    sumOf(detail, TRANSACTION_TYPE.Tax) +
-    sumOf(detail, TRANSACTION_TYPE.Donation) +
-    sumOf(detail, TRANSACTION_TYPE.Fee)
-  );
-}
-
 const named = (detail: DetailRecord, type: number, major: ToMajor) =>
   detail.financials
     .filter((f) => f.transactionTypeId === type)
@@ -130,9 +116,9 @@ function financialSummaryOf(detail: DetailRecord, major: ToMajor): Static<typeof
   return {
     policyDetailId: detail.id,
     transactionAmount: major(transactionMinor(detail)),
-    premium: major(sumOf(detail, TRANSACTION_TYPE.Premium)),
-    discount: major(sumOf(detail, TRANSACTION_TYPE.Discount)),
-    footprintsDonation: major(sumOf(detail, TRANSACTION_TYPE.Donation)),
+    premium: major(amountOfType(detail, TRANSACTION_TYPE.Premium)),
+    discount: major(amountOfType(detail, TRANSACTION_TYPE.Discount)),
+    footprintsDonation: major(amountOfType(detail, TRANSACTION_TYPE.Donation)),
     taxes: named(detail, TRANSACTION_TYPE.Tax, major),
     // Extension (docs/api-contract.md): an amendment or cancellation fee; absent when there is none.
     ...(detail.financials.some((f) => f.transactionTypeId === TRANSACTION_TYPE.Fee)

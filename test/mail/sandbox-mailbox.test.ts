@@ -42,6 +42,25 @@ describe('sandbox mailbox (staging without SMTP_URL)', () => {
     expect(one.body).toContain('https://api.example/documents/v1/abcDEF_123-xyz');
     expect(one.body).toContain(`href="/sandbox/mail/${String(firstId)}/attachments/1"`);
     expect(one.body).toContain('certificate-NMD-000123-1.pdf');
+    // The HTML part in a sandboxed frame (no allow-scripts), from a route of its own; the text beside it.
+    const frame = /<iframe ([^>]*)><\/iframe>/.exec(one.body)?.[1] ?? '';
+    expect(frame).toContain('sandbox=""');
+    expect(frame).toContain(`src="/sandbox/mail/${String(firstId)}/html"`);
+    expect(frame).toMatch(/title="HTML part: [^"]+"/);
+    expect(one.body).toContain('<pre data-text>');
+    expect(one.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'; frame-ancestors 'none'",
+    );
+
+    const html = await app.inject({ method: 'GET', url: `/sandbox/mail/${String(firstId)}/html` });
+    expect(html.statusCode).toBe(200);
+    expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(html.body).toBe(message.html);
+    const policy = String(html.headers['content-security-policy']).split('; ');
+    expect(policy).toEqual(expect.arrayContaining(["default-src 'none'", "frame-ancestors 'self'", 'sandbox']));
+    expect(policy.some((directive) => directive.startsWith('script-src'))).toBe(false);
+    expect(html.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(html.body).toContain('&lt;script&gt;x&lt;/script&gt; Doe');
 
     const file = await app.inject({ method: 'GET', url: `/sandbox/mail/${String(firstId)}/attachments/1` });
     expect(file.statusCode).toBe(200);
@@ -49,7 +68,11 @@ describe('sandbox mailbox (staging without SMTP_URL)', () => {
     expect(file.headers['content-disposition']).toBe('attachment; filename="certificate-NMD-000123-1.pdf"');
     expect(Buffer.compare(file.rawPayload, Buffer.from(PDF_BYTES))).toBe(0);
 
-    for (const url of ['/sandbox/mail/999999', `/sandbox/mail/${String(firstId)}/attachments/9`]) {
+    for (const url of [
+      '/sandbox/mail/999999',
+      '/sandbox/mail/999999/html',
+      `/sandbox/mail/${String(firstId)}/attachments/9`,
+    ]) {
       const missing = await app.inject({ method: 'GET', url });
       expect(missing.statusCode).toBe(404);
     }

@@ -27,7 +27,7 @@ describe('smtpTransport', () => {
     expect(mail.messageId).toBe('<policy-documents=3A12=3A1@nomad.example>');
     expect(mail.from?.value).toEqual([{ name: 'Nomad Global', address: 'hello@nomad.example' }]);
     expect(mail.replyTo?.value).toEqual([{ name: 'Nomad Global', address: 'hello@nomad.example' }]);
-    expect(mail.subject).toBe('Your travel insurance policy NMD-000123');
+    expect(mail.subject).toBe('Your travel insurance policy NMD-000123 is confirmed');
     expect(mail.text?.trim()).toBe(message.text.trim());
     expect(mail.html).toContain('https://api.example/documents/v1/abcDEF_123-xyz');
     expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([

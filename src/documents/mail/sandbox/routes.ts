@@ -18,13 +18,23 @@ const AttachmentParams = Type.Object({
   position: Type.Integer({ minimum: 1, maximum: 1000 }),
 });
 
+/** The mailbox's own pages: nothing from elsewhere, and only its own e-mails' HTML framed. */
+const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'; frame-ancestors 'none'";
+
+/**
+ * An e-mail's HTML part, which partner text reached: no script, no fetch, no form, sandboxed
+ * even when opened on its own (`sandbox`), framed only by the mailbox's page.
+ */
+const MAIL_HTML_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox";
+
 /** HTML for a browser: never cached, never scripted, no images or styles from elsewhere. */
-function sendHtml(reply: FastifyReply, html: string, status = 200): FastifyReply {
+function sendHtml(reply: FastifyReply, html: string, status = 200, policy = PAGE_POLICY): FastifyReply {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+    .header('content-security-policy', policy)
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .send(html);
@@ -57,6 +67,23 @@ export const sandboxMailRoutes: FastifyPluginAsyncTypebox<SandboxMailRoutesOptio
     async (request, reply) => {
       const mail = await findKeptMail(context.db, request.params.mailId);
       return mail ? sendHtml(reply, mailPage(mail, base)) : sendHtml(reply, NOT_FOUND_PAGE, 404);
+    },
+  );
+
+  api.get(
+    `${base}/:mailId/html`,
+    {
+      schema: {
+        ...common,
+        params: MailParams,
+        operationId: 'sandboxMailHtml',
+        summary: 'Sandbox mailbox: the HTML part of one e-mail',
+      },
+    },
+    async (request, reply) => {
+      const mail = await findKeptMail(context.db, request.params.mailId);
+      if (!mail?.html) return sendHtml(reply, NOT_FOUND_PAGE, 404);
+      return sendHtml(reply.header('x-frame-options', 'SAMEORIGIN'), mail.html, 200, MAIL_HTML_POLICY);
     },
   );
 
