@@ -85,7 +85,7 @@ describe(`the policy e-mail of each transaction kind, parsed as received (${DIAL
     const expectCommon = (mail: ParsedMail) => {
       const text = plain(mail.text ?? '');
       expect(text).toContain('Travellers: Ada Lovelace, Charles Babbage, Byron Lovelace\n');
-      expect(text).toContain('In an emergency: 24-hour emergency assistance: +61 2 8000 1000');
+      expect(text).toContain('In an emergency: +61 2 8000 1000 (24 hours');
       expect(text).toContain(`\n${link}\n`);
       expect(mail.html).toContain(`<a href="${link}"`);
       expect(mail.html).toContain('href="tel:+61280001000"');
