@@ -5,6 +5,7 @@ import type { DocumentLanguage } from './labels.js';
 import type { LinkBrand, PolicyPageFacts } from './link-view.js';
 import type { StoredDocument } from './repository.js';
 import { LINK_WORDS, type LinkWords } from './link-words.js';
+import { phoneNumberIn } from '../kernel/html/phone.js';
 
 /** The customer's pages (pure): the policy and its documents, the expired link, the link that opens nothing. */
 
@@ -27,13 +28,9 @@ const mailboxOf = (from: string | undefined) =>
 
 /** EMERGENCYPHONE's text with its number as a tel: link (a tap on a phone calls it). */
 function emergencyLine(text: string): Html {
-  // Digits with spaces or hyphens, an area code in brackets first ("(02) 8000 1000"); never a
-  // bracketed remark after the number ("+61 2 8000 1000 (24 hours)").
-  const number = /\+?(?:\(\d+\)[ -]?)?\d[\d -]{5,}\d/.exec(text);
-  if (!number) return html`${text}`;
-  const before = text.slice(0, number.index);
-  const after = text.slice(number.index + number[0].length);
-  return html`${before}<a href="tel:${number[0].replace(/[^\d+]/g, '')}">${number[0]}</a>${after}`;
+  const phone = phoneNumberIn(text);
+  if (!phone) return html`${text}`;
+  return html`${phone.before}<a href="tel:${phone.dial}">${phone.number}</a>${phone.after}`;
 }
 
 /** How to reach the brand: e-mail, the policy portal and claims, from its content. */

@@ -1,4 +1,5 @@
 import type { PolicyMailContent } from './content.js';
+import { phoneNumberIn } from '../../kernel/html/phone.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
@@ -25,12 +26,9 @@ const STYLE = {
 
 /** The first phone number in brand text, as a `tel:` link a phone can dial; the rest stays text. */
 function withPhoneLink(text: string): string {
-  const match = /\+?\d[\d ().-]{5,}\d/.exec(text);
-  if (!match) return escapeHtml(text);
-  const number = match[0];
-  const dial = number.replace(/[^\d+]/g, '');
-  const before = text.slice(0, match.index);
-  const after = text.slice(match.index + number.length);
+  const phone = phoneNumberIn(text);
+  if (!phone) return escapeHtml(text);
+  const { before, number, dial, after } = phone;
   return `${escapeHtml(before)}<a href="tel:${escapeHtml(dial)}" style="${STYLE.link}">${escapeHtml(number)}</a>${escapeHtml(after)}`;
 }
 
