@@ -1,4 +1,4 @@
-import { amountFormat } from '../kernel/money/currency.js';
+import { amountTextIn } from '../kernel/money/currency.js';
 import { instantIn } from '../kernel/calendar/zones.js';
 import { isolated, type PdfWriter } from '../kernel/pdf/writer.js';
 import { TRANSACTION_TYPE, type PersonRecord, type PolicyRecord } from '../policies/model.js';
@@ -12,13 +12,9 @@ import { amountOfType, transactionMinor } from '../policies/transaction-amounts.
 
 type Section = (out: PdfWriter, facts: CertificateFacts, labels: DocumentLabels) => void;
 
-/** An amount in the policy's currency; a minus only on a part that lowers a charge (a discount). */
-function moneyOf(policy: PolicyRecord) {
-  const digits = policy.currency.minorUnits;
-  const number = amountFormat(digits);
-  return (minor: number) =>
-    `${minor < 0 ? '-' : ''}${policy.currency.symbol}${number.format(Math.abs(minor) / 10 ** digits)} ${policy.currency.code}`;
-}
+/** An amount in the policy's currency, written the document's language's way; a minus only on a part that lowers a charge (a discount). */
+const moneyOf = (policy: PolicyRecord, language: string) =>
+  amountTextIn(language, policy.currency.code, policy.currency.minorUnits);
 
 const dateTimeIn = (at: Date, zone: string) => instantIn(at, zone).localDateTime.slice(0, 16).replace('T', ' ');
 
@@ -112,7 +108,7 @@ export const peopleSection: Section = (out, { detail }, labels) => {
 
 export const optionsSection: Section = (out, facts, labels) => {
   const { policy, detail } = facts;
-  const money = moneyOf(policy);
+  const money = moneyOf(policy, facts.language);
   out.heading(labels.options);
   if (detail.options.length === 0) out.line(labels.none);
   for (const option of detail.options) out.line(optionName(facts, option.name));
@@ -132,8 +128,8 @@ export const optionsSection: Section = (out, facts, labels) => {
  * the amount paid (a discount as a minus); a refund lists each part refunded and each part kept
  * from it (a fee, a discount withdrawn), all positive, and the amount refunded.
  */
-export const moneySection: Section = (out, { policy, detail }, labels) => {
-  const money = moneyOf(policy);
+export const moneySection: Section = (out, { policy, detail, language }, labels) => {
+  const money = moneyOf(policy, language);
   const feeName = (name: string | undefined) =>
     name === CANCELLATION_FEE
       ? labels.cancellationFee

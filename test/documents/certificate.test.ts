@@ -121,7 +121,7 @@ describe('certificate of insurance (pure render)', () => {
     expect(text).toContain('Destinos: Japón, Corea del Sur');
     expect(text).toContain('País de residencia: Estados Unidos');
     expect(text).toContain('Asistencia de emergencia: +44 20 3000 4000 (24 horas, todos los días)');
-    expect(text).toContain('Importe pagado: $236.25 USD');
+    expect(text).toContain('Importe pagado: 236,25 $ USD');
     for (const english of ['Japan', 'South Korea', 'Comprehensive', 'Snow sports', 'United States'])
       expect(text).not.toContain(english);
   });
@@ -160,8 +160,8 @@ describe('certificate of insurance (pure render)', () => {
       expect(text).toContain('Aviso de cancelación');
       expect(text).toContain('Cancelada con efecto desde: 2026-12-01 (America/New_York)');
       expect(text).toContain('La cobertura termina al comenzar esa fecha');
-      expect(text).toContain('Cargo por cancelación (deducción): $20.00 USD');
-      expect(text).toContain('Importe reembolsado: $216.25 USD');
+      expect(text).toContain('Cargo por cancelación (deducción): 20,00 $ USD');
+      expect(text).toContain('Importe reembolsado: 216,25 $ USD');
       expect(text).not.toContain('-$');
     });
   });
@@ -208,8 +208,8 @@ describe('certificate of insurance (pure render)', () => {
       expect(text).toContain('Destinos añadidos: Tailandia');
       expect(text).toContain('Destinos eliminados: Corea del Sur');
       expect(text).toContain('Coberturas adicionales añadidas: Cobertura de cruceros');
-      expect(text).toContain('Cargo por modificación: $10.00 USD');
-      expect(text).toContain('Prima adicional pagada: $52.00 USD');
+      expect(text).toContain('Cargo por modificación: 10,00 $ USD');
+      expect(text).toContain('Prima adicional pagada: 52,00 $ USD');
     });
 
     it('that refunds says refunded; one that changed nothing on the cover says so', async () => {

@@ -50,3 +50,26 @@ export const amountFormat: (digits: number) => Intl.NumberFormat = memoize(
   (digits: number) => new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }),
   CODES_KEPT,
 );
+
+/**
+ * An amount as a document in `language` prints it: the language's digits and separators, the
+ * currency's narrow symbol where the language puts it, then its code, which says which dollar
+ * ("$1,236.25 AUD", "1236,25 $ AUD"). `minor` in the currency's minor units, `digits` of them.
+ */
+export const amountTextIn: (language: string, code: string, digits: number) => (minor: number) => string = memoize(
+  (language: string, code: string, digits: number) => {
+    const format = new Intl.NumberFormat(language, {
+      style: 'currency',
+      currency: code,
+      currencyDisplay: 'narrowSymbol',
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    const symbol = format.formatToParts(0).find((p) => p.type === 'currency')?.value;
+    return (minor: number) => {
+      const text = format.format(minor / 10 ** digits);
+      return symbol === code ? text : `${text} ${code}`;
+    };
+  },
+  CODES_KEPT,
+);
