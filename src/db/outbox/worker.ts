@@ -22,8 +22,7 @@ export interface OutboxWorkerDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly log?: BackgroundLog;
-  /** In [0, 1); the back-off's jitter (tests pin it). */
-  readonly random?: () => number;
+  readonly random?: () => number; // in [0, 1): the back-off's jitter (tests pin it)
 }
 
 export interface OutboxWorkerOptions extends OutboxConfig {
@@ -35,8 +34,7 @@ export interface OutboxWorkerOptions extends OutboxConfig {
   readonly inFlightPerShare?: number;
   /** Messages delivered at most per pass (the next pass continues). */
   readonly batch?: number;
-  /** False: no timer, passes only through `runOnce` (tests, operator commands). */
-  readonly timer?: boolean;
+  readonly timer?: boolean; // false: no timer, passes only through `runOnce` (tests, operator commands)
 }
 
 export interface OutboxWorker {
@@ -49,10 +47,7 @@ export interface OutboxWorker {
 /** Messages per pass unless `batch` says: per lane, so more lanes are not held up by passes' ends and pauses. */
 const BATCH_PER_LANE = 64;
 const MIN_BATCH = 100;
-/**
- * Messages per lease statement, per lane: a lane that finds the queue empty leases for the others
- * too, and a committed kind's messages leased together commit in one transaction.
- */
+/** Per lane per lease statement: a lane that finds the queue empty leases for the others too. */
 const LEASE_PER_LANE = 4;
 
 /**
@@ -191,6 +186,8 @@ export function startOutboxWorker(
     let drained = false;
     /** Lanes delivering now: while any is, an idle lane looks again every `intervalMs`. */
     let delivering = 0;
+    /** Deliveries ended in this pass: a lease that ran while one ended may not have seen it end. */
+    let ended = 0;
     /** Leased by a lane for the others, not yet started; each with the end of its lease. */
     const queue: { message: OutboxMessage; until: string; prepared: Promise<unknown> | undefined }[] = [];
     let leasing: Promise<unknown> | undefined;
@@ -223,6 +220,7 @@ export function startOutboxWorker(
           const now = deps.clock();
           const until = new Date(now.getTime() + options.leaseSeconds * 1000).toISOString();
           const limit = Math.min(budget, lanes * LEASE_PER_LANE);
+          const endedBefore = ended;
           const leasedNow = leaseDue(deps.db, {
             owner,
             now: now.toISOString(),
@@ -245,11 +243,13 @@ export function startOutboxWorker(
             // Only an empty lease with no delivery under way ends the pass: a short one may mean
             // another worker holds the rest (skip locked), the pass's own commits may have queued
             // more (fan-out) since, and a delivery under way may free its share's place.
-            if (delivering === 0) {
+            // A delivery that ended while the lease ran freed its share's place after the
+            // statement's snapshot: look again at once rather than end the pass.
+            if (delivering === 0 && ended === endedBefore) {
               drained = true;
               return;
             }
-            await nextLook();
+            if (delivering > 0) await nextLook();
             continue;
           }
           const preparedOf = prepareLease(leased);
@@ -268,13 +268,14 @@ export function startOutboxWorker(
           delivered += marked;
         } finally {
           delivering--;
+          ended++;
         }
       }
     };
-    const ended = await Promise.allSettled(Array.from({ length: lanes }, lane));
+    const lanesEnded = await Promise.allSettled(Array.from({ length: lanes }, lane));
     const unstarted = queue.splice(0).map((q) => q.message.id);
     await releaseLeases(deps.db, unstarted, owner, deps.clock().toISOString());
-    const failure = ended.find((e) => e.status === 'rejected');
+    const failure = lanesEnded.find((e) => e.status === 'rejected');
     if (failure) throw failure.reason;
     return delivered;
   };
