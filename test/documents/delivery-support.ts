@@ -1,7 +1,9 @@
 import { POLICY_DOCUMENTS } from '../../src/documents/messages.js';
 import { startOutboxWorker, type OutboxWorker } from '../../src/db/outbox/worker.js';
 import { outboxPools } from '../../src/server.js';
-import type { TestApp } from '../helpers/app.js';
+import { afterAll, beforeAll } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { startSmtpServer } from '../helpers/smtp-server.js';
 
 export { startSmtpServer, type Received } from '../helpers/smtp-server.js';
 
@@ -25,3 +27,27 @@ export const outboxKeys = async (t: TestApp) =>
       .orderBy('id')
       .execute()
   ).map((r) => [r.message_key, r.state]);
+
+/**
+ * For a describe block: an app with demo data whose e-mails go to a real SMTP receiver started for
+ * it (links under https://api.example, the clock at `now`); `use` is handed both once they run.
+ */
+export function useMailingApp(
+  now: Date,
+  use: (app: TestApp, smtp: Awaited<ReturnType<typeof startSmtpServer>>) => void,
+): void {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let app: TestApp;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    app = await buildTestApp({
+      env: { DEMO_DATA: 'true', SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'https://api.example' },
+      clock: () => now,
+    });
+    use(app, smtp);
+  });
+  afterAll(async () => {
+    await app.close();
+    await smtp.close();
+  });
+}

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import {
   boughtPolicy,
@@ -12,7 +12,7 @@ import {
 } from '../policy-changes/support.js';
 import { purchase, purchaseBody, readyQuote, type PurchaseAnswer } from '../purchases/support.js';
 import { isPdf, pdfText } from './pdf-text.js';
-import { outboxKeys, startSmtpServer, workerOf } from './delivery-support.js';
+import { outboxKeys, useMailingApp, workerOf, type startSmtpServer } from './delivery-support.js';
 
 const money = (amount: number) =>
   new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
@@ -21,16 +21,9 @@ describe(`policy documents e-mailed through the outbox (${DIALECT})`, () => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let t: TestApp;
 
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    t = await buildTestApp({
-      env: { DEMO_DATA: 'true', SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'https://api.example' },
-      clock: () => NOW,
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
+  useMailingApp(NOW, (app, receiver) => {
+    t = app;
+    smtp = receiver;
   });
 
   it('sends the certificate and the PDS after the purchase, then sequence 2 after an amendment', async () => {

@@ -1,6 +1,6 @@
 import type { ParsedMail } from 'mailparser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';
 import {
@@ -14,7 +14,7 @@ import {
   summary,
   type ChangeAnswer,
 } from '../policy-changes/support.js';
-import { startSmtpServer, workerOf } from '../documents/delivery-support.js';
+import { useMailingApp, workerOf, type startSmtpServer } from '../documents/delivery-support.js';
 
 /** `AUD 1,234.50`: how an English e-mail writes an amount (a no-break space read as a space). */
 const aud = (major: number) =>
@@ -52,16 +52,9 @@ describe(`the policy e-mail of each transaction kind, parsed as received (${DIAL
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let t: TestApp;
 
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    t = await buildTestApp({
-      env: { DEMO_DATA: 'true', SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'https://api.example' },
-      clock: () => NOW,
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
+  useMailingApp(NOW, (app, receiver) => {
+    t = app;
+    smtp = receiver;
   });
 
   it('purchase, amendment, cancellation and resend each say what happened, with what is really attached', async () => {
