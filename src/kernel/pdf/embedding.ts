@@ -9,6 +9,7 @@ import {
   type PDFPage,
   type PDFRef,
 } from 'pdf-lib';
+import { setBounded } from '../cache/bounded-map.js';
 import type { Face } from './faces.js';
 
 /** A face as one document uses it: the codes drawn so far, each a (glyph, text) pair. */
@@ -85,12 +86,8 @@ export class DocumentFonts {
 
   private embedFace({ face, ref, entries }: FaceUse): void {
     const context = this.pdf.context;
-    const subset = padGlyphs(face.outlines.createSubset());
-    const gids = entries.map((e) => subset.includeGlyph(e.glyph));
-    const file = encoded(subset);
-    // A tag of six capitals marks a subset; derived from what it holds so the same document gives the same bytes.
-    const digest = createHash('sha256').update(file).digest();
-    const tag = Array.from(digest.subarray(0, 6), (b) => String.fromCharCode(65 + (b % 26))).join('');
+    const { bytes, length, tag, gidOf } = subsetFileOf(face, entries);
+    const gids = entries.map((e) => gidOf.get(e.glyph) ?? 0);
     const baseFont = PDFName.of(`${tag}+${face.postScriptName}`);
     const scale = 1000 / face.unitsPerEm;
     const { outlines } = face;
@@ -106,7 +103,7 @@ export class DocumentFonts {
       Descent: Math.round(outlines.descent * scale),
       CapHeight: Math.round((outlines.capHeight || outlines.ascent) * scale),
       StemV: 0,
-      FontFile2: context.register(flate(context, file, { Length1: file.length })),
+      FontFile2: context.register(context.stream(bytes, { Length1: length, Filter: 'FlateDecode' })),
     });
     const cidToGid = new Uint8Array(gids.length * 2);
     gids.forEach((gid, cid) => cidToGid.set([gid >> 8, gid & 0xff], cid * 2));
@@ -132,6 +129,51 @@ export class DocumentFonts {
       }),
     );
   }
+}
+
+/** A face's subset: its font file compressed, the file's length, its tag, and each glyph's place in it. */
+interface SubsetFile {
+  readonly bytes: Uint8Array;
+  readonly length: number;
+  readonly tag: string;
+  readonly gidOf: ReadonlyMap<number, number>;
+}
+
+// The Latin face always carries Basic Latin, Latin-1 and Latin Extended-A: the labels and most
+// names stay within them, so most documents use one subset per face, built once per process
+// (subsetting and compressing it cost more than the rest of a certificate: docs/performance.md).
+const COMMON_LATIN = [...range(0x20, 0x7e), ...range(0xa0, 0x17f)];
+const COMMON_FAMILY = 'NotoSans-';
+const commonGlyphs = new Map<string, readonly number[]>();
+const subsetFiles = new Map<string, SubsetFile>();
+const SUBSETS_KEPT = 64;
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+/** The subset of `face` holding the entries' glyphs (and, for the Latin face, the common ones), glyphs in id order. */
+function subsetFileOf(face: Face, entries: readonly { glyph: number }[]): SubsetFile {
+  let common = commonGlyphs.get(face.key);
+  if (!common) {
+    common = face.key.startsWith(COMMON_FAMILY)
+      ? COMMON_LATIN.flatMap((c) => (face.has(c) ? [face.outlines.glyphForCodePoint(c).id] : []))
+      : [];
+    commonGlyphs.set(face.key, common);
+  }
+  const glyphs = [...new Set([0, ...common, ...entries.map((e) => e.glyph)])].sort((a, b) => a - b);
+  const key = `${face.key}:${glyphs.join(',')}`;
+  const known = subsetFiles.get(key);
+  if (known) return known;
+  const subset = padGlyphs(face.outlines.createSubset());
+  const gidOf = new Map(glyphs.map((glyph) => [glyph, subset.includeGlyph(glyph)]));
+  const file = encoded(subset);
+  // A tag of six capitals marks a subset; derived from what it holds so the same document gives the same bytes.
+  const digest = createHash('sha256').update(file).digest();
+  const tag = Array.from(digest.subarray(0, 6), (b) => String.fromCharCode(65 + (b % 26))).join('');
+  const made = { bytes: deflateSync(file), length: file.length, tag, gidOf };
+  setBounded(subsetFiles, key, made, SUBSETS_KEPT);
+  return made;
 }
 
 interface SubsetInternals {
