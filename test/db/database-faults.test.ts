@@ -20,7 +20,11 @@ import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { scaled } from '../helpers/time-scale.js';
 
 /** Small bounds, so an outage fails a request within about two seconds. */
-const LIMITS_ENV = { DB_CONNECT_TIMEOUT_MS: '500', DB_STATEMENT_TIMEOUT_MS: '1000', DB_BUSY_TIMEOUT_MS: '200' };
+const LIMITS_ENV = {
+  DB_CONNECT_TIMEOUT_MS: String(scaled(500)),
+  DB_STATEMENT_TIMEOUT_MS: String(scaled(1000)),
+  DB_BUSY_TIMEOUT_MS: String(scaled(200)),
+};
 /** The longest a request may take during an outage: the client's statement bound (1 s + 1 s) and slack. */
 const BOUND_MS = scaled(4000);
 /** What a write waits for a lock unless DB_BUSY_TIMEOUT_MS says otherwise: answering sooner shows the setting holds. */

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isDatabaseFault } from '../../src/db/faults.js';
 import { DurableSqliteDialect } from '../../src/db/sqlite-dialect.js';
 import { WalSync } from '../../src/db/wal-sync.js';
+import { scaled } from '../helpers/time-scale.js';
 
 // SQLite only: PostgreSQL commits each transaction on its own.
 interface Items {
@@ -28,7 +29,7 @@ describe('SQLite write batches (group transactions)', () => {
     const sqlite = new SqliteDatabase(file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('busy_timeout = 2000');
+    sqlite.pragma(`busy_timeout = ${scaled(2000)}`);
     const counts = new Map<string, number>();
     const failCommit = { next: false };
     const counted: KyselySqliteDatabase = {

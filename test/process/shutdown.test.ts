@@ -58,7 +58,7 @@ describe(`graceful shutdown (${DIALECT})`, () => {
 
   it('exits 0 on SIGTERM during a burst, after completing every request', async () => {
     const database = await createTestDatabase();
-    const server = await startChildServer({ ...database.env, SHUTDOWN_DRAIN_MS: '2000' });
+    const server = await startChildServer({ ...database.env, SHUTDOWN_DRAIN_MS: String(scaled(2000)) });
     try {
       let answered = 0;
       const burst = Array.from({ length: 200 }, async () => {
