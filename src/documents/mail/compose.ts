@@ -5,6 +5,7 @@ import { mailHtml } from './html.js';
 import type { AttachedDocument, MailAddress, MailAttachment, MailMessage } from './model.js';
 import type { MailFact, PolicyMailContent } from './content.js';
 import { WORDING, type MailLanguage, type MailOccasion, type MailWording } from './wording.js';
+import { amountTextIn } from '../../kernel/money/currency.js';
 
 /** What a policy e-mail is made of: the transaction, its brand content and the documents to attach. */
 export interface PolicyEmailInput {
@@ -96,18 +97,6 @@ function addressedName(holder: { readonly firstName: string; readonly lastName: 
   return PERSONAL_NAME.test(name) ? name : undefined;
 }
 
-/** `AUD 123.45` / `123,45 USD`: the currency's code, its minor digits, the language's separators. */
-function moneyIn(locale: string, currencyCode: string, digits: number): (minor: number) => string {
-  const format = new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency: currencyCode,
-    currencyDisplay: 'code',
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
-  return (minor) => format.format(minor / 10 ** digits);
-}
-
 /** A plain date (YYYY-MM-DD) written out in the language: `10 December 2026`, `10 de diciembre de 2026`. */
 function longDateIn(locale: string): (date: string) => string {
   // The date is already the policy's zone's: formatted at UTC midnight it is never shifted.
@@ -117,7 +106,8 @@ function longDateIn(locale: string): (date: string) => string {
 
 /** What the transaction moved: paid (positive), refunded (a positive amount, so worded), or nothing. */
 function amountFact(input: PolicyEmailInput, words: MailWording, occasion: MailOccasion): MailFact {
-  const money = moneyIn(words.locale, input.money.currencyCode, input.money.minorDigits);
+  // `AUD 123.45` / `123,45 USD`: the code, the currency's minor digits, the language's separators.
+  const money = amountTextIn(words.locale, input.money.currencyCode, input.money.minorDigits, 'code');
   if (occasion === 'Resend') return { label: words.paidToDate, value: money(input.money.paidToDateMinor) };
   const minor = input.money.transactionMinor;
   if (minor > 0) return { label: words.amountPaid, value: money(minor) };

@@ -52,16 +52,22 @@ export const amountFormat: (digits: number) => Intl.NumberFormat = memoize(
 );
 
 /**
- * An amount as a document in `language` prints it: the language's digits and separators, the
- * currency's narrow symbol where the language puts it, then its code, which says which dollar
- * ("$1,236.25 AUD", "1236,25 $ AUD"). `minor` in the currency's minor units, `digits` of them.
+ * An amount as text in `language`: its digits and separators, then either the currency's narrow
+ * symbol where the language puts it followed by its code, which says which dollar (`symbol-and-code`:
+ * "$1,236.25 AUD", "1236,25 $ AUD"; documents), or the code alone (`code`: "AUD 1,236.25",
+ * "1236,25 AUD"; e-mails). `minor` in the currency's minor units, `digits` of them.
  */
-export const amountTextIn: (language: string, code: string, digits: number) => (minor: number) => string = memoize(
-  (language: string, code: string, digits: number) => {
+export const amountTextIn: (
+  language: string,
+  code: string,
+  digits: number,
+  display?: 'symbol-and-code' | 'code',
+) => (minor: number) => string = memoize(
+  (language: string, code: string, digits: number, display: 'symbol-and-code' | 'code' = 'symbol-and-code') => {
     const format = new Intl.NumberFormat(language, {
       style: 'currency',
       currency: code,
-      currencyDisplay: 'narrowSymbol',
+      currencyDisplay: display === 'code' ? 'code' : 'narrowSymbol',
       minimumFractionDigits: digits,
       maximumFractionDigits: digits,
     });
