@@ -30,7 +30,7 @@ import { installBearerGuard, protectWithBearer } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
 import { metadataRoutes } from './auth/metadata.js';
 import { createAuthServices } from './auth/service.js';
-import { paymentGatewayFor, paymentGatewayRoutes } from './payments/gateways.js';
+import { paymentGatewayFor, paymentGatewayRoutes, paymentGatewaysFor } from './payments/gateways.js';
 import { sandboxMailRoutes } from './documents/mail/sandbox/routes.js';
 import { idempotencyServiceFor } from './http/idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
@@ -109,7 +109,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   const rateLimits = await registerRateLimits(app, config.rateLimits);
   connectFrontCache(app, frontCache, { context, auth, metrics, lifecycle, rateLimits });
   app.decorate('frontCache', frontCache);
-  app.decorate('paymentGateway', paymentGatewayFor(context));
+  const cardGateway = paymentGatewayFor(context);
+  app.decorate('paymentGateway', cardGateway);
+  app.decorate('paymentGateways', paymentGatewaysFor(context, cardGateway));
   app.decorate('idempotency', idempotencyServiceFor(context));
   // Pages a payment gateway serves itself (the sandbox issuer's 3-D Secure challenge): public, for the cardholder's browser.
   const gatewayRoutes = paymentGatewayRoutes(config);

@@ -95,10 +95,10 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     app = await buildApp(context, { logger: options.logger });
     connections = new ConnectionTracker(app.server);
     // Finish or undo purchases a previous process left in flight, before taking new ones.
-    const recoveryDeps = purchaseDepsFor(context, app.paymentGateway, app.log);
+    const recoveryDeps = purchaseDepsFor(context, app.paymentGateways, app.log);
     await recoverPurchases(recoveryDeps, { graceSeconds: config.purchaseRecoveryGraceSeconds });
     // The same for amendments and cancellations being confirmed (same grace: the same kind of work).
-    const changeDeps = changeDepsFor(context, app.paymentGateway, app.log);
+    const changeDeps = changeDepsFor(context, app.paymentGateways, app.log);
     const recoverChanges = () =>
       recoverPolicyChanges(changeDeps, { graceSeconds: config.purchaseRecoveryGraceSeconds });
     await recoverChanges();

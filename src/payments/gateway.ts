@@ -8,6 +8,8 @@
  * challenges, outages) are values, never exceptions.
  */
 
+import type { PaymentMethod } from '../kernel/money/payment-methods.js';
+
 /** An amount in the currency's minor unit (cents), with its ISO 4217 code. */
 export interface Money {
   readonly amountMinor: number;
@@ -132,6 +134,20 @@ export interface PaymentGateway {
   refund(request: RefundRequest): Promise<SettlementOutcome>;
 }
 
+/** Which gateway moves a record's money: the brand's card gateway, or the partner's account. */
+export interface PaymentRoute {
+  readonly brandCode: string;
+  readonly paymentMethod: PaymentMethod;
+}
+
+/** The gateways of this process, by route (payments/gateways.ts builds them from the configuration). */
+export interface PaymentGateways {
+  gatewayFor(route: PaymentRoute): PaymentGateway;
+}
+
+/** One gateway for every route: what a test that injects its own gateway hands the money flow. */
+export const everyRouteTo = (gateway: PaymentGateway): PaymentGateways => ({ gatewayFor: () => gateway });
+
 /** Values of the purchase response's `paymentResult` (docs/api-contract.md, "Payments"). */
 export const PAYMENT_RESULTS = [
   'APPROVED',
@@ -141,6 +157,3 @@ export const PAYMENT_RESULTS = [
   'GATEWAY_ERROR',
 ] as const;
 export type PaymentResult = (typeof PAYMENT_RESULTS)[number];
-
-/** The only `paymentMethod` value: a tokenised card. */
-export const PAYMENT_METHOD_CARD = 'CARD';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppConfig } from '../config/config.js';
 import type { AppContext } from '../context.js';
-import type { PaymentGateway } from './gateway.js';
+import type { PaymentGateway, PaymentGateways, PaymentRoute } from './gateway.js';
 import { SandboxGateway } from './sandbox/gateway.js';
 import { sandboxChallengeRoutes } from './sandbox/routes.js';
 
@@ -27,9 +27,22 @@ const ADAPTERS: Record<AppConfig['paymentGateway'], GatewayAdapter> = {
   },
 };
 
-/** The configured gateway. */
+/** The configured card gateway. */
 export function paymentGatewayFor(context: AppContext): PaymentGateway {
   return ADAPTERS[context.config.paymentGateway].create(context);
+}
+
+/**
+ * The gateway of every route this process serves: a card payment goes to the configured card
+ * gateway. A method without a gateway here is a defect (the purchase refuses it before any record).
+ */
+export function paymentGatewaysFor(context: AppContext, card = paymentGatewayFor(context)): PaymentGateways {
+  return {
+    gatewayFor(route: PaymentRoute): PaymentGateway {
+      if (route.paymentMethod === 'CARD') return card;
+      throw new Error(`no payment gateway serves ${route.paymentMethod} for ${route.brandCode}`);
+    },
+  };
 }
 
 /** Public routes the configured gateway serves (the sandbox's 3-D Secure pages), if any. */
@@ -39,7 +52,9 @@ export function paymentGatewayRoutes(config: AppConfig): GatewayAdapter['routes'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The configured payment gateway (`PAYMENT_GATEWAY`). */
+    /** The configured card gateway (`PAYMENT_GATEWAY`). */
     paymentGateway: PaymentGateway;
+    /** The gateway of each payment route (brand and method): what the money flow asks. */
+    paymentGateways: PaymentGateways;
   }
 }

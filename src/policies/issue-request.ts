@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BRAND_CODES } from '../kernel/brands.js';
+import { PAYMENT_METHODS } from '../kernel/money/payment-methods.js';
 
 /**
  * Everything a completed purchase knows that a policy records. Not an HTTP shape: the purchase
@@ -148,6 +149,8 @@ export const PolicyIssueRequest = Type.Object({
   }),
   /** The payment gateway's reference for the charge that paid for the policy. */
   paymentReference: opt(Type.String({ maxLength: 200 })),
+  /** How the policy is paid (kernel/money/payment-methods.ts); absent in requests stored before on-account: CARD. */
+  paymentMethod: opt(Type.Enum([...PAYMENT_METHODS])),
   /** The partner's `externalIdentifiers.bookingReference` of the quote (partner events carry it). */
   bookingReference: opt(Type.String({ maxLength: 50 })),
   referencePolicyWordingId: opt(id),

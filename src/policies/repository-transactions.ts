@@ -91,6 +91,7 @@ export function policyTransactionSteps(after: string, request: PolicyTransaction
       adventure_level: version.adventure?.level ?? null,
       adventure_activities_json: json(version.adventure?.activities ?? []),
       payment_reference: request.paymentReference ?? null,
+      payment_method: request.paymentMethod,
       created_at: at,
       created_by_user_id: user,
       updated_at: at,

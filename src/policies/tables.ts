@@ -71,6 +71,8 @@ export interface PolicyDetailTable {
   adventure_level: string | null;
   adventure_activities_json: string;
   payment_reference: string | null;
+  /** CARD or ON_ACCOUNT (kernel/money/payment-methods.ts); CARD for rows written before on-account existed. */
+  payment_method: Generated<string>;
   created_at: string;
   created_by_user_id: number;
   updated_at: string;

@@ -1,3 +1,4 @@
+import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import type { PolicyIssueRequest } from './issue-request.js';
 
 /**
@@ -44,6 +45,8 @@ export interface PolicyTransactionRequest {
   readonly planId: number;
   /** The gateway's reference of the charge or the first refund, if money moved. */
   readonly paymentReference?: string;
+  /** The policy's payment method: a change is paid or refunded the way the policy was bought. */
+  readonly paymentMethod: PaymentMethod;
   readonly createdByUserId: number;
   readonly at: string;
 }

@@ -3,7 +3,7 @@ import { loadConfig, type AppConfig } from '../config/config.js';
 import { connectDatabase } from '../db/connect.js';
 import type { Db } from '../db/database.js';
 import { failureName } from '../db/refused-values.js';
-import { paymentGatewayFor } from '../payments/gateways.js';
+import { paymentGatewaysFor } from '../payments/gateways.js';
 import { changeDepsFor } from './deps.js';
 import { refundProgress } from './ledger.js';
 import { recoverPolicyChanges } from './recovery.js';
@@ -30,7 +30,7 @@ export function registerPolicyChangeCommands(program: Command, config: () => App
     .action(
       run('recover', async (db, settings) => {
         const context = { config: settings, db, clock: () => new Date() };
-        const report = await recoverPolicyChanges(changeDepsFor(context, paymentGatewayFor(context)), {
+        const report = await recoverPolicyChanges(changeDepsFor(context, paymentGatewaysFor(context)), {
           graceSeconds: settings.purchaseRecoveryGraceSeconds,
         });
         process.stdout.write(`${JSON.stringify(report)}\n`);

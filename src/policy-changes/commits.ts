@@ -29,6 +29,7 @@ export function transactionOf(change: PolicyChange, at: string, paymentReference
     amounts: change.transaction.amounts,
     planId: change.transaction.planId,
     ...(paymentReference !== undefined ? { paymentReference } : {}),
+    paymentMethod: change.paymentMethod,
     createdByUserId: change.userId,
     at,
   };

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CatalogueReader } from '../catalogue/reader.js';
 import { catalogueOf } from '../catalogue/service.js';
 import type { AppContext } from '../context.js';
-import type { PaymentGateway } from '../payments/gateway.js';
+import type { PaymentGateways } from '../payments/gateway.js';
 import type { QuotePorts } from '../quotes/ports.js';
 import { quotePortsFor } from '../quotes/live-ports.js';
 import type { ChangeFlowDeps } from './settlement.js';
@@ -17,11 +17,11 @@ export interface ChangeDeps extends ChangeFlowDeps {
   readonly refundRetrySeconds: number;
 }
 
-export function changeDepsFor(context: AppContext, gateway: PaymentGateway, log?: FastifyBaseLogger): ChangeDeps {
+export function changeDepsFor(context: AppContext, gateways: PaymentGateways, log?: FastifyBaseLogger): ChangeDeps {
   const { config } = context;
   return {
     db: context.db,
-    gateway,
+    gateways,
     clock: context.clock,
     catalogue: catalogueOf(context),
     ports: quotePortsFor(context),

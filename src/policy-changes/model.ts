@@ -1,4 +1,5 @@
 import type { ChallengeInfo, GatewayStep } from '../payments/flow/area.js';
+import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import type { PolicyVersion } from '../policies/transaction-request.js';
 import type { QuoteInput } from '../quotes/schemas.js';
@@ -107,6 +108,8 @@ export interface PolicyChange {
   /** The transaction's total, signed: + charged, − refunded, 0 nothing moves. */
   readonly amountMinor: number;
   readonly currency: string;
+  /** The policy's: a change is paid or refunded the way the policy was bought. */
+  readonly paymentMethod: PaymentMethod;
   readonly pricing: ChangePricing;
   readonly transaction: PlannedTransaction;
   readonly cardToken?: string;
@@ -125,7 +128,7 @@ export interface PolicyChange {
 }
 
 /** A preview as it is first recorded. */
-export type NewPolicyChange = Omit<PolicyChange, 'state' | 'attempt' | 'createdAt' | 'updatedAt'> & {
+export type NewPolicyChange = Omit<PolicyChange, 'state' | 'attempt' | 'createdAt' | 'updatedAt' | 'paymentMethod'> & {
   readonly at: string;
 };
 

@@ -38,6 +38,7 @@ function changeOf(overrides: Partial<PolicyChange> = {}): PolicyChange {
     kind: 'AMENDMENT',
     policyHeaderId: 7,
     policyNumber: 'TIAU260000042',
+    paymentMethod: 'CARD',
     brandCode: 'brandau',
     partnerId: 1,
     userId: 2,

@@ -2,7 +2,6 @@ import { threeDsAnswerOf } from '../payments/three-ds.js';
 import { minorDigits, pricesToMajor, toMajor } from '../kernel/money/units.js';
 import type { Notification, Validation } from '../kernel/notifications/notification.js';
 import { isBlocking } from '../kernel/notifications/problems.js';
-import { PAYMENT_METHOD_CARD } from '../payments/gateway.js';
 import type { PolicySummary } from '../policies/schemas.js';
 import { refundProgress } from './ledger.js';
 import type {
@@ -175,7 +174,7 @@ export function confirmationView(args: {
   // What went back: all of a settled refund, the part of one that ended short (ATTENTION).
   const refunds = change.state === 'SETTLED' || change.state === 'ATTENTION' ? refundProgress(change).paid : [];
   if (change.cardToken !== undefined || change.paymentId !== undefined || refunds.length > 0)
-    answer.paymentMethod = PAYMENT_METHOD_CARD;
+    answer.paymentMethod = change.paymentMethod;
   if (change.paymentId !== undefined) answer.paymentIds = change.paymentId;
   else if (refunds.length > 0) answer.paymentIds = refunds.map((r) => r.paymentId).join(',');
   const threeDs = threeDsAnswerOf(change);

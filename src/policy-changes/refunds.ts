@@ -47,7 +47,7 @@ async function recordPaid(deps: MoneyDeps, change: PolicyChange, line: RefundLin
 
 export async function refundChange(deps: MoneyDeps, change: PolicyChange): Promise<PolicyChange> {
   let recorded = change;
-  const refunded = await refundLines(deps, change.refunds ?? [], change.currency, {
+  const refunded = await refundLines(deps, change, change.refunds ?? [], change.currency, {
     keyOf: (line) => refundGatewayKey(change, line),
     isPaid: (line) => line.refunded === true,
     record: async (line) => {

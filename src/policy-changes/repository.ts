@@ -1,5 +1,6 @@
 import type { PlanStep } from '../db/commit-plan.js';
 import type { Executor } from '../db/database.js';
+import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import type { QuoteInput } from '../quotes/schemas.js';
 import type {
   ChallengeInfo,
@@ -35,6 +36,7 @@ function toChange(row: PolicyChangeRow): PolicyChange {
     expiresAt: row.expires_at,
     amountMinor: row.amount_minor,
     currency: row.currency,
+    paymentMethod: row.payment_method as PaymentMethod,
     pricing: parse<ChangePricing>(row.preview_json),
     transaction: parse<PlannedTransaction>(row.transaction_json),
     ...(row.card_token !== null ? { cardToken: row.card_token } : {}),

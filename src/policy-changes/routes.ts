@@ -54,7 +54,7 @@ const storedPreview = (change: PolicyChange): PreviewResult => ({
 
 /** Amendments and cancellations of a policy (docs/api-contract.md, "Changing a policy"); protected scope. */
 export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = (app, { context }) => {
-  const deps = (request: FastifyRequest) => changeDepsFor(context, app.paymentGateway, request.log);
+  const deps = (request: FastifyRequest) => changeDepsFor(context, app.paymentGateways, request.log);
   const now = () => context.clock().toISOString();
   const previewView = (kind: ChangeKind, policyNumber: string, result: PreviewResult) => {
     const args = {

@@ -1,3 +1,4 @@
+import { PAYMENT_METHODS } from '../kernel/money/payment-methods.js';
 import { Type, type Static } from 'typebox';
 import { Validation } from '../kernel/notifications/notification.js';
 import { PolicySummary } from '../policies/schemas.js';
@@ -20,7 +21,11 @@ export const PolicyChangeConfirmation = Type.Object(
     cancellation: Maybe({ ...Cancellation, description: 'The cancellation confirmed (absent for an amendment).' }),
     paymentResult: Maybe(PolicyChangePaymentResult),
     paymentMethod: Maybe(
-      Type.Enum(['CARD'], { type: 'string', description: 'A tokenised payment card; absent when no card was used.' }),
+      Type.Enum([...PAYMENT_METHODS], {
+        type: 'string',
+        description:
+          "How the change's money moved: CARD, the policy's card; ON_ACCOUNT, the partner's account. Absent when no money moved.",
+      }),
     ),
     paymentIds: Maybe(
       Text(

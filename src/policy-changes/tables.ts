@@ -35,6 +35,8 @@ export interface PolicyChangeTable {
   input_json: string | null;
   card_token: string | null;
   payment_id: string | null;
+  /** CARD or ON_ACCOUNT (kernel/money/payment-methods.ts); CARD for rows written before on-account existed. */
+  payment_method: Generated<string>;
   payment_result: string | null;
   decline_reason: string | null;
   three_ds_status: string | null;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig, type AppConfig } from '../config/config.js';
 import { connectDatabase } from '../db/connect.js';
 import { failureName } from '../db/refused-values.js';
-import { paymentGatewayFor } from '../payments/gateways.js';
+import { paymentGatewaysFor } from '../payments/gateways.js';
 import { purchaseDepsFor } from './deps.js';
 import { recoverPurchases } from './recovery.js';
 
@@ -27,7 +27,7 @@ export function registerPurchasesCommands(program: Command, config: () => AppCon
       const db = connectDatabase(settings.database);
       try {
         const context = { config: settings, db, clock: () => new Date() };
-        const report = await recoverPurchases(purchaseDepsFor(context, paymentGatewayFor(context)), { graceSeconds });
+        const report = await recoverPurchases(purchaseDepsFor(context, paymentGatewaysFor(context)), { graceSeconds });
         process.stdout.write(`${JSON.stringify(report)}\n`);
         // Exit codes (README, "Operator commands"): 0 all settled, 1 some records failed (named in the report).
         if (report.failures > 0) process.exitCode = 1;

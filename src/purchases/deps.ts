@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { catalogueOf } from '../catalogue/service.js';
 import type { AppContext } from '../context.js';
-import type { PaymentGateway } from '../payments/gateway.js';
+import type { PaymentGateways } from '../payments/gateway.js';
 import type { PurchaseDeps } from './service.js';
 
 /** The purchase's collaborators for an app or a command: database, gateway, catalogue, clock. */
-export function purchaseDepsFor(context: AppContext, gateway: PaymentGateway, log?: FastifyBaseLogger): PurchaseDeps {
+export function purchaseDepsFor(context: AppContext, gateways: PaymentGateways, log?: FastifyBaseLogger): PurchaseDeps {
   return {
     db: context.db,
-    gateway,
+    gateways,
     clock: context.clock,
     catalogue: catalogueOf(context),
     ...(log ? { log } : {}),

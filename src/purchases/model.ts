@@ -1,3 +1,4 @@
+import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import type { ChallengeInfo, GatewayStep } from '../payments/flow/area.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 
@@ -27,6 +28,7 @@ export interface Purchase {
   state: PurchaseState;
   amountMinor: number;
   currency: string;
+  paymentMethod: PaymentMethod;
   cardToken: string;
   cardSource?: string;
   paymentId?: string;
@@ -51,6 +53,7 @@ export interface NewPurchase {
   /** The server's price of the chosen plan, minor units; nothing in the request body changes it. */
   readonly amountMinor: number;
   readonly currency: string;
+  readonly paymentMethod: PaymentMethod;
   readonly cardToken: string;
   readonly cardSource?: string;
   /** What the policy will record, fixed when the purchase starts. */

@@ -1,5 +1,5 @@
 import { threeDsAnswerOf } from '../payments/three-ds.js';
-import { PAYMENT_METHOD_CARD, type PaymentResult } from '../payments/gateway.js';
+import type { PaymentResult } from '../payments/gateway.js';
 import { toContractQuote } from '../quotes/contract.js';
 import { isBlocking } from '../kernel/notifications/problems.js';
 import type { PurchaseRequest, PurchaseResponse } from './schemas.js';
@@ -24,7 +24,7 @@ export function toPurchaseResponse(result: PurchaseResult, body: PurchaseRequest
     answer.cardToken = { ...(source !== undefined ? { source } : {}), ...(token ? { token: maskToken(token) } : {}) };
   if (body.threeDSRequestInfo) answer.threeDSRequestInfo = body.threeDSRequestInfo;
   if (!purchase) return answer;
-  answer.paymentMethod = PAYMENT_METHOD_CARD;
+  answer.paymentMethod = purchase.paymentMethod;
   if (purchase.paymentId !== undefined) answer.paymentIds = purchase.paymentId;
   // Stored as text, but only ever written from the gateway's closed sets (payments/gateway.ts).
   if (purchase.paymentResult !== undefined) answer.paymentResult = purchase.paymentResult as PaymentResult;

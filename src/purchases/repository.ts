@@ -1,5 +1,6 @@
 import { runPlan, type PlanStep, type StepColumn } from '../db/commit-plan.js';
 import type { Executor } from '../db/database.js';
+import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import type { PolicyIssueRequest } from '../policies/issue-request.js';
 import type { ChallengeInfo, NewPurchase, Purchase, PurchaseState } from './model.js';
@@ -19,6 +20,7 @@ const STATE_COLUMNS = [
   'currency',
   'card_token',
   'card_source',
+  'payment_method',
   'payment_id',
   'payment_result',
   'decline_reason',
@@ -43,6 +45,7 @@ function toPurchase(row: StateRow, issueRequest: PolicyIssueRequest): Purchase {
     state: row.state as PurchaseState,
     amountMinor: row.amount_minor,
     currency: row.currency,
+    paymentMethod: row.payment_method as PaymentMethod,
     cardToken: row.card_token,
     ...(row.card_source !== null ? { cardSource: row.card_source } : {}),
     ...(row.payment_id !== null ? { paymentId: row.payment_id } : {}),
@@ -98,6 +101,7 @@ function insertedRow(purchase: NewPurchase): InsertedRow {
     currency: purchase.currency,
     card_token: purchase.cardToken,
     card_source: purchase.cardSource ?? null,
+    payment_method: purchase.paymentMethod,
     payment_id: null,
     payment_result: null,
     decline_reason: null,

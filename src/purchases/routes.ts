@@ -22,7 +22,7 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
         inFlight: (request, held) =>
           judgeHeldKey(
             purchaseMoney,
-            purchaseDepsFor(context, app.paymentGateway, request.log),
+            purchaseDepsFor(context, app.paymentGateways, request.log),
             context.config.purchaseRecoveryGraceSeconds,
             held,
           ),
@@ -48,7 +48,7 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
       const header = request.headers['user-agent'];
       const userAgent = clientInfo?.userAgent ?? (header === undefined ? undefined : redactCardNumbers(header));
       const key = heldIdempotencyKey(request);
-      const result = await purchaseQuote(purchaseDepsFor(context, app.paymentGateway, request.log), {
+      const result = await purchaseQuote(purchaseDepsFor(context, app.paymentGateways, request.log), {
         ...(key !== undefined ? { idempotencyKey: key } : {}),
         buyer: { userId: principal.userId, partnerId: principal.partnerId, partnerCode: principal.partnerCode },
         brandCode: request.params.brandCode,

@@ -1,3 +1,4 @@
+import { PAYMENT_METHODS } from '../kernel/money/payment-methods.js';
 import { Type, type Static } from 'typebox';
 import { Validation } from '../kernel/notifications/notification.js';
 import { PAYMENT_RESULTS, THREE_DS_STATUSES } from '../payments/gateway.js';
@@ -172,7 +173,12 @@ export const PurchaseResponse = Type.Object(
         description: 'Outcome of the payment step; absent when no payment was tried.',
       }),
     ),
-    paymentMethod: Maybe(Type.Enum(['CARD'], { type: 'string', description: 'A tokenised payment card.' })),
+    paymentMethod: Maybe(
+      Type.Enum([...PAYMENT_METHODS], {
+        type: 'string',
+        description: 'CARD: a tokenised payment card; ON_ACCOUNT: owed by the partner, on its monthly statement.',
+      }),
+    ),
     validation,
   },
   {

@@ -123,6 +123,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     // The server's price of the chosen plan; nothing in the body changes it.
     amountMinor: price.totalPrice ?? 0,
     currency: plan.currencyCode,
+    paymentMethod: 'CARD',
     cardToken,
     ...(call.body.cardToken?.source !== undefined ? { cardSource: call.body.cardToken.source } : {}),
     issueRequest,

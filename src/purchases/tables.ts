@@ -21,6 +21,8 @@ export interface PurchaseTable {
   card_token: string;
   card_source: string | null;
   payment_id: string | null;
+  /** CARD or ON_ACCOUNT (kernel/money/payment-methods.ts); CARD for rows written before on-account existed. */
+  payment_method: Generated<string>;
   /** The contract's paymentResult of the latest gateway answer. */
   payment_result: string | null;
   decline_reason: string | null;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findPartner } from '../../src/auth/accounts.js';
 import { catalogueOf } from '../../src/catalogue/service.js';
 import type { Db } from '../../src/db/database.js';
-import type { PaymentGateway } from '../../src/payments/gateway.js';
+import { everyRouteTo, type PaymentGateway } from '../../src/payments/gateway.js';
 import { prepareIssue } from '../../src/policies/service.js';
 import { endAttempt, issuePurchase, recordCapture } from '../../src/purchases/commits.js';
 import type { Purchase } from '../../src/purchases/model.js';
@@ -36,7 +36,12 @@ async function startedPurchase(t: TestApp): Promise<Purchase> {
     body: purchaseBody(quote, CARDS.approved),
     client: {},
   };
-  const deps = { db: t.context.db, gateway: stopping, clock: () => NOW, catalogue: catalogueOf(t.context) };
+  const deps = {
+    db: t.context.db,
+    gateways: everyRouteTo(stopping),
+    clock: () => NOW,
+    catalogue: catalogueOf(t.context),
+  };
   await expect(purchaseQuote(deps, call)).rejects.toBeInstanceOf(Stop);
   const started = await findPurchaseOfQuote(t.context.db, quote.id, ['STARTED']);
   if (!started) throw new Error('no STARTED purchase');

@@ -72,6 +72,7 @@ export async function issuePolicyOf(db: Db, request: PolicyIssueRequest, now: Da
     userId: request.createdByUserId,
     amountMinor: request.amounts.total,
     currency: request.plan.currency.code,
+    paymentMethod: request.paymentMethod ?? 'CARD',
     cardToken: 'tok_fixture',
     issueRequest: request,
     at,

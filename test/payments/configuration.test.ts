@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import type { AppContext } from '../../src/context.js';
 import type { Db } from '../../src/db/database.js';
-import type { PaymentGateway } from '../../src/payments/gateway.js';
+import { everyRouteTo, type PaymentGateway } from '../../src/payments/gateway.js';
 import { changeDepsFor } from '../../src/policy-changes/deps.js';
 import { purchaseDepsFor } from '../../src/purchases/deps.js';
 
@@ -24,16 +24,16 @@ describe('payments configuration', () => {
 
   it('the in-process crash hook and the crash-test steps reach the money flow only outside production', () => {
     const crashHook = (_step: string) => undefined;
-    const gateway = {} as PaymentGateway;
+    const gateways = everyRouteTo({} as PaymentGateway);
     const staging = loadConfig({ PURCHASE_CRASH_AFTER: 'captured', POLICY_CHANGE_CRASH_AFTER: 'settle' });
     // The collaborators only, never used: no database is opened.
     const context: AppContext = { config: staging, db: Object.create(null) as Db, clock: () => new Date(), crashHook };
-    expect(purchaseDepsFor(context, gateway)).toMatchObject({ crashHook, crashAfter: 'captured' });
-    expect(changeDepsFor(context, gateway)).toMatchObject({ crashHook, crashAfter: 'settle' });
+    expect(purchaseDepsFor(context, gateways)).toMatchObject({ crashHook, crashAfter: 'captured' });
+    expect(changeDepsFor(context, gateways)).toMatchObject({ crashHook, crashAfter: 'settle' });
     // A production process never has one (the server builds no hook), and would not pass it on.
     const production: AppContext = { ...context, config: { ...staging, env: 'production' } };
-    expect(purchaseDepsFor(production, gateway)).not.toHaveProperty('crashHook');
-    expect(changeDepsFor(production, gateway)).not.toHaveProperty('crashHook');
-    expect(purchaseDepsFor(production, gateway)).not.toHaveProperty('crashAfter');
+    expect(purchaseDepsFor(production, gateways)).not.toHaveProperty('crashHook');
+    expect(changeDepsFor(production, gateways)).not.toHaveProperty('crashHook');
+    expect(purchaseDepsFor(production, gateways)).not.toHaveProperty('crashAfter');
   });
 });

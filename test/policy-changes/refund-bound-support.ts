@@ -25,7 +25,7 @@ export const after = (seconds: number) => new Date(NOW.getTime() + seconds * 100
 
 /** One recovery sweep, as every server runs it, at `at` (no grace: the tests' confirmations are over). */
 export function sweepAt(t: TestApp, at: Date): Promise<ChangeRecoveryReport> {
-  const deps = { ...changeDepsFor(t.context, t.app.paymentGateway), clock: () => at };
+  const deps = { ...changeDepsFor(t.context, t.app.paymentGateways), clock: () => at };
   return recoverPolicyChanges(deps, { graceSeconds: 0 });
 }
 

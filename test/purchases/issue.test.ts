@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPartner } from '../../src/auth/accounts.js';
 import { catalogueOf } from '../../src/catalogue/service.js';
-import type { PaymentGateway } from '../../src/payments/gateway.js';
+import { everyRouteTo, type PaymentGateway } from '../../src/payments/gateway.js';
 import { prepareIssue } from '../../src/policies/service.js';
 import { issuePurchase, recordCapture, type PurchaseIssue } from '../../src/purchases/commits.js';
 import type { Purchase } from '../../src/purchases/model.js';
@@ -28,7 +28,10 @@ async function startedPurchase(t: TestApp): Promise<Purchase> {
     client: {},
   };
   await expect(
-    purchaseQuote({ db: t.context.db, gateway: stopping, clock: () => NOW, catalogue: catalogueOf(t.context) }, call),
+    purchaseQuote(
+      { db: t.context.db, gateways: everyRouteTo(stopping), clock: () => NOW, catalogue: catalogueOf(t.context) },
+      call,
+    ),
   ).rejects.toBeInstanceOf(Stop);
   const started = await findPurchaseOfQuote(t.context.db, quote.id, ['STARTED']);
   if (!started) throw new Error('no STARTED purchase');

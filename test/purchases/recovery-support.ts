@@ -1,6 +1,6 @@
 import { findPartner } from '../../src/auth/accounts.js';
 import { catalogueOf } from '../../src/catalogue/service.js';
-import type { PaymentGateway } from '../../src/payments/gateway.js';
+import { everyRouteTo, type PaymentGateway } from '../../src/payments/gateway.js';
 import type { Purchase } from '../../src/purchases/model.js';
 import { findPurchaseOfQuote } from '../../src/purchases/repository.js';
 import { purchaseQuote, type PurchaseDeps } from '../../src/purchases/service.js';
@@ -17,7 +17,7 @@ export function recoveryDeps(
   gateway: PaymentGateway = t.app.paymentGateway,
   clock = () => NOW,
 ): PurchaseDeps {
-  return { db: t.context.db, gateway, clock, catalogue: catalogueOf(t.context) };
+  return { db: t.context.db, gateways: everyRouteTo(gateway), clock, catalogue: catalogueOf(t.context) };
 }
 
 /** The sandbox, except that the process "dies" right after the named call reached the gateway. */

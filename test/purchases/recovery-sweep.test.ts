@@ -31,7 +31,7 @@ describe(`purchase recovery sweep (${DIALECT})`, () => {
     const { quoteId } = await buyDirectly(t, dyingAfter(t, 'authorise'));
     const sweeps = [t.context.db, secondConnection(t)].map((db) =>
       startRecoverySweep(
-        { db, gateway: t.app.paymentGateway, clock: later(120) },
+        { db, gateways: t.app.paymentGateways, clock: later(120) },
         { intervalSeconds: 3600, graceSeconds: 60 },
       ),
     );

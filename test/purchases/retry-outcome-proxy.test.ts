@@ -118,7 +118,7 @@ describe.skipIf(DIALECT !== 'postgres')('a retry gets its own outcome: PostgreSQ
           // A capture whose gateway call was cut is left to recovery (the answer stands: the policy is issued).
           const later = () => new Date(NOW.getTime() + 1000);
           await recoverPurchases(
-            { ...purchaseDepsFor(t.context, t.app.paymentGateway), clock: later },
+            { ...purchaseDepsFor(t.context, t.app.paymentGateways), clock: later },
             { graceSeconds: 0 },
           );
           expect(await books(t, quote.id)).toMatchObject({ policies: 1, captures: 1 });

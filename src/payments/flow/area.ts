@@ -1,7 +1,8 @@
 import type { BackgroundLog } from '../../logging/background-log.js';
 import type { Clock } from '../../context.js';
 import type { Db, Executor } from '../../db/database.js';
-import type { PaymentGateway, PaymentResult } from '../gateway.js';
+import type { PaymentMethod } from '../../kernel/money/payment-methods.js';
+import type { PaymentGateways, PaymentResult } from '../gateway.js';
 
 /**
  * What the money flow (flow.ts) is handed: its collaborators, the records whose money it moves,
@@ -11,7 +12,8 @@ import type { PaymentGateway, PaymentResult } from '../gateway.js';
 /** The collaborators of a money flow; `crashAfter` names the area's test crash point. */
 export interface MoneyDeps<Crash extends string = string> {
   readonly db: Db;
-  readonly gateway: PaymentGateway;
+  /** The gateway of each record's route (its brand and payment method). */
+  readonly gateways: PaymentGateways;
   readonly clock: Clock;
   readonly log?: BackgroundLog;
   /** Test hook (never in production): kill the process right after this step. */
@@ -33,6 +35,8 @@ export interface ChallengeInfo {
 export interface Payable<S extends string> {
   readonly id: string;
   readonly state: S;
+  readonly brandCode: string;
+  readonly paymentMethod: PaymentMethod;
   readonly amountMinor: number;
   readonly currency: string;
   readonly cardToken?: string;

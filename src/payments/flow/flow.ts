@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { bindKey } from '../../http/idempotency/repository.js';
 import type { HeldKey } from '../../http/idempotency/service.js';
 import type { Notification } from '../../kernel/notifications/notification.js';
-import type { AuthorisationOutcome, Checkout, PaymentResult } from '../gateway.js';
+import type { AuthorisationOutcome, Checkout, PaymentGateway, PaymentResult, PaymentRoute } from '../gateway.js';
 import { continuationProblems } from '../three-ds.js';
 import type { Approval, ChallengeInfo, MoneyArea, MoneyDeps, Payable } from './area.js';
 
@@ -16,6 +16,9 @@ import type { Approval, ChallengeInfo, MoneyArea, MoneyDeps, Payable } from './a
  */
 
 export const now = (deps: MoneyDeps) => deps.clock().toISOString();
+
+/** The gateway that moves a record's money: its brand's card gateway, or the partner's account. */
+const gatewayOf = (deps: MoneyDeps, route: PaymentRoute): PaymentGateway => deps.gateways.gatewayFor(route);
 
 /**
  * A step's end, where a test may fail the request (`crashHook`: e.g. as a lost database connection
@@ -48,7 +51,7 @@ export async function authorise<S extends string, P extends Payable<S>, R>(
   record: P,
   checkout?: Checkout,
 ): Promise<R> {
-  const outcome = await deps.gateway.authorise({
+  const outcome = await gatewayOf(deps, record).authorise({
     idempotencyKey: area.key(record, 'authorise'),
     amount: { amountMinor: record.amountMinor, currency: record.currency },
     cardToken: record.cardToken ?? '',
@@ -86,7 +89,7 @@ export async function continueChallenge<S extends string, P extends Payable<S>, 
   if (refused.length > 0) return { refused };
   if (key) await bindKey(deps.db, { keyId: key.id, subject: area.subjectOf(pending) });
   crashPoint(deps, 'continue');
-  const outcome = await deps.gateway.continueThreeDs({
+  const outcome = await gatewayOf(deps, pending).continueThreeDs({
     idempotencyKey: area.key(pending, '3ds'),
     paymentId: pending.paymentId,
     threeDSStatus: info.threeDSStatus ?? '',
@@ -199,7 +202,7 @@ export async function capture<S extends string, P extends Payable<S>, R>(
   record: P,
 ): Promise<P> {
   if (record.paymentId === undefined) return record;
-  const outcome = await deps.gateway.capture({
+  const outcome = await gatewayOf(deps, record).capture({
     idempotencyKey: area.key(record, 'capture'),
     paymentId: record.paymentId,
     amount: { amountMinor: record.amountMinor, currency: record.currency },
@@ -226,7 +229,7 @@ export async function releaseHold<S extends string, P extends Payable<S>, R>(
   record: P,
   paymentId: string,
 ): Promise<boolean> {
-  const outcome = await deps.gateway.void({ idempotencyKey: area.key(record, 'void'), paymentId });
+  const outcome = await gatewayOf(deps, record).void({ idempotencyKey: area.key(record, 'void'), paymentId });
   return outcome.outcome !== 'gateway_error';
 }
 
@@ -248,6 +251,7 @@ export type Refunded =
  */
 export async function refundLines<L extends { readonly paymentId: string; readonly amountMinor: number }>(
   deps: MoneyDeps,
+  route: PaymentRoute,
   lines: readonly L[],
   currency: string,
   steps: {
@@ -258,7 +262,7 @@ export async function refundLines<L extends { readonly paymentId: string; readon
 ): Promise<Refunded> {
   for (const line of lines) {
     if (steps.isPaid(line)) continue;
-    const outcome = await deps.gateway.refund({
+    const outcome = await gatewayOf(deps, route).refund({
       idempotencyKey: steps.keyOf(line),
       paymentId: line.paymentId,
       amount: { amountMinor: line.amountMinor, currency },

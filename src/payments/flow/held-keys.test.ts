@@ -12,7 +12,15 @@ const area = (record?: Record) => ({
   ofSubject: () => Promise.resolve(record),
   working: ['STARTED', 'ISSUED'] as State[],
 });
-const started: Record = { id: 'p1', state: 'STARTED', amountMinor: 100, currency: 'AUD', updatedAt: LOCKED_AT };
+const started: Record = {
+  id: 'p1',
+  state: 'STARTED',
+  brandCode: 'brandau',
+  paymentMethod: 'CARD',
+  amountMinor: 100,
+  currency: 'AUD',
+  updatedAt: LOCKED_AT,
+};
 const held = { id: 1, lockedAt: LOCKED_AT, subject: 'record:p1' };
 
 describe('judgeHeldKey', () => {
