@@ -45,6 +45,7 @@ import type { EventWebhooks } from './events/model.js';
 import { eventsRoutes } from './events/routes.js';
 import { eventWebhooks } from './events/openapi-webhooks.js';
 import { limitPartnerRequests, registerRateLimits } from './http/limits/rate-limits.js';
+import { fastifyTrustProxy } from './http/client-address.js';
 import { tokenEndpointLimits } from './auth/token-limits.js';
 
 export interface BuildAppOptions {
@@ -76,6 +77,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     clientErrorHandler: clientErrorHandler({ metrics, oauthPath: tokenPathPattern(config.basePath) }),
     frameworkErrors: frameworkErrorHandler(metrics, { oauthPath: tokenPathPattern(config.basePath) }),
     return503OnClosing: false,
+    // Behind a TLS-terminating proxy: only the named proxies may set the client address and scheme.
+    trustProxy: fastifyTrustProxy(config.trustedProxies),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler());

@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { registerCatalogueCommands } from './catalogue/cli.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { connectDatabase, SqliteFileUnusable } from './db/connect.js';
-import { migrateDown, migrateToLatest } from './db/migrate.js';
+import { migrateDown, migrateToLatest, SchemaBehind } from './db/migrate.js';
 import { registerIdempotencyCommands } from './http/idempotency/cli.js';
 import { registerOutboxCommands } from './db/outbox/cli.js';
 import { registerPurchasesCommands } from './purchases/cli.js';
@@ -28,7 +28,12 @@ function configOrExit(): AppConfig {
 
 async function serve(): Promise<void> {
   const config = configOrExit();
-  const server = await startServer(config);
+  const server = await startServer(config).catch((error: unknown) => {
+    // Migrations are a deployment step of their own (MIGRATE_ON_START=false) and it has not run: exit 2, like bad settings.
+    if (!(error instanceof SchemaBehind)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  });
   server.app.log.info({ url: server.url, env: config.env, database: config.database.kind }, 'serving');
   // Staging without SMTP_URL keeps the policy e-mails: say where to read them.
   if (config.env !== 'production' && config.mail.transport === 'sandbox')

@@ -6,6 +6,7 @@ import type { AppContext } from './context.js';
 import { requestCompletedLine } from './logging/options.js';
 import { directRequestLineWriter, type RequestLineWriter } from './logging/request-log-line.js';
 import type { FrontCache, FrontCacheDeps } from './http/front-cache/front-cache.js';
+import { clientAddressOf } from './http/client-address.js';
 import type { Lifecycle } from './http/server/lifecycle.js';
 import type { HttpMetrics } from './http/metrics.js';
 import type { RateLimits } from './http/limits/rate-limits.js';
@@ -32,6 +33,7 @@ export function connectFrontCache(
   cache.connect({
     log: app.log,
     logCompleted: directRequestLineWriter(app.log) ?? pinoRequestLine(app),
+    clientAddressOf: clientAddressOf(context.config.trustedProxies),
     metrics,
     accepting: () => !closing && !lifecycle.draining,
     freshCatalogueVersion: () => catalogue.freshVersionId(),

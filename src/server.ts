@@ -4,7 +4,7 @@ import type { AppConfig } from './config/config.js';
 import type { AppContext, Clock } from './context.js';
 import { connectDatabase } from './db/connect.js';
 import type { Db } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { prepareSchema } from './db/migrate.js';
 import { importDemoCatalogue } from './catalogue/import.js';
 import { prepareIdentity } from './auth/setup.js';
 import { purchaseDepsFor } from './purchases/deps.js';
@@ -44,7 +44,7 @@ export interface StartOptions {
 
 /** Everything a fresh or upgraded database needs before the first request. */
 export async function prepareDatabase(context: AppContext): Promise<void> {
-  await migrateToLatest(context.db);
+  await prepareSchema(context.db, context.config.migrateOnStart);
   if (context.config.demoData) await importDemoCatalogue(context.db, context.config.catalogueDir);
   await prepareIdentity(context);
 }

@@ -4,6 +4,7 @@ import { MailEnvSchema, mailConfigFrom, mailConfigProblems } from './mail.js';
 import { OutboxEnvSchema, outboxConfigFrom, outboxConfigProblems } from './outbox.js';
 import { WebhookEnvSchema, webhookConfigFrom, webhookConfigProblems } from './webhooks.js';
 import { PolicyChangeEnvSchema, policyChangeConfigFrom } from './policy-changes.js';
+import { DeploymentEnvSchema, deploymentConfigProblems, migratesOnStart, trustedProxiesFrom } from './deployment.js';
 
 /**
  * The settings of the areas that keep their own, parsed with the rest in config/config.ts. Each is a
@@ -16,6 +17,7 @@ export const AreaEnvSchema = Type.Object({
   ...MailEnvSchema.properties,
   ...DocumentEnvSchema.properties,
   ...WebhookEnvSchema.properties,
+  ...DeploymentEnvSchema.properties,
 });
 
 export type AreaConfigs = ReturnType<typeof areaConfigsFrom>;
@@ -25,6 +27,7 @@ export function areaConfigProblems(env: Static<typeof AreaEnvSchema>, production
     ...mailConfigProblems(env, production),
     ...outboxConfigProblems(env, production),
     ...webhookConfigProblems(env),
+    ...deploymentConfigProblems(env),
   ];
 }
 
@@ -40,5 +43,9 @@ export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>) {
     documents: documentConfigFrom(env),
     /** Webhook delivery: timeout, retry schedule, disabling, secret rotation overlap. */
     webhooks: webhookConfigFrom(env),
+    /** The reverse proxies whose X-Forwarded-* headers are believed (the client's address, the scheme). */
+    trustedProxies: trustedProxiesFrom(env),
+    /** `serve` applies pending migrations (else a separate `migrate` step must have). */
+    migrateOnStart: migratesOnStart(env),
   } as const;
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { AuthEnvSchema, authConfigFrom, authConfigProblems } from './auth.js';
+import { withSecretFiles } from './secret-files.js';
 import { AreaEnvSchema, areaConfigProblems, areaConfigsFrom } from './areas.js';
 import { ENV_FLAG_VALUES, RateLimitEnvSchema, rateLimitConfigFrom } from './rate-limits.js';
 
@@ -187,16 +188,20 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment; throws a ConfigError listing every bad variable (never its value). */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
+export function loadConfig(given: NodeJS.ProcessEnv = process.env) {
+  const { env: source, problems: fileProblems } = withSecretFiles(given);
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(EnvSchema.properties)) {
     const value = source[key];
     if (value !== undefined && value !== '') raw[key] = value;
   }
   const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
-  const problems = [...Value.Errors(EnvSchema, withDefaults)].map(
-    (e) => `${e.instancePath.slice(1) || 'environment'}: ${e.message}`,
-  );
+  const problems = [
+    ...fileProblems,
+    ...[...Value.Errors(EnvSchema, withDefaults)].map(
+      (e) => `${e.instancePath.slice(1) || 'environment'}: ${e.message}`,
+    ),
+  ];
   if (problems.length > 0) throw new ConfigError(problems);
   const env = withDefaults as Env;
 

@@ -42,6 +42,32 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   return unbounded(db, async (conn) => settle(await (await migratorFor(conn)).migrateToLatest()));
 }
 
+/** The migrations this code knows that the database has not applied yet. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const known = await (await migratorFor(db)).getMigrations();
+  return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** A database behind the code when `serve` does not migrate it (MIGRATE_ON_START=false). */
+export class SchemaBehind extends Error {
+  constructor(readonly pending: readonly string[]) {
+    super(
+      `The database is ${pending.length} migration(s) behind this code: run \`migrate\` first (${pending.join(', ')})`,
+    );
+    this.name = 'SchemaBehind';
+  }
+}
+
+/** Migrates, or, when migrations are a deployment step of their own, refuses a database that is behind. */
+export async function prepareSchema(db: Db, migrateOnStart: boolean): Promise<void> {
+  if (migrateOnStart) {
+    await migrateToLatest(db);
+    return;
+  }
+  const pending = await pendingMigrations(db);
+  if (pending.length > 0) throw new SchemaBehind(pending);
+}
+
 /** Reverts the latest applied migration (operators only; never run by the server). */
 export async function migrateDown(db: Db): Promise<string[]> {
   return unbounded(db, async (conn) => settle(await (await migratorFor(conn)).migrateDown()));

@@ -31,6 +31,7 @@ function depsWith(overrides: Partial<FrontCacheDeps> = {}): FrontCacheDeps & { l
   return {
     log,
     logCompleted: (line) => logged.push(line),
+    clientAddressOf: (req) => req.socket.remoteAddress,
     metrics: { record: (...args: unknown[]) => counted.push(args) },
     accepting: () => true,
     freshCatalogueVersion: () => 7,

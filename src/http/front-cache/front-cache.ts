@@ -48,6 +48,8 @@ export interface FrontCacheDeps {
   readonly log: FastifyBaseLogger;
   /** Writes the request's "request completed" line, as Fastify's request log would. */
   readonly logCompleted: RequestLineWriter;
+  /** The client's address as `request.ip` would say it (the trusted proxies' X-Forwarded-For). */
+  readonly clientAddressOf: (req: IncomingMessage) => string | undefined;
   readonly metrics: Pick<HttpMetrics, 'record'>;
   /** False while draining or closing: Fastify answers those (`Connection: close`, 503). */
   accepting(): boolean;
@@ -207,7 +209,7 @@ export class FrontCache {
     deps.logCompleted({
       id,
       url,
-      ip: req.socket.remoteAddress,
+      ip: deps.clientAddressOf(req),
       userAgent: headers['user-agent'],
       statusCode,
       route: read.route,
