@@ -41,4 +41,3 @@ export class OnAccountNotEnabled extends Forbidden {
     );
   }
 }
-

@@ -118,7 +118,12 @@ export class AccountGateway implements PaymentGateway {
         written.partnerId === hold.partnerId &&
         written.brandCode === hold.brandCode;
       if (!same) return KEY_REUSED;
-      return { outcome: 'approved', paymentId: written.paymentId, amount: moneyOf(written), threeDSStatus: 'NOT_REQUIRED' };
+      return {
+        outcome: 'approved',
+        paymentId: written.paymentId,
+        amount: moneyOf(written),
+        threeDSStatus: 'NOT_REQUIRED',
+      };
     } catch {
       // The account's store is this gateway's "network": failing to reach it is an outage, nothing happened.
       return UNAVAILABLE;

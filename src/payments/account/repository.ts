@@ -14,7 +14,7 @@ function toEntry(row: EntryRow): AccountEntry {
     partnerId: row.partner_id,
     brandCode: row.brand_code,
     kind: row.kind as EntryKind,
-    amountMinor: Number(row.amount_minor),
+    amountMinor: row.amount_minor,
     currency: row.currency,
     reference: row.reference,
     createdAt: row.created_at,
