@@ -47,7 +47,9 @@ export const PartnerSummary = Type.Object(
     name: Maybe(Text('Ignored.')),
     code: Maybe(ShortText('Ignored.')),
     statusCode: Maybe(ShortText('Ignored.')),
-    isOnAccountPurchaseEnabled: Maybe(Flag('Ignored.')),
+    isOnAccountPurchaseEnabled: Maybe(
+      Flag("Ignored: the partner's stored flag decides whether `paymentMethod: ON_ACCOUNT` is allowed."),
+    ),
   },
   {
     title: 'PartnerSummary',
