@@ -66,11 +66,7 @@ function requestProblem(key: string, amount?: Money): GatewayError | undefined {
 }
 
 /** The settlement a movement of `kind` answers. */
-const SETTLED: Record<Exclude<EntryKind, 'hold'>, 'captured' | 'voided' | 'refunded'> = {
-  charge: 'captured',
-  release: 'voided',
-  credit: 'refunded',
-};
+const SETTLED = { charge: 'captured', release: 'voided', credit: 'refunded' } as const;
 
 const moneyOf = (entry: AccountEntry): Money => ({ amountMinor: entry.amountMinor, currency: entry.currency });
 
