@@ -262,7 +262,7 @@ function outcomeNotifications(purchase: Purchase): Notification[] {
         problem(
           'PAYMENT_GATEWAY_ERROR',
           'The payment gateway failed; nothing was charged. Retry later.',
-          'cardToken.token',
+          purchase.paymentMethod === 'ON_ACCOUNT' ? 'paymentMethod' : 'cardToken.token',
           undefined,
           { reason },
         ),
