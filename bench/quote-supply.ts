@@ -104,10 +104,19 @@ const comparable = (quote: Record<string, unknown>) =>
   });
 
 /** The purchase request body of one quote: the declarations agreed, the sandbox's approving card. */
-export function purchaseBody(quoteId: string, declarations: PlanFacts['declarations']): string {
+/** How a bench purchase pays: the sandbox's approved card, or the demo partner's account (DEMOA may buy on account). */
+export type BenchPayment = 'CARD' | 'ON_ACCOUNT';
+
+export function purchaseBody(
+  quoteId: string,
+  declarations: PlanFacts['declarations'],
+  payment: BenchPayment = 'CARD',
+): string {
   return JSON.stringify({
     quote: { id: quoteId, input: { regulatoryDeclarations: declarations } },
-    cardToken: { token: APPROVED_CARD, source: 'bench' },
+    ...(payment === 'CARD'
+      ? { cardToken: { token: APPROVED_CARD, source: 'bench' } }
+      : { paymentMethod: 'ON_ACCOUNT' }),
   });
 }
 
@@ -124,6 +133,7 @@ export async function purchaseSupply(
   headers: Record<string, string>,
   count: number,
   seed: (body: string, count: number) => Promise<string[]>,
+  payment: BenchPayment = 'CARD',
 ): Promise<BenchRequest> {
   const facts = await planFacts(api, headers);
   const body = readyQuoteBody(facts.planId);
@@ -139,7 +149,7 @@ export async function purchaseSupply(
       `a seeded quote differs from the API's:\n${check.body.slice(0, 2000)}\n${JSON.stringify(sample).slice(0, 2000)}`,
     );
   }
-  const bodies = [sample.id, ...seeded].map((id) => purchaseBody(id, facts.declarations));
+  const bodies = [sample.id, ...seeded].map((id) => purchaseBody(id, facts.declarations, payment));
   let next = 1;
   let exhausted = 0;
   const supply: RequestSupply = {

@@ -1,7 +1,7 @@
 import type { QuoteRequest } from '../src/quotes/schemas.js';
 import type { QuoteSeeder } from './change-supply.js';
 import { benchPolicy, type BenchPolicy } from './policy-fixture.js';
-import { purchaseSupply } from './quote-supply.js';
+import { purchaseSupply, type BenchPayment } from './quote-supply.js';
 import type { BenchApi, BenchRequest } from './requests.js';
 import type { BenchFixtures } from './seed/database.js';
 import { seedQuotes } from './seed/quotes.js';
@@ -141,10 +141,15 @@ export const onePolicy = async (api: BenchApi, run: BenchRun, label: string): Pr
   benchPolicy(api, await bearer(api), quoteSeeder(run, label));
 
 /** Purchases of ready quotes: enough for the run at a rate well above the target; running out is reported, never hidden. */
-export async function purchases(api: BenchApi, run: BenchRun, label: string): Promise<BenchRequest> {
+export async function purchases(
+  api: BenchApi,
+  run: BenchRun,
+  label: string,
+  payment: BenchPayment = 'CARD',
+): Promise<BenchRequest> {
   const count = Math.ceil((run.durationSeconds + (run.warmUpSeconds ?? 0)) * PURCHASE_SUPPLY_PER_SECOND);
   const started = performance.now();
-  const request = await purchaseSupply(api, await bearer(api), count, quoteSeeder(run, label));
+  const request = await purchaseSupply(api, await bearer(api), count, quoteSeeder(run, label), payment);
   run.progress?.(`${label}: ${count + 1} ready quotes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return request;
 }

@@ -85,6 +85,13 @@ export const SCENARIOS: Scenario[] = [
     prepare: (api, _fixtures, run) => purchases(api, run, 'purchase'),
   },
   {
+    name: 'onAccountPurchase',
+    description:
+      "The purchase row paid on account (paymentMethod ON_ACCOUNT, the demo partner DEMOA): the same money flow over the partner's ledger (hold, issue, charge), no card gateway.",
+    target: { kind: 'rate', perSecond: PURCHASE_TARGET },
+    prepare: (api, _fixtures, run) => purchases(api, run, 'onAccountPurchase', 'ON_ACCOUNT'),
+  },
+  {
     name: 'purchaseWithDocuments',
     description:
       "The purchase row while the outbox worker renders each policy's certificate and mails it with the PDS (sandbox mailbox): CPU per purchase counted until every e-mail was delivered.",

@@ -8,6 +8,7 @@ import {
   findUserByLogin,
   insertPartner,
   insertUser,
+  setOnAccountPurchase,
   type PartnerRecord,
 } from './repository.js';
 
@@ -53,6 +54,12 @@ export async function createPartner(context: AppContext, partner: NewPartner): P
 
 export function findPartner(context: AppContext, code: string): Promise<PartnerRecord | undefined> {
   return findPartnerByCode(context.db, code);
+}
+
+/** Allows or stops the partner's on-account purchases (PartnerSummary.isOnAccountPurchaseEnabled). */
+export async function switchOnAccountPurchase(context: AppContext, code: string, enabled: boolean): Promise<void> {
+  if (!(await setOnAccountPurchase(context.db, code, enabled)))
+    throw new NotFound('UNKNOWN_PARTNER', `Partner '${code}' does not exist.`, { property: 'code', value: code });
 }
 
 export interface NewUser {

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import { connectDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createPartner, createUser, deactivate } from './accounts.js';
+import { createPartner, createUser, deactivate, switchOnAccountPurchase } from './accounts.js';
 import { rotateSigningKey } from './keys.js';
 
 export interface AuthCliOptions {
@@ -57,6 +57,26 @@ export function registerAuthCommands(program: Command, options: AuthCliOptions):
       );
       out(`Created partner ${o.code} (id ${id}).`);
     });
+  const onAccount = partner
+    .command('on-account')
+    .description(
+      "Allow or stop a partner's on-account purchases; read on every purchase, so the next request follows it.",
+    );
+  for (const [action, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const)
+    onAccount
+      .command(`${action} <partnerCode>`)
+      .description(
+        enabled
+          ? 'The partner may buy with paymentMethod ON_ACCOUNT.'
+          : 'New on-account purchases are refused; changes of policies already on account stay on account.',
+      )
+      .action(async (code: string) => {
+        await withContext(options, (c) => switchOnAccountPurchase(c, code, enabled));
+        out(`On-account purchases ${enabled ? 'enabled' : 'disabled'} for partner ${code}.`);
+      });
 
   const user = program.command('user').description('Manage users.');
   user

@@ -57,6 +57,26 @@ export async function findPartnerByCode(db: Executor, code: string): Promise<Par
   );
 }
 
+/** Whether the partner may buy on account now (read per request: an operator may switch it at any time). */
+export async function isOnAccountPurchaseEnabled(db: Executor, partnerId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('partner')
+    .select('is_on_account_purchase_enabled')
+    .where('id', '=', partnerId)
+    .executeTakeFirst();
+  return row?.is_on_account_purchase_enabled === 1;
+}
+
+/** Switches the partner's on-account purchases; false when no partner has the code. */
+export async function setOnAccountPurchase(db: Executor, code: string, enabled: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable('partner')
+    .set({ is_on_account_purchase_enabled: enabled ? 1 : 0 })
+    .where('code', '=', code)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export async function insertUser(
   db: Executor,
   user: {

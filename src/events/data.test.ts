@@ -15,6 +15,7 @@ const cancellation = {
   baseSequenceNumber: 2,
   amountMinor: -15_000,
   currency: 'AUD',
+  paymentMethod: 'ON_ACCOUNT',
   pricing: {
     kind: 'CANCELLATION',
     reasonCode: 'TRIP_CANCELLED',
@@ -55,6 +56,7 @@ describe('event data of a change', () => {
       amount: 150,
       currency: 'AUD',
       paymentReference: 'pay_a',
+      paymentMethod: 'ON_ACCOUNT',
       refunds: [
         { paymentReference: 'pay_a', amount: 100 },
         { paymentReference: 'pay_b', amount: 50 },

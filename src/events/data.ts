@@ -1,3 +1,4 @@
+import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import { minorDigits, toMajor } from '../kernel/money/units.js';
 import type { PolicyActionType, PolicyStatus } from '../policies/schemas-detail.js';
 import type { PolicyChange } from '../policy-changes/model.js';
@@ -93,6 +94,7 @@ interface PaymentFacts {
   readonly currency: string;
   readonly amountMinor: number;
   readonly paymentReference?: string;
+  readonly paymentMethod: PaymentMethod;
   readonly references: PolicyReferences;
 }
 
@@ -104,6 +106,7 @@ function paymentData(facts: PaymentFacts, extra: Record<string, unknown> = {}): 
     amount: major(facts.amountMinor, facts.currency),
     currency: facts.currency,
     paymentReference: facts.paymentReference ?? null,
+    paymentMethod: facts.paymentMethod,
     ...extra,
     ...referencesOf(facts.references),
   };
@@ -124,6 +127,7 @@ export function purchaseCapturedEvent(purchase: Purchase & { policyNumber: strin
       currency: purchase.currency,
       amountMinor: purchase.amountMinor,
       ...(purchase.paymentId === undefined ? {} : { paymentReference: purchase.paymentId }),
+      paymentMethod: purchase.paymentMethod,
       references: purchaseReferences(purchase),
     }),
   };
@@ -191,6 +195,7 @@ export function changeCapturedEvent(change: PolicyChange, references: PolicyRefe
       ...changeFacts(change, references),
       amountMinor: change.amountMinor,
       ...(change.paymentId === undefined ? {} : { paymentReference: change.paymentId }),
+      paymentMethod: change.paymentMethod,
     }),
   };
 }
@@ -217,6 +222,7 @@ export function changeRefundedEvent(change: PolicyChange, references: PolicyRefe
         ...changeFacts(change, references),
         amountMinor: refund.refundedMinor,
         ...(first ? { paymentReference: first.paymentId } : {}),
+        paymentMethod: change.paymentMethod,
       },
       {
         refunds: refund.paid.map((line) => ({

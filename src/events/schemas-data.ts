@@ -1,3 +1,4 @@
+import { PAYMENT_METHODS } from '../kernel/money/payment-methods.js';
 import { Type } from 'typebox';
 import { POLICY_ACTION_TYPES, POLICY_STATUSES } from '../policies/schemas-detail.js';
 
@@ -81,6 +82,13 @@ export const PaymentEventData = Type.Object(
     paymentReference: nullableText(
       "The payment gateway's reference of the charge (refund: of the first payment refunded).",
     ),
+    paymentMethod: Type.Optional(
+      Type.Enum([...PAYMENT_METHODS], {
+        type: 'string',
+        description:
+          "How the money moved: CARD, the policy's card at the brand's gateway; ON_ACCOUNT, charged to or credited on the partner's account (its monthly statement). Absent only on events recorded before on-account purchases existed (all CARD).",
+      }),
+    ),
     refunds: Type.Optional(
       Type.Array(
         Type.Object({ paymentReference: text('Payment refunded.'), amount: Type.Number({ description: 'Amount.' }) }),
@@ -108,6 +116,7 @@ export const PaymentEventData = Type.Object(
         amount: 123.45,
         currency: 'AUD',
         paymentReference: 'pay_5d1c',
+        paymentMethod: 'CARD',
         quoteId: 'q_7Hh2kQ',
         externalIdentifiers: { bookingReference: 'BK-10293' },
         policyEventSequence: 2,

@@ -1,4 +1,4 @@
-import { NotFound } from '../kernel/errors.js';
+import { InvalidInput, NotFound } from '../kernel/errors.js';
 
 /** No sandbox 3-D Secure challenge has this id. */
 export class ChallengeNotFound extends NotFound {
@@ -7,5 +7,19 @@ export class ChallengeNotFound extends NotFound {
       property: 'challengeId',
       value: challengeId,
     });
+  }
+}
+
+/**
+ * A card token sent for money that moves on the partner's account (an on-account purchase, or a
+ * change of an on-account policy): refused rather than ignored, so no one believes the card paid.
+ */
+export class CardTokenNotAccepted extends InvalidInput {
+  constructor() {
+    super(
+      'CARD_TOKEN_NOT_ACCEPTED',
+      "This payment is on the partner's account and takes no card: leave cardToken out.",
+      { property: 'cardToken.token' },
+    );
   }
 }

@@ -138,6 +138,8 @@ export interface PaymentGateway {
 export interface PaymentRoute {
   readonly brandCode: string;
   readonly paymentMethod: PaymentMethod;
+  /** The partner that sold: whose account an `ON_ACCOUNT` payment is on. */
+  readonly partnerId: number;
 }
 
 /** The gateways of this process, by route (payments/gateways.ts builds them from the configuration). */

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppConfig } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import type { PaymentGateway, PaymentGateways, PaymentRoute } from './gateway.js';
+import { AccountGateway } from './account/gateway.js';
 import { SandboxGateway } from './sandbox/gateway.js';
 import { sandboxChallengeRoutes } from './sandbox/routes.js';
 
@@ -34,13 +35,18 @@ export function paymentGatewayFor(context: AppContext): PaymentGateway {
 
 /**
  * The gateway of every route this process serves: a card payment goes to the configured card
- * gateway. A method without a gateway here is a defect (the purchase refuses it before any record).
+ * gateway, an on-account one to the partner's account at the brand (account/gateway.ts).
  */
 export function paymentGatewaysFor(context: AppContext, card = paymentGatewayFor(context)): PaymentGateways {
+  const account = { db: context.db, clock: context.clock };
   return {
     gatewayFor(route: PaymentRoute): PaymentGateway {
-      if (route.paymentMethod === 'CARD') return card;
-      throw new Error(`no payment gateway serves ${route.paymentMethod} for ${route.brandCode}`);
+      switch (route.paymentMethod) {
+        case 'CARD':
+          return card;
+        case 'ON_ACCOUNT':
+          return new AccountGateway(account, { partnerId: route.partnerId, brandCode: route.brandCode });
+      }
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import type { CounterKey, NumberTemplate } from './policy-number.js';
 import type { BrandCode } from '../kernel/brands.js';
 import type { HomeAddress, InsuredPerson, PlanSnapshot, PolicyIssueRequest } from './issue-request.js';
@@ -51,6 +52,8 @@ export interface DetailRecord {
   readonly specifiedItems: PolicyIssueRequest['specifiedItems'];
   readonly adventure?: { readonly level?: string; readonly activities: string[] };
   readonly paymentReference?: string;
+  /** How this transaction's money moved: a change follows the policy's purchase (kernel/money/payment-methods.ts). */
+  readonly paymentMethod: PaymentMethod;
   readonly audit: AuditRecord;
   readonly travellers: PersonRecord[];
   readonly dependents: PersonRecord[];

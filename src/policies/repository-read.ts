@@ -1,3 +1,4 @@
+import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import { sql, type Selectable } from 'kysely';
 import type { BrandCode } from '../kernel/brands.js';
 import type { Executor } from '../db/database.js';
@@ -50,6 +51,7 @@ const DETAIL_COLUMNS = [
   'adventure_level',
   'adventure_activities_json',
   'payment_reference',
+  'payment_method',
   'created_at',
   'created_by_user_id',
   'updated_at',
@@ -216,6 +218,7 @@ function toDetail(row: DetailPart, children: Children): DetailRecord {
         ? { level: some(row.adventure_level), activities }
         : undefined,
     paymentReference: some(row.payment_reference),
+    paymentMethod: row.payment_method as PaymentMethod,
     audit: {
       createdAt: row.created_at,
       createdByUserId: row.created_by_user_id,

@@ -14,7 +14,7 @@ import type { QuoteInput } from '../quotes/schemas.js';
 import type { ChangeDeps } from './deps.js';
 import type { AmendmentPricing, PreviewResult } from './model.js';
 import { difference, partsOf, withFee } from './parts.js';
-import { changeStart, paidSoFar } from './policy-facts.js';
+import { changeStart, paidSoFar, paymentMethodOf } from './policy-facts.js';
 import { insertChange, latestAmendedInput } from './repository.js';
 import { AMENDMENT_FEE, amendmentProblems } from './rules.js';
 
@@ -155,6 +155,7 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
       expiresAt: new Date(now.getTime() + deps.previewTtlSeconds * 1000).toISOString(),
       amountMinor: amounts.total,
       currency: policy.currency.code,
+      paymentMethod: paymentMethodOf(policy),
       pricing,
       transaction: {
         version: {

@@ -8,7 +8,7 @@ import type { Notification } from '../kernel/notifications/notification.js';
 import { problem } from '../kernel/notifications/problems.js';
 import type { ChangeDeps } from './deps.js';
 import type { CancellationPricing, CancellationReason, PreviewResult } from './model.js';
-import { changeStart, paidSoFar, versionOf } from './policy-facts.js';
+import { changeStart, paidSoFar, paymentMethodOf, versionOf } from './policy-facts.js';
 import { insertChange } from './repository.js';
 import { cancellationTerms } from './rules.js';
 
@@ -119,6 +119,7 @@ export async function previewCancellation(deps: ChangeDeps, call: CancellationCa
     expiresAt: new Date(now.getTime() + deps.previewTtlSeconds * 1000).toISOString(),
     amountMinor: terms.refund.total,
     currency: policy.currency.code,
+    paymentMethod: paymentMethodOf(policy),
     pricing,
     transaction: {
       version: {

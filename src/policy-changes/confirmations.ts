@@ -4,6 +4,7 @@ import type { Notification } from '../kernel/notifications/notification.js';
 import { problem } from '../kernel/notifications/problems.js';
 import type { HeldKey } from '../http/idempotency/service.js';
 import { authorise, continueChallenge, isWaiting } from '../payments/flow/flow.js';
+import { CardTokenNotAccepted } from '../payments/errors.js';
 import { checkoutOf } from '../payments/three-ds.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import { findPolicy } from '../policies/repository.js';
@@ -98,8 +99,11 @@ async function settle(
 ): Promise<ConfirmResult | Refusal> {
   const key = call.idempotencyKey;
   if (change.amountMinor > 0) {
-    const cardToken = call.cardToken?.trim();
-    if (!cardToken)
+    // An on-account policy's charge goes to the partner's account: no card, and a card sent is refused.
+    const onAccount = change.paymentMethod === 'ON_ACCOUNT';
+    if (onAccount && call.cardToken !== undefined) throw new CardTokenNotAccepted();
+    const cardToken = onAccount ? null : call.cardToken?.trim();
+    if (cardToken === '' || cardToken === undefined)
       return {
         change,
         notifications: [

@@ -128,7 +128,7 @@ export interface PolicyChange {
 }
 
 /** A preview as it is first recorded. */
-export type NewPolicyChange = Omit<PolicyChange, 'state' | 'attempt' | 'createdAt' | 'updatedAt' | 'paymentMethod'> & {
+export type NewPolicyChange = Omit<PolicyChange, 'state' | 'attempt' | 'createdAt' | 'updatedAt'> & {
   readonly at: string;
 };
 

@@ -1,3 +1,4 @@
+import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import type { Executor } from '../db/database.js';
 import { dateIn } from '../kernel/calendar/zones.js';
 import {
@@ -29,6 +30,15 @@ export function latestDetail(policy: PolicyRecord): DetailRecord {
   const latest = policy.details.at(-1);
   if (!latest) throw new Error(`policy ${policy.policyNumber} has no transaction`);
   return latest;
+}
+
+/**
+ * How the policy's changes move money: the way it was bought (its first transaction). An
+ * on-account policy stays on account even if the partner's on-account purchases were stopped
+ * since: money already owed there keeps flowing there (docs/decisions.md).
+ */
+export function paymentMethodOf(policy: PolicyRecord): PaymentMethod {
+  return policy.details[0]?.paymentMethod ?? 'CARD';
 }
 
 /** One transaction's money as parts (financial rows by kind). */

@@ -71,6 +71,7 @@ export async function insertChange(db: Executor, change: NewPolicyChange, input?
       expires_at: change.expiresAt,
       amount_minor: change.amountMinor,
       currency: change.currency,
+      payment_method: change.paymentMethod,
       preview_json: json(change.pricing),
       transaction_json: json(change.transaction),
       input_json: input === undefined ? null : json(input),

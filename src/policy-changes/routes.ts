@@ -150,7 +150,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         operationId: 'confirmAmendment',
         summary: 'Apply a priced amendment',
         description: confirmDescription(
-          'Applies the preview: a new `Amendment` transaction (next sequence number) and the charge (`cardToken`, 3-D Secure exactly as in a purchase: answer a challenge by calling again with `threeDSRequestInfo`) or the refund to the policy’s own card. A declined card answers 200 with `validation.isValid: false`; the preview may be confirmed again with another card.',
+          'Applies the preview: a new `Amendment` transaction (next sequence number) and the charge (`cardToken`, 3-D Secure exactly as in a purchase: answer a challenge by calling again with `threeDSRequestInfo`) or the refund to the policy’s own card; a policy bought on account is charged to, or credited on, the partner’s account (no card; one sent is 400 `CARD_TOKEN_NOT_ACCEPTED`). A declined card answers 200 with `validation.isValid: false`; the preview may be confirmed again with another card.',
         ),
         params: AmendmentParams,
         body: AmendmentConfirmRequest,

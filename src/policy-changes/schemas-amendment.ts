@@ -105,7 +105,7 @@ export const AmendmentConfirmRequest = Type.Object(
     cardToken: Maybe({
       ...CardTokenInput,
       description:
-        'The card to charge when `transactionAmount` is positive; ignored otherwise (refunds go to the cards that paid).',
+        "The card to charge when `transactionAmount` is positive; ignored otherwise (refunds go to the cards that paid). A policy bought on account takes none (its charge goes to the partner's account): a token sent is 400 `CARD_TOKEN_NOT_ACCEPTED`.",
     }),
     threeDSRequestInfo: Maybe({
       ...ThreeDsRequestInfo,

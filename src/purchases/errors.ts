@@ -1,4 +1,4 @@
-import { Conflict, InvalidInput, NotFound } from '../kernel/errors.js';
+import { Conflict, Forbidden, InvalidInput, NotFound } from '../kernel/errors.js';
 
 /** The purchase body names no stored quote (`quote.id`, an extension of QuoteMinimum). */
 export class QuoteIdRequired extends InvalidInput {
@@ -28,5 +28,16 @@ export class PurchaseQuoteNotFound extends NotFound {
       property: 'quote.id',
       value: id,
     });
+  }
+}
+
+/** `paymentMethod: ON_ACCOUNT` from a partner whose on-account purchases are not enabled (read per request). */
+export class OnAccountNotEnabled extends Forbidden {
+  constructor() {
+    super(
+      'ON_ACCOUNT_NOT_ENABLED',
+      'This partner may not buy on account (isOnAccountPurchaseEnabled is false); pay by card or ask the insurer to enable it.',
+      { property: 'paymentMethod', value: 'ON_ACCOUNT' },
+    );
   }
 }

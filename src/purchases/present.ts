@@ -18,8 +18,10 @@ export function toPurchaseResponse(result: PurchaseResult, body: PurchaseRequest
     quote: toContractQuote({ ...rest, isNew: false }),
     validation: { isValid: !notifications.some(isBlocking), errors: notifications },
   };
-  const token = purchase?.cardToken ?? body.cardToken?.token;
-  const source = purchase?.cardSource ?? body.cardToken?.source;
+  // On account, no card was part of it.
+  const card = purchase?.paymentMethod !== 'ON_ACCOUNT';
+  const token = card ? (purchase?.cardToken ?? body.cardToken?.token) : undefined;
+  const source = card ? (purchase?.cardSource ?? body.cardToken?.source) : undefined;
   if (token !== undefined || source !== undefined)
     answer.cardToken = { ...(source !== undefined ? { source } : {}), ...(token ? { token: maskToken(token) } : {}) };
   if (body.threeDSRequestInfo) answer.threeDSRequestInfo = body.threeDSRequestInfo;

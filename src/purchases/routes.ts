@@ -32,7 +32,7 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
         operationId: 'purchaseQuote',
         summary: 'Buy a stored quote',
         description:
-          "Buys the stored quote `quote.id` with a tokenised card: checks it is ready (valid, priced, plan chosen, stage DETAILS or later, every purchase term agreed), authorises the server's price of the chosen plan, issues the policy and captures. " +
+          "Buys the stored quote `quote.id` with a tokenised card, or with `paymentMethod: ON_ACCOUNT` on the partner's account (partners with `isOnAccountPurchaseEnabled`, read per request, else 403 `ON_ACCOUNT_NOT_ENABLED`; no card token, else 400 `CARD_TOKEN_NOT_ACCEPTED`): checks it is ready (valid, priced, plan chosen, stage DETAILS or later, every purchase term agreed), authorises the server's price of the chosen plan, issues the policy and captures. " +
           'A quote that is not ready, a declined card or a gateway failure answer 200 with `validation.isValid: false` and Notifications (nothing charged). A 3-D Secure challenge answers `paymentResult: THREEDS_CHALLENGE_REQUIRED` with `threeDSResponseInfo`; call again with `threeDSRequestInfo` once the cardholder answered. ' +
           "Honours `Idempotency-Key` (per partner). 404 `QUOTE_NOT_FOUND` for another partner's or an unknown quote; 409 `QUOTE_PURCHASED` once bought, `PURCHASE_IN_PROGRESS` while another purchase of it runs. A card number anywhere in the body is refused with 400 `CARD_NUMBER_REFUSED`.",
         params: BrandParams,

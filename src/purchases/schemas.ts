@@ -47,7 +47,9 @@ export const PartnerSummary = Type.Object(
     name: Maybe(Text('Ignored.')),
     code: Maybe(ShortText('Ignored.')),
     statusCode: Maybe(ShortText('Ignored.')),
-    isOnAccountPurchaseEnabled: Maybe(Flag('Ignored.')),
+    isOnAccountPurchaseEnabled: Maybe(
+      Flag("Ignored: the partner's stored flag decides whether `paymentMethod: ON_ACCOUNT` is allowed."),
+    ),
   },
   {
     title: 'PartnerSummary',
@@ -138,6 +140,13 @@ export const PurchaseRequest = Type.Object(
     quote: QuoteMinimum,
     cardToken: Maybe(CardTokenInput),
     threeDSRequestInfo: Maybe(ThreeDsRequestInfo),
+    paymentMethod: Maybe(
+      Type.Enum([...PAYMENT_METHODS], {
+        type: 'string',
+        description:
+          'Extension: how the policy is paid. CARD (the default when absent): the tokenised card in `cardToken`. ON_ACCOUNT: owed by the partner and settled on its monthly statement, for partners with `isOnAccountPurchaseEnabled` only (else 403 `ON_ACCOUNT_NOT_ENABLED`); no `cardToken` (one sent is refused with 400 `CARD_TOKEN_NOT_ACCEPTED`). The policy is issued at once.',
+      }),
+    ),
     validation,
   },
   {
@@ -152,6 +161,13 @@ export const PurchaseRequest = Type.Object(
           },
         },
         cardToken: { token: 'tok_sandbox_approve', source: 'hosted-page' },
+      },
+      {
+        quote: {
+          id: 'q_01JD8ZQ6M4X3K9V2T7B5N1C0RB',
+          input: { regulatoryDeclarations: [{ termConditionId: 12, hasAgreed: true }] },
+        },
+        paymentMethod: 'ON_ACCOUNT',
       },
     ],
     description:
@@ -199,6 +215,21 @@ export const PurchaseResponse = Type.Object(
         threeDSResponseInfo: { threeDSStatus: 'NOT_REQUIRED' },
         paymentResult: 'APPROVED',
         paymentMethod: 'CARD',
+        validation: { isValid: true, errors: [] },
+      },
+      {
+        quote: {
+          id: 'q_01JD8ZQ6M4X3K9V2T7B5N1C0RB',
+          isPurchased: true,
+          isPurchaseInitiated: true,
+          policyNumber: 'TIAU260000043',
+          stage: 'PAYMENT',
+          validation: { isValid: true, errors: [] },
+        },
+        paymentIds: 'acct_019380f2-5c1e-7a3b-9d4e-2f6a8b0c1d2e',
+        threeDSResponseInfo: { threeDSStatus: 'NOT_REQUIRED' },
+        paymentResult: 'APPROVED',
+        paymentMethod: 'ON_ACCOUNT',
         validation: { isValid: true, errors: [] },
       },
     ],

@@ -22,7 +22,10 @@ import { isRetryableEnd, OPEN_STATES, purchaseIdOfSubject, type NewPurchase, typ
 import { buildPolicyRequest } from './policy-request.js';
 import { assessReadiness } from './readiness.js';
 import { findPurchase, findPurchaseOfQuote, startedPurchase } from './repository.js';
-import { PurchaseInProgress, PurchaseQuoteNotFound, QuoteIdRequired } from './errors.js';
+import { OnAccountNotEnabled, PurchaseInProgress, PurchaseQuoteNotFound, QuoteIdRequired } from './errors.js';
+import { isOnAccountPurchaseEnabled } from '../auth/repository.js';
+import { CardTokenNotAccepted } from '../payments/errors.js';
+import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import type { PurchaseRequest } from './schemas.js';
 
 export interface PurchaseDeps extends FlowDeps {
@@ -81,6 +84,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
   const subject = call.idempotencyKey?.subject;
   const earlier = subject === undefined ? undefined : await answerOfKey(deps, call, subject, catalogue);
   if (earlier) return earlier;
+  const paymentMethod = await paymentMethodOf(deps, call);
   const quote = await ownQuote(deps.db, call, id, catalogue.version);
   if (quote.isPurchased) throw new QuotePurchased();
   const threeDs = call.body.threeDSRequestInfo;
@@ -95,13 +99,14 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     partnerGroupIds: partnerGroupsOf(brand, call.buyer.partnerCode),
   });
   const notifications = [...readiness.notifications];
-  const cardToken = call.body.cardToken?.token?.trim();
-  if (!cardToken)
+  const cardToken = call.body.cardToken?.token?.trim() ?? '';
+  const byCard = paymentMethod === 'CARD';
+  if (byCard && !cardToken)
     notifications.push(problem('FIELD_REQUIRED', 'cardToken.token is required: a tokenised card.', 'cardToken.token'));
   const { price } = readiness;
-  if (notifications.length > 0 || !price || !plan || !cardToken) return { quote, notifications };
+  if (notifications.length > 0 || !price || !plan || (byCard && !cardToken)) return { quote, notifications };
 
-  const issueRequest = buildPolicyRequest({
+  const policyRequest = buildPolicyRequest({
     quote,
     input: readiness.input,
     price,
@@ -112,6 +117,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     client: call.client,
     today,
   });
+  const issueRequest = { ...policyRequest, paymentMethod };
   const at = deps.clock().toISOString();
   const claim = { quote, input: readiness.input, stage: readiness.stage, at };
   const recorded: NewPurchase = {
@@ -123,7 +129,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     // The server's price of the chosen plan; nothing in the body changes it.
     amountMinor: price.totalPrice ?? 0,
     currency: plan.currencyCode,
-    paymentMethod: 'CARD',
+    paymentMethod,
     cardToken,
     ...(call.body.cardToken?.source !== undefined ? { cardSource: call.body.cardToken.source } : {}),
     issueRequest,
@@ -142,6 +148,19 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     ? withConfigFlag(boughtQuote(claimedQuote(claim), bought), catalogue.version)
     : await ownQuote(deps.db, call, id, catalogue.version);
   return { quote: answered, purchase, notifications: answerNotifications(purchase, answered, brand) };
+}
+
+/**
+ * How the purchase is paid (`paymentMethod`, CARD when absent), judged before anything is recorded:
+ * on account needs the partner's `isOnAccountPurchaseEnabled`, read now (an operator may switch it
+ * at any time), and takes no card token.
+ */
+async function paymentMethodOf(deps: PurchaseDeps, call: PurchaseCall): Promise<PaymentMethod> {
+  const method = call.body.paymentMethod ?? 'CARD';
+  if (method !== 'ON_ACCOUNT') return method;
+  if (call.body.cardToken?.token !== undefined) throw new CardTokenNotAccepted();
+  if (!(await isOnAccountPurchaseEnabled(deps.db, call.buyer.partnerId))) throw new OnAccountNotEnabled();
+  return method;
 }
 
 /**
@@ -243,7 +262,7 @@ function outcomeNotifications(purchase: Purchase): Notification[] {
         problem(
           'PAYMENT_GATEWAY_ERROR',
           'The payment gateway failed; nothing was charged. Retry later.',
-          'cardToken.token',
+          purchase.paymentMethod === 'ON_ACCOUNT' ? 'paymentMethod' : 'cardToken.token',
           undefined,
           { reason },
         ),

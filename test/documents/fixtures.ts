@@ -26,6 +26,7 @@ export function detailOf(sequenceNumber: number, overrides: Partial<DetailRecord
     coverEndDate: '2026-12-21',
     address: { countryCode: 'US', countryName: 'United States' },
     specifiedItems: [{ name: 'Camera', serialNumber: 'SN-1', valueMinor: 120_000 }],
+    paymentMethod: 'CARD',
     audit: audit(`2026-11-2${sequenceNumber}T10:00:00.000Z`),
     travellers: [person(1, 'Ada', 'Lovelace', true), person(2, 'Charles', 'Babbage')],
     dependents: [person(3, 'Byron', 'King')],

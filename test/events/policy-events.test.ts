@@ -48,6 +48,7 @@ describe(`partner events of a policy's life (${DIALECT})`, () => {
       externalIdentifiers: { bookingReference: 'BK-10293' },
     });
     expect(captured!.data.paymentReference).toEqual(expect.any(String));
+    expect(captured!.data.paymentMethod).toBe('CARD');
     // The same keys in the same order on both engines (the bytes a delivery signs).
     expect(Object.keys(issued!.data)).toEqual([
       'policyNumber',
@@ -67,6 +68,7 @@ describe(`partner events of a policy's life (${DIALECT})`, () => {
       'amount',
       'currency',
       'paymentReference',
+      'paymentMethod',
       'quoteId',
       'externalIdentifiers',
       'policyEventSequence',

@@ -139,6 +139,7 @@ function toDetail(row: DetailRow, children: Children): DetailRecord {
         ? { level: some(row.adventure_level), activities }
         : undefined,
     paymentReference: some(row.payment_reference),
+    paymentMethod: row.payment_method as DetailRecord['paymentMethod'],
     audit: {
       createdAt: row.created_at,
       createdByUserId: row.created_by_user_id,

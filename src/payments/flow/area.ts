@@ -37,6 +37,7 @@ export interface Payable<S extends string> {
   readonly state: S;
   readonly brandCode: string;
   readonly paymentMethod: PaymentMethod;
+  readonly partnerId: number;
   readonly amountMinor: number;
   readonly currency: string;
   readonly cardToken?: string;

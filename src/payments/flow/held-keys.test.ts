@@ -17,6 +17,7 @@ const started: Record = {
   state: 'STARTED',
   brandCode: 'brandau',
   paymentMethod: 'CARD',
+  partnerId: 1,
   amountMinor: 100,
   currency: 'AUD',
   updatedAt: LOCKED_AT,
