@@ -4,6 +4,7 @@ import { MailEnvSchema, mailConfigFrom, mailConfigProblems } from './mail.js';
 import { OutboxEnvSchema, outboxConfigFrom, outboxConfigProblems } from './outbox.js';
 import { WebhookEnvSchema, webhookConfigFrom, webhookConfigProblems } from './webhooks.js';
 import { PolicyChangeEnvSchema, policyChangeConfigFrom } from './policy-changes.js';
+import { StripeWebhookEnvSchema, stripeWebhookConfigFrom, stripeWebhookConfigProblems } from './stripe-webhooks.js';
 
 /**
  * The settings of the areas that keep their own, parsed with the rest in config/config.ts. Each is a
@@ -16,6 +17,7 @@ export const AreaEnvSchema = Type.Object({
   ...MailEnvSchema.properties,
   ...DocumentEnvSchema.properties,
   ...WebhookEnvSchema.properties,
+  ...StripeWebhookEnvSchema.properties,
 });
 
 export type AreaConfigs = ReturnType<typeof areaConfigsFrom>;
@@ -25,6 +27,7 @@ export function areaConfigProblems(env: Static<typeof AreaEnvSchema>, production
     ...mailConfigProblems(env, production),
     ...outboxConfigProblems(env, production),
     ...webhookConfigProblems(env),
+    ...stripeWebhookConfigProblems(env),
   ];
 }
 
@@ -40,5 +43,7 @@ export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>) {
     documents: documentConfigFrom(env),
     /** Webhook delivery: timeout, retry schedule, disabling, secret rotation overlap. */
     webhooks: webhookConfigFrom(env),
+    /** The signing secret of Stripe's webhooks (payments/stripe/webhooks/). */
+    stripeWebhooks: stripeWebhookConfigFrom(env),
   } as const;
 }
