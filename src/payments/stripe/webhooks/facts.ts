@@ -37,7 +37,7 @@ export function objectFactsOf(type: string, object: unknown): ObjectFacts {
       reason: text(object.reason) ?? 'unknown',
       status: text(object.status) ?? 'unknown',
     };
-  if (type.startsWith('refund.') || type.startsWith('charge.refund.updated')) {
+  if (type.startsWith('refund.') || type === 'charge.refund.updated') {
     const failureReason = text(object.failure_reason);
     return {
       kind: 'refund',

@@ -14,8 +14,8 @@ export const PAYMENT_INTENT_EVENTS = [
   'payment_intent.canceled',
 ] as const;
 
-/** Refund events: `refund.updated` counts when its status is `failed` or `canceled`. */
-export const REFUND_EVENTS = ['charge.refunded', 'refund.updated', 'refund.failed'] as const;
+/** Refund events: an updated refund counts when its status is `failed` or `canceled`. */
+export const REFUND_EVENTS = ['charge.refunded', 'refund.updated', 'charge.refund.updated', 'refund.failed'] as const;
 
 export const DISPUTE_EVENTS = ['charge.dispute.created', 'charge.dispute.closed'] as const;
 

@@ -53,12 +53,16 @@ export function verifiedFacts(
   return eventFactsOf(event);
 }
 
+/** How long the receiving process holds its event at least (the grace may be 0). */
+const MIN_HOLD_SECONDS = 30;
+
 const plus = (at: string, seconds: number) => new Date(Date.parse(at) + seconds * 1000).toISOString();
 
 /** Records a verified event; false for a redelivery (recorded already: nothing more happens). */
 export async function receiveEvent(deps: ApplyDeps, facts: EventFacts): Promise<boolean> {
   const at = now(deps);
-  return recordEvent(deps.db, facts, at, plus(at, deps.graceSeconds));
+  // Held at least half a minute, so the sweep does not race the application that follows the answer.
+  return recordEvent(deps.db, facts, at, plus(at, Math.max(deps.graceSeconds, MIN_HOLD_SECONDS)));
 }
 
 /** What an event does, by its type (docs/api-contract.md, "Stripe webhooks"). */
