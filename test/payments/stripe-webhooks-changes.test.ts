@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { findChangeById } from '../../src/policy-changes/repository.js';
+import { changeDepsFor } from '../../src/policy-changes/deps.js';
+import { recoverPolicyChanges } from '../../src/policy-changes/recovery.js';
 import { stripeWebhookDepsFor } from '../../src/payments/stripe/webhooks/deps.js';
 import { applyDueEvents } from '../../src/payments/stripe/webhooks/service.js';
 import { Crash } from '../purchases/recovery-support.js';
@@ -63,5 +65,60 @@ describe(`Stripe webhooks and policy changes (${DIALECT})`, () => {
       .where('policy_number', '=', policyNumber)
       .execute();
     expect(captured).toHaveLength(2); // the purchase's and the amendment's
+  });
+});
+
+describe(`Stripe webhooks: an application that fails is retried (${DIALECT})`, () => {
+  it('a failed refund while another change holds the policy: postponed with the error, applied by the sweep later', async () => {
+    const t = getApp();
+    const { policyNumber, input } = await boughtPolicy(t);
+    const shorter = (
+      await previewAmendment(t, policyNumber, { ...input, returnDate: '2026-12-16' })
+    ).json<ChangeAnswer>();
+    expect(shorter.difference!.transactionAmount).toBeLessThan(0);
+    expect((await confirm(t, policyNumber, 'amendments', shorter.id!, { key: 'stripe-short-1' })).statusCode).toBe(200);
+    const refunded = await findChangeById(t.context.db, shorter.id!);
+    expect(refunded).toMatchObject({ state: 'SETTLED' });
+    const line = refunded!.refunds![0]!;
+    // Another change holds the policy: a challenge waiting for the cardholder.
+    const longer = (
+      await previewAmendment(t, policyNumber, { ...input, returnDate: '2026-12-30' })
+    ).json<ChangeAnswer>();
+    const waiting = await confirm(t, policyNumber, 'amendments', longer.id!, {
+      key: 'stripe-long-1',
+      body: { cardToken: { token: CARDS.threeDsChallenge } },
+    });
+    expect(waiting.json<{ paymentResult: string }>().paymentResult).toBe('THREEDS_CHALLENGE_REQUIRED');
+
+    const refund = {
+      id: 're_held_1',
+      object: 'refund',
+      amount: line.amountMinor,
+      currency: 'aud',
+      payment_intent: line.paymentId,
+      status: 'failed',
+    };
+    const event = stripeEvent('refund.failed', refund, clockAt);
+    await deliver(t, event);
+    const failed = await settled(t, event.id);
+    // The one-holder index refused ATTENTION (SQLite's name, PostgreSQL's 23505): no value kept.
+    expect(failed).toMatchObject({ state: 'RECEIVED', lastError: expect.stringMatching(/UNIQUE|23505/) });
+    expect(await findChangeById(t.context.db, shorter.id!)).toMatchObject({ state: 'SETTLED' });
+
+    // The waiting change lets go (the cardholder never answers: recovery returns it to PREVIEW)…
+    const held = await findChangeById(t.context.db, longer.id!);
+    clockAt = new Date(Date.parse(held!.challengeExpiresAt!) + 1000);
+    await recoverPolicyChanges(changeDepsFor(t.context, t.app.paymentGateways), { graceSeconds: 60 });
+    expect(await findChangeById(t.context.db, longer.id!)).toMatchObject({ state: 'PREVIEW' });
+    // … and the next sweep past the retry's delay applies the event.
+    clockAt = new Date(clockAt.getTime() + 3_600_000);
+    expect(await applyDueEvents(stripeWebhookDepsFor(t.context, t.app.paymentGateways))).toMatchObject({ applied: 1 });
+    expect(await findChangeById(t.context.db, shorter.id!)).toMatchObject({
+      state: 'ATTENTION',
+      declineReason: 'REFUND_FAILED',
+    });
+    const done = await settled(t, event.id);
+    expect(done).toMatchObject({ state: 'DONE', attempts: 2 });
+    expect(done).not.toHaveProperty('lastError');
   });
 });

@@ -48,12 +48,12 @@ export async function deliver(
   });
 }
 
-/** The recorded event once its application (after the answer) has said what it did. */
+/** The recorded event once its application (after the answer) has said what it did, or failed. */
 export async function settled(t: TestApp, eventId: string): Promise<StripeEvent> {
   let seen: StripeEvent | undefined;
   await until(async () => {
     seen = await findEvent(t.context.db, eventId);
-    return seen?.outcome !== undefined;
+    return seen?.outcome !== undefined || seen?.lastError !== undefined;
   }, `stripe event ${eventId} applied`);
   return seen!;
 }

@@ -63,6 +63,8 @@ export interface EventFacts {
 export interface StripeEvent extends EventFacts {
   readonly state: StripeEventState;
   readonly outcome?: string;
+  /** Why the last application failed (an error's name, never a value); cleared once it is done. */
+  readonly lastError?: string;
   readonly attempts: number;
   readonly nextAttemptAt: string;
   readonly receivedAt: string;

@@ -16,6 +16,7 @@ const toEvent = (row: StripeEventRow): StripeEvent => ({
   object: JSON.parse(row.facts_json) as ObjectFacts,
   state: row.state as StripeEventState,
   ...(row.outcome !== null ? { outcome: row.outcome } : {}),
+  ...(row.last_error !== null ? { lastError: row.last_error } : {}),
   attempts: row.attempts,
   nextAttemptAt: row.next_attempt_at,
   receivedAt: row.received_at,
