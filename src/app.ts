@@ -32,6 +32,7 @@ import { metadataRoutes } from './auth/metadata.js';
 import { createAuthServices } from './auth/service.js';
 import { paymentGatewayFor, paymentGatewayRoutes, paymentGatewaysFor } from './payments/gateways.js';
 import { sandboxMailRoutes } from './documents/mail/sandbox/routes.js';
+import { stripeWebhookRoutes } from './payments/stripe/webhooks/routes.js';
 import { idempotencyServiceFor } from './http/idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
 import { purchaseRoutes } from './purchases/routes.js';
@@ -119,6 +120,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   // Pages a payment gateway serves itself (the sandbox issuer's 3-D Secure challenge): public, for the cardholder's browser.
   const gatewayRoutes = paymentGatewayRoutes(config);
   if (gatewayRoutes) await app.register(gatewayRoutes, { context });
+  // Stripe's webhooks (public: Stripe's signature is the check; recorded, then applied).
+  await app.register(stripeWebhookRoutes, { context });
   // The staging sandbox mailbox (/sandbox/mail): e-mails kept instead of sent; never in production.
   if (config.env !== 'production') await app.register(sandboxMailRoutes, { context });
   // RFC 8414 metadata lives under /.well-known, ahead of BASE_PATH.

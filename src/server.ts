@@ -20,6 +20,8 @@ import { PUBLISH_EVENT } from './events/repository.js';
 import { enqueueDeliveriesOf } from './events/webhooks/fan-out.js';
 import type { OutboxHandler, OutboxKind } from './db/outbox/kinds.js';
 import { startOutboxWorker, type OutboxWorkerOptions } from './db/outbox/worker.js';
+import { stripeWebhookDepsFor } from './payments/stripe/webhooks/deps.js';
+import { applyDueEvents } from './payments/stripe/webhooks/service.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -102,11 +104,18 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     const recoverChanges = () =>
       recoverPolicyChanges(changeDeps, { graceSeconds: config.purchaseRecoveryGraceSeconds });
     await recoverChanges();
+    // Stripe events whose application a crash cut, that failed or waited for our own step (same grace).
+    const stripeDeps = stripeWebhookDepsFor(context, app.paymentGateways, app.log);
+    const applyStripeEvents = () => applyDueEvents(stripeDeps);
+    await applyStripeEvents();
     // Then keep doing so while serving (other processes may die); stopped before the database closes.
     const sweep = startRecoverySweep(recoveryDeps, {
       intervalSeconds: config.purchaseRecoveryIntervalSeconds,
       graceSeconds: config.purchaseRecoveryGraceSeconds,
-      alsoRecover: recoverChanges,
+      alsoRecover: async () => {
+        await recoverChanges();
+        await applyStripeEvents();
+      },
     });
     app.addHook('preClose', async () => sweep.stop());
     // The outbox's delivery workers, one per pool (e-mails, publishing, webhooks); stopped likewise.

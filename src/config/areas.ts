@@ -5,6 +5,7 @@ import { OutboxEnvSchema, outboxConfigFrom, outboxConfigProblems } from './outbo
 import { WebhookEnvSchema, webhookConfigFrom, webhookConfigProblems } from './webhooks.js';
 import { PolicyChangeEnvSchema, policyChangeConfigFrom } from './policy-changes.js';
 import { DeploymentEnvSchema, deploymentConfigProblems, migratesOnStart, trustedProxiesFrom } from './deployment.js';
+import { StripeWebhookEnvSchema, stripeWebhookConfigFrom, stripeWebhookConfigProblems } from './stripe-webhooks.js';
 
 /**
  * The settings of the areas that keep their own, parsed with the rest in config/config.ts. Each is a
@@ -18,6 +19,7 @@ export const AreaEnvSchema = Type.Object({
   ...DocumentEnvSchema.properties,
   ...WebhookEnvSchema.properties,
   ...DeploymentEnvSchema.properties,
+  ...StripeWebhookEnvSchema.properties,
 });
 
 export type AreaConfigs = ReturnType<typeof areaConfigsFrom>;
@@ -28,6 +30,7 @@ export function areaConfigProblems(env: Static<typeof AreaEnvSchema>, production
     ...outboxConfigProblems(env, production),
     ...webhookConfigProblems(env),
     ...deploymentConfigProblems(env),
+    ...stripeWebhookConfigProblems(env),
   ];
 }
 
@@ -47,5 +50,7 @@ export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>) {
     trustedProxies: trustedProxiesFrom(env),
     /** `serve` applies pending migrations (else a separate `migrate` step must have). */
     migrateOnStart: migratesOnStart(env),
+    /** The signing secret of Stripe's webhooks (payments/stripe/webhooks/). */
+    stripeWebhooks: stripeWebhookConfigFrom(env),
   } as const;
 }

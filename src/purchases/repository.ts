@@ -141,6 +141,17 @@ export async function findPurchase(db: Executor, id: string): Promise<Purchase |
   return row ? fromRow(row) : undefined;
 }
 
+/** The newest purchase the gateway's payment `paymentId` belongs to (a gateway's webhook names only that). */
+export async function findPurchaseOfPayment(db: Executor, paymentId: string): Promise<Purchase | undefined> {
+  const row = await db
+    .selectFrom('purchase')
+    .selectAll()
+    .where('payment_id', '=', paymentId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return row ? fromRow(row) : undefined;
+}
+
 /** The newest purchase of a quote in one of `states`. */
 export async function findPurchaseOfQuote(
   db: Executor,
