@@ -114,8 +114,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.decorate('paymentGateways', paymentGatewaysFor(context, cardGateway));
   app.decorate('idempotency', idempotencyServiceFor(context));
   // Pages a payment gateway serves itself (the sandbox issuer's 3-D Secure challenge): public, for the cardholder's browser.
-  const gatewayRoutes = paymentGatewayRoutes(config);
-  if (gatewayRoutes) await app.register(gatewayRoutes, { context });
+  for (const gatewayRoutes of paymentGatewayRoutes(config)) await app.register(gatewayRoutes, { context });
   // The staging sandbox mailbox (/sandbox/mail): e-mails kept instead of sent; never in production.
   if (config.env !== 'production') await app.register(sandboxMailRoutes, { context });
   // RFC 8414 metadata lives under /.well-known, ahead of BASE_PATH.
