@@ -22,8 +22,10 @@ export function stripeReturnRoutes(app: FastifyInstance, _options: { context: Ap
         Your bank has your answer. Return to the merchant's page to finish your purchase; you may close this window.
       </p>`,
   });
-  app.get(STRIPE_RETURN_PATH, { schema: { hide: true } }, async (_request, reply) =>
-    reply.headers(page.headers).type('text/html; charset=utf-8').send(page.body),
+  app.get(
+    STRIPE_RETURN_PATH,
+    { schema: { hide: true, operationId: 'stripeThreeDsReturn', summary: 'Page after a Stripe 3-D Secure challenge' } },
+    async (_request, reply) => reply.headers(page.headers).type('text/html; charset=utf-8').send(page.body),
   );
   return Promise.resolve();
 }

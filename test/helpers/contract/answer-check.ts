@@ -36,6 +36,7 @@ export const EXEMPT_PATHS: readonly RegExp[] = [
   /^\/openapi\.json$/, // the document itself
   /^\/sandbox\/3ds(\/|$)/, // the sandbox issuer's 3-D Secure pages (a cardholder's browser, staging only)
   /^\/sandbox\/mail(\/|$)/, // the staging sandbox mailbox pages
+  /^\/stripe\/3ds\/return$/, // where Stripe sends a cardholder's browser after 3-D Secure (no partner page named)
 ];
 
 /** Headers of HTTP itself rather than of the contract: the content type is checked against `content` instead. */
