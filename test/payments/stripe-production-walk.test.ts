@@ -46,8 +46,8 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await t?.close();
-  await standin?.close();
+  await t.close();
+  await standin.close();
 });
 
 /** The cardholder's browser on Stripe's page: press the button, and land on the partner's page. */
