@@ -53,8 +53,12 @@ export interface Refund {
   created: number;
 }
 
-/** Stripe's ids: a prefix and 24 characters. */
-export const idOf = (prefix: string): string => `${prefix}_${randomBytes(18).toString('base64url').slice(0, 24)}`;
+/** Stripe's ids: a prefix and 24 letters and digits. */
+export const idOf = (prefix: string): string =>
+  `${prefix}_${randomBytes(32)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, 24)}`;
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 

@@ -70,8 +70,15 @@ function send(response: ServerResponse, answer: Answer, headers: Record<string, 
   response.end(JSON.stringify(answer.body));
 }
 
-const authenticated = (request: IncomingMessage): boolean =>
-  /^Bearer (sk|rk)_test_[A-Za-z0-9_]+$/.test(request.headers.authorization ?? '');
+const TEST_KEY = /^(sk|rk)_test_[A-Za-z0-9_]+$/;
+
+/** A test key as Stripe takes it: `Bearer <key>`, or HTTP Basic with the key as the user (curl -u). */
+function authenticated(request: IncomingMessage): boolean {
+  const [scheme, value = ''] = (request.headers.authorization ?? '').split(' ');
+  if (scheme === 'Bearer') return TEST_KEY.test(value);
+  if (scheme === 'Basic') return TEST_KEY.test(Buffer.from(value, 'base64').toString('utf8').split(':')[0] ?? '');
+  return false;
+}
 
 export async function startStripeStandin(): Promise<StripeStandin> {
   let base = '';
