@@ -118,8 +118,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.decorate('paymentGateways', paymentGatewaysFor(context, cardGateway));
   app.decorate('idempotency', idempotencyServiceFor(context));
   // Pages a payment gateway serves itself (the sandbox issuer's 3-D Secure challenge): public, for the cardholder's browser.
-  const gatewayRoutes = paymentGatewayRoutes(config);
-  if (gatewayRoutes) await app.register(gatewayRoutes, { context });
+  for (const gatewayRoutes of paymentGatewayRoutes(config)) await app.register(gatewayRoutes, { context });
   // Stripe's webhooks (public: Stripe's signature is the check; recorded, then applied).
   await app.register(stripeWebhookRoutes, { context });
   // The staging sandbox mailbox (/sandbox/mail): e-mails kept instead of sent; never in production.

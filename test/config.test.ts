@@ -64,11 +64,14 @@ describe('configuration', () => {
     expect(problems.join('\n')).not.toContain('hunter2');
   });
 
-  it('refuses production with demo data, the sandbox gateway or no public URL', () => {
+  it('refuses production with demo data, the sandbox gateway, Stripe without a key or no public URL', () => {
     const problems = problemsOf({ APP_ENV: 'production', DEMO_DATA: 'true' });
     expect(problems.some((p) => p.startsWith('DEMO_DATA'))).toBe(true);
-    expect(problems.some((p) => p.startsWith('PAYMENT_GATEWAY'))).toBe(true);
+    // Production's card gateway is Stripe unless told: its key is required.
+    expect(problems.some((p) => p.startsWith('STRIPE_SECRET_KEY'))).toBe(true);
     expect(problems.some((p) => p.startsWith('PUBLIC_BASE_URL'))).toBe(true);
+    const sandbox = problemsOf({ APP_ENV: 'production', PAYMENT_GATEWAY: 'sandbox' });
+    expect(sandbox.some((p) => p.startsWith('PAYMENT_GATEWAY'))).toBe(true);
   });
 
   it('refuses every crash-test hook in production, and reads them in staging', () => {

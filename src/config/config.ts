@@ -4,6 +4,7 @@ import { AuthEnvSchema, authConfigFrom, authConfigProblems } from './auth.js';
 import { withSecretFiles } from './secret-files.js';
 import { AreaEnvSchema, areaConfigProblems, areaConfigsFrom } from './areas.js';
 import { ENV_FLAG_VALUES, RateLimitEnvSchema, rateLimitConfigFrom } from './rate-limits.js';
+import { PaymentEnvSchema, paymentConfigFrom, paymentConfigProblems } from './payments.js';
 
 /**
  * Every setting the service reads, validated once at start into a frozen object.
@@ -109,7 +110,8 @@ const EnvSchema = Type.Object({
     description: 'Largest form body the token endpoint reads; larger ones are answered 413.',
   }),
   DEMO_DATA: Type.Optional(Type.Enum([...ENV_FLAG_VALUES])),
-  PAYMENT_GATEWAY: Type.Optional(Type.Enum(['sandbox'])),
+  // Card gateways per brand and the Stripe adapter's settings (config/payments.ts).
+  ...PaymentEnvSchema.properties,
   CATALOGUE_DIR: Type.String({
     default: 'catalogue',
     minLength: 1,
@@ -162,9 +164,6 @@ const EnvSchema = Type.Object({
 });
 type Env = Static<typeof EnvSchema>;
 
-/** Gateways that move no real money; production refuses them. */
-const SANDBOX_GATEWAYS: readonly string[] = ['sandbox'];
-
 /** The defaults of the DB_* variables, for databases opened without a loaded configuration. */
 export const DEFAULT_DATABASE_LIMITS = databaseLimitsFrom(Value.Default(EnvSchema, {}) as Env);
 
@@ -207,10 +206,8 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env) {
 
   const production = env.APP_ENV === 'production';
   const demoData = env.DEMO_DATA ? env.DEMO_DATA === 'true' : !production;
-  const paymentGateway = env.PAYMENT_GATEWAY ?? 'sandbox';
   if (production && demoData) problems.push('DEMO_DATA: demo data is refused when APP_ENV=production');
-  if (production && SANDBOX_GATEWAYS.includes(paymentGateway))
-    problems.push('PAYMENT_GATEWAY: the sandbox gateway is refused when APP_ENV=production');
+  problems.push(...paymentConfigProblems(env, production));
   for (const hook of ['PURCHASE_CRASH_AFTER', 'POLICY_CHANGE_CRASH_AFTER'] as const)
     if (production && env[hook]) problems.push(`${hook}: the crash-test hook is refused when APP_ENV=production`);
   if (production && !env.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: required when APP_ENV=production');
@@ -242,7 +239,8 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env) {
     tokenBodyLimitBytes: env.TOKEN_BODY_LIMIT_BYTES,
     /** Load the demo catalogue, partners and users at start. */
     demoData,
-    paymentGateway,
+    /** The card gateway of each brand (`paymentGateway`, `payments.brandGateways`) and Stripe's settings. */
+    ...paymentConfigFrom(env, production),
     /** Seconds between checks for a catalogue version imported by another process. */
     catalogueRefreshSeconds: env.CATALOGUE_REFRESH_SECONDS,
     /** The catalogue folder `prepareDatabase` imports when demo data is on. */

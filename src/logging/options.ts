@@ -14,6 +14,7 @@ export const SECRET_KEYS: ReadonlySet<string> = new Set([
   'access_token',
   'cardToken',
   'token',
+  'secretKey',
 ]);
 const CENSOR = '[REDACTED]';
 // Deep enough for { req: { headers: { authorization } } }; log objects are flat by habit.

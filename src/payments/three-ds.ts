@@ -7,7 +7,7 @@ export const CONTINUATION_STATUSES = ['CHALLENGE_COMPLETED', 'CHALLENGE_FAILED']
 
 /**
  * What is wrong with a 3-D Secure continuation (pure): `threeDSRequest` must name the waiting
- * challenge (its URL or last segment) and `threeDSStatus` must be a cardholder's answer.
+ * challenge (its URL, or its path's last segment) and `threeDSStatus` must be a cardholder's answer.
  * `what` names the thing the challenge belongs to ("purchase", "change").
  */
 export function continuationProblems(
@@ -15,10 +15,10 @@ export function continuationProblems(
   info: { readonly threeDSStatus?: string; readonly threeDSRequest?: string },
   what: string,
 ): Notification[] {
-  const challengeId = challengeUrl.split('/').at(-1) ?? '';
-  const sentId = (info.threeDSRequest ?? '').split(/[/?#]/).filter(Boolean).at(-1);
+  const sent = info.threeDSRequest ?? '';
   const problems: Notification[] = [];
-  if (sentId !== challengeId)
+  // A gateway's URL may carry a query (Stripe's does): the whole URL, or its path's last segment, names it.
+  if (sent !== challengeUrl && lastPathSegment(sent) !== lastPathSegment(challengeUrl))
     problems.push(
       problem(
         'THREEDS_REQUEST_MISMATCH',
@@ -38,6 +38,9 @@ export function continuationProblems(
     );
   return problems;
 }
+
+const lastPathSegment = (url: string): string | undefined =>
+  (url.split(/[?#]/)[0] ?? '').split('/').filter(Boolean).at(-1);
 
 /** A payment's 3-D Secure state as an answer shows it (spec §2.3 ThreeDsResponseInfo). */
 export interface ThreeDsAnswer {

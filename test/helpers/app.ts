@@ -21,6 +21,8 @@ export interface TestAppOptions {
   readonly poolSize?: number;
   /** Called at every crash point of the money flow (`AppContext.crashHook`): e.g. a connection cut there. */
   readonly crashHook?: (step: string) => void;
+  /** Runs on the migrated database before the app is built (e.g. a catalogue import where demo data is refused). */
+  readonly prepare?: (context: AppContext) => Promise<void>;
 }
 
 export interface TestApp {
@@ -49,6 +51,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   let app: FastifyInstance | undefined;
   try {
     await prepareDatabase(context);
+    await options.prepare?.(context);
     app = await buildApp(context, { logger: false, ...options.appOptions });
     await options.beforeReady?.(app);
     await app.ready();
