@@ -5,7 +5,7 @@ import { OutboxEnvSchema, outboxConfigFrom, outboxConfigProblems } from './outbo
 import { WebhookEnvSchema, webhookConfigFrom, webhookConfigProblems } from './webhooks.js';
 import { PolicyChangeEnvSchema, policyChangeConfigFrom } from './policy-changes.js';
 import { DeploymentEnvSchema, deploymentConfigProblems, migratesOnStart, trustedProxiesFrom } from './deployment.js';
-import { StripeWebhookEnvSchema, stripeWebhookConfigFrom, stripeWebhookConfigProblems } from './stripe-webhooks.js';
+import { StripeWebhookEnvSchema, stripeWebhookConfigFrom } from './stripe-webhooks.js';
 
 /**
  * The settings of the areas that keep their own, parsed with the rest in config/config.ts. Each is a
@@ -30,7 +30,6 @@ export function areaConfigProblems(env: Static<typeof AreaEnvSchema>, production
     ...outboxConfigProblems(env, production),
     ...webhookConfigProblems(env),
     ...deploymentConfigProblems(env),
-    ...stripeWebhookConfigProblems(env),
   ];
 }
 

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Type, type Static } from 'typebox';
 import { BRAND_CODES, type BrandCode } from '../kernel/brands.js';
 
@@ -31,9 +30,6 @@ export const PaymentEnvSchema = Type.Object({
   ),
   STRIPE_SECRET_KEY: Type.Optional(
     Type.String({ pattern: '^(sk|rk)_(test|live)_[A-Za-z0-9_]+$', description: 'Stripe secret (or restricted) key.' }),
-  ),
-  STRIPE_SECRET_KEY_FILE: Type.Optional(
-    Type.String({ minLength: 1, description: 'A file holding the Stripe key; wins over STRIPE_SECRET_KEY.' }),
   ),
   STRIPE_API_HOST: Type.String({ default: 'api.stripe.com', pattern: '^[A-Za-z0-9.:-]+$' }),
   STRIPE_API_PORT: Type.Integer({ default: 443, minimum: 1, maximum: 65535 }),
@@ -86,21 +82,6 @@ function gatewaysInUse(env: PaymentEnv, production: boolean): Set<PaymentGateway
   return new Set(BRAND_CODES.map((brand) => overrides[brand] ?? gateway));
 }
 
-/** The key: the file's first line when STRIPE_SECRET_KEY_FILE is set, else the variable; undefined when neither. */
-function secretKeyOf(env: PaymentEnv): { key?: string; problem?: string } {
-  if (!env.STRIPE_SECRET_KEY_FILE) return env.STRIPE_SECRET_KEY ? { key: env.STRIPE_SECRET_KEY } : {};
-  let text: string;
-  try {
-    text = readFileSync(env.STRIPE_SECRET_KEY_FILE, 'utf8');
-  } catch {
-    return { problem: 'STRIPE_SECRET_KEY_FILE: the file cannot be read' };
-  }
-  const key = text.split(/\r?\n/)[0]?.trim() ?? '';
-  return /^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/.test(key)
-    ? { key }
-    : { problem: 'STRIPE_SECRET_KEY_FILE: the file does not hold a Stripe secret key (sk_… or rk_…)' };
-}
-
 export function paymentConfigProblems(env: PaymentEnv, production: boolean): string[] {
   const problems: string[] = [];
   const inUse = gatewaysInUse(env, production);
@@ -109,9 +90,7 @@ export function paymentConfigProblems(env: PaymentEnv, production: boolean): str
       'PAYMENT_GATEWAY: the sandbox gateway is refused when APP_ENV=production (for every brand, PAYMENT_GATEWAY_BRANDS too)',
     );
   if (!inUse.has('stripe')) return problems;
-  const { key, problem } = secretKeyOf(env);
-  if (problem) problems.push(problem);
-  else if (!key)
+  if (!env.STRIPE_SECRET_KEY)
     problems.push('STRIPE_SECRET_KEY: required when a brand pays through stripe (or STRIPE_SECRET_KEY_FILE)');
   if (production && env.STRIPE_API_PROTOCOL === 'http' && !LOOPBACK_HOSTS.includes(env.STRIPE_API_HOST))
     problems.push('STRIPE_API_PROTOCOL: http is refused when APP_ENV=production unless STRIPE_API_HOST is loopback');
@@ -120,7 +99,7 @@ export function paymentConfigProblems(env: PaymentEnv, production: boolean): str
 
 /** Call after `paymentConfigProblems` found none. */
 export function paymentConfigFrom(env: PaymentEnv, production: boolean) {
-  const { key } = secretKeyOf(env);
+  const key = env.STRIPE_SECRET_KEY;
   const stripe: StripeSettings | undefined =
     gatewaysInUse(env, production).has('stripe') && key
       ? Object.freeze({

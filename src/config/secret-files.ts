@@ -4,11 +4,17 @@ import { readFileSync } from 'node:fs';
  * Settings that hold secrets. Each may instead be read from a file named by `<NAME>_FILE` (a
  * mounted secret of the orchestrator), so the value never sits in the environment or an image.
  */
-export const SECRET_SETTINGS = ['KEY_ENCRYPTION_SECRET', 'METRICS_TOKEN', 'SMTP_URL'] as const;
+export const SECRET_SETTINGS = [
+  'KEY_ENCRYPTION_SECRET',
+  'METRICS_TOKEN',
+  'SMTP_URL',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+] as const;
 
 /**
- * The environment with each secret's `_FILE` read in: the file's content without its final line
- * break. Both the value and its file set, or an unreadable file, is a problem (named, never the value).
+ * The environment with each secret's `_FILE` read in: the file's content without trailing
+ * whitespace (its final line break). Both the value and its file set, or an unreadable file, is a problem (named, never the value).
  */
 export function withSecretFiles(
   source: NodeJS.ProcessEnv,
@@ -24,7 +30,7 @@ export function withSecretFiles(
       continue;
     }
     try {
-      env[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      env[name] = readFileSync(file, 'utf8').trimEnd();
     } catch (error) {
       problems.push(`${name}_FILE: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }

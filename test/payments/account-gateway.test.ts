@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
 import type { AppContext } from '../../src/context.js';
 import { AccountGateway } from '../../src/payments/account/gateway.js';
 import { balanceOf } from '../../src/payments/account/ledger.js';
@@ -141,7 +142,8 @@ describe(`on-account gateway (${DIALECT})`, () => {
         throw new Error('the card gateway was asked');
       },
     });
-    const context = { db: database.db, clock: () => now } as unknown as AppContext;
+    // The staging defaults: every brand's card gateway is the one configured (here, `card`).
+    const context: AppContext = { config: loadConfig({}), db: database.db, clock: () => now };
     const gateways = paymentGatewaysFor(context, card);
     expect(gateways.gatewayFor({ brandCode: 'brandau', paymentMethod: 'CARD', partnerId: 7 })).toBe(card);
     const onAccount = gateways.gatewayFor({ brandCode: 'brandau', paymentMethod: 'ON_ACCOUNT', partnerId: 8 });

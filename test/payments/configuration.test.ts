@@ -111,19 +111,21 @@ describe('card gateways per brand, and Stripe settings', () => {
     );
   });
 
-  it('the key file wins over the variable; neither the key nor the file text is ever in a problem', () => {
+  it('the key from a file (not both); neither the key nor the file text is ever in a problem', () => {
     const dir = mkdtempSync(join(tmpdir(), 'stripe-key-'));
     try {
       const file = join(dir, 'key');
       writeFileSync(file, 'sk_test_fromthefile000000\n');
-      const config = loadConfig({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: KEY, STRIPE_SECRET_KEY_FILE: file });
+      const config = loadConfig({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY_FILE: file });
       expect(config.payments.stripe?.secretKey).toBe('sk_test_fromthefile000000');
+      const both = problemsOf({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: KEY, STRIPE_SECRET_KEY_FILE: file });
+      expect(both).toEqual(['STRIPE_SECRET_KEY_FILE: set together with STRIPE_SECRET_KEY; set one']);
       writeFileSync(file, 'not-a-key-but-a-secret-password\n');
       const bad = problemsOf({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY_FILE: file });
-      expect(bad[0]).toMatch(/^STRIPE_SECRET_KEY_FILE/);
+      expect(bad[0]).toMatch(/^STRIPE_SECRET_KEY: /);
       expect(bad.join('\n')).not.toContain('secret-password');
       const missing = problemsOf({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY_FILE: join(dir, 'none') });
-      expect(missing[0]).toMatch(/^STRIPE_SECRET_KEY_FILE: the file cannot be read/);
+      expect(missing[0]).toMatch(/^STRIPE_SECRET_KEY_FILE: cannot be read/);
       const malformed = problemsOf({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_has spaces hunter2' });
       expect(malformed.join('\n')).not.toContain('hunter2');
     } finally {
