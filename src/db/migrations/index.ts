@@ -20,6 +20,7 @@ import * as m20261201_1000 from './20261201_1000_refund_retry_bound.js';
 import * as m20261201_1100 from './20261201_1100_outbox_lag_index.js';
 import * as m20261202_1000 from './20261202_1000_sandbox_checkout.js';
 import * as m20261203_1000 from './20261203_1000_payment_method.js';
+import * as m20261203_1400 from './20261203_1400_statements.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '20261201_1100_outbox_lag_index': m20261201_1100,
   '20261202_1000_sandbox_checkout': m20261202_1000,
   '20261203_1000_payment_method': m20261203_1000,
+  '20261203_1400_statements': m20261203_1400,
 };
