@@ -88,10 +88,10 @@ export const statementsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }
     async (request, reply) => {
       const scope = scopeOf(request, request.params.brandCode);
       const media = representationOf(request.headers.accept);
-      reply.header('vary', 'Accept');
       if (media === 'application/pdf') {
         const invoice = await getTaxInvoice(deps, scope, request.params.month);
         return reply
+          .header('vary', 'Accept')
           .type('application/pdf')
           .header('content-disposition', `attachment; filename="${invoice.fileName}"`)
           .header('x-content-type-options', 'nosniff')
@@ -101,12 +101,13 @@ export const statementsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }
       if (media === 'text/csv') {
         const name = `statement-${statement.brandCode}-${statement.period.month}.csv`;
         return reply
+          .header('vary', 'Accept')
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${name}"`)
           .header('x-content-type-options', 'nosniff')
           .send(statementCsv(statement));
       }
-      return reply.type('application/json; charset=utf-8').send(statementBody(statement));
+      return reply.header('vary', 'Accept').type('application/json; charset=utf-8').send(statementBody(statement));
     },
   );
   return Promise.resolve();
