@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
+import { dialectOf } from '../db/dialect.js';
+import { jsonRows, jsonRowsOf } from './child-rows-json.js';
 import type { BrandCode } from '../kernel/brands.js';
 import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import { TRANSACTION_TYPE } from './model.js';
@@ -40,7 +42,18 @@ export interface CommittedTransaction {
   readonly money: readonly TransactionMoney[];
 }
 
-/** The transactions committed in [`from`, `to`), oldest first, each with its money rows. */
+const MONEY_COLUMNS = ['transaction_type_id', 'name', 'amount_minor'] as const;
+interface MoneyPart {
+  readonly transaction_type_id: number;
+  readonly name: string | null;
+  readonly amount_minor: number;
+}
+
+/**
+ * The transactions committed in [`from`, `to`), oldest first, each with its money rows (one row
+ * per transaction, its money as a JSON array built by the engine: `jsonRows`). A policy issued
+ * after the range has no transaction in it, which bounds the partner index's range too.
+ */
 export async function transactionsCommittedBetween(
   db: Executor,
   scope: TransactionScope,
@@ -49,7 +62,6 @@ export async function transactionsCommittedBetween(
   const rows = await db
     .selectFrom('policy_detail as d')
     .innerJoin('policy_header as h', 'h.id', 'd.policy_header_id')
-    .leftJoin('policy_financial_value as f', 'f.policy_detail_id', 'd.id')
     .select([
       'd.id as detail_id',
       'h.policy_number',
@@ -57,42 +69,32 @@ export async function transactionsCommittedBetween(
       'd.action_type',
       'd.created_at',
       'd.payment_method',
-      'f.transaction_type_id',
-      'f.name',
-      'f.amount_minor',
+      jsonRows(dialectOf(db), 'policy_financial_value', MONEY_COLUMNS, {
+        column: 'policy_detail_id',
+        equals: 'd.id',
+      }).as('money'),
     ])
     .where('d.created_at', '>=', range.from)
     .where('d.created_at', '<', range.to)
     .where('h.partner_id', '=', scope.partnerId)
     .where('h.brand_code', '=', scope.brandCode)
+    .where('h.created_at', '<', range.to)
     .orderBy('d.created_at')
     .orderBy('d.id')
-    .orderBy('f.id')
     .execute();
-  const transactions: CommittedTransaction[] = [];
-  let current: { readonly detailId: number; readonly money: TransactionMoney[] } | undefined;
-  for (const row of rows) {
-    const detailId = row.detail_id;
-    if (current?.detailId !== detailId) {
-      current = { detailId, money: [] };
-      transactions.push({
-        detailId,
-        policyNumber: row.policy_number,
-        policyDetailNumber: row.policy_detail_number,
-        actionType: row.action_type as PolicyActionType,
-        committedAt: row.created_at,
-        paymentMethod: row.payment_method as PaymentMethod,
-        money: current.money,
-      });
-    }
-    if (row.transaction_type_id === null || row.amount_minor === null) continue;
-    current.money.push({
-      transactionTypeId: row.transaction_type_id,
-      ...(row.name === null ? {} : { name: row.name }),
-      amountMinor: row.amount_minor,
-    });
-  }
-  return transactions;
+  return rows.map((row) => ({
+    detailId: row.detail_id,
+    policyNumber: row.policy_number,
+    policyDetailNumber: row.policy_detail_number,
+    actionType: row.action_type as PolicyActionType,
+    committedAt: row.created_at,
+    paymentMethod: row.payment_method as PaymentMethod,
+    money: jsonRowsOf<MoneyPart>(row.money).map((m) => ({
+      transactionTypeId: m.transaction_type_id,
+      ...(m.name === null ? {} : { name: m.name }),
+      amountMinor: m.amount_minor,
+    })),
+  }));
 }
 
 /** The sign each money row's type counts with in a transaction's total (transaction-amounts.ts). */
