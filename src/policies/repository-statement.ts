@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
 import { jsonRows, jsonRowsOf } from './child-rows-json.js';
+import { MONEY_COLUMNS } from './policy-rows.js';
 import type { BrandCode } from '../kernel/brands.js';
 import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import { TRANSACTION_TYPE } from './model.js';
@@ -42,7 +43,6 @@ export interface CommittedTransaction {
   readonly money: readonly TransactionMoney[];
 }
 
-const MONEY_COLUMNS = ['transaction_type_id', 'name', 'amount_minor'] as const;
 interface MoneyPart {
   readonly transaction_type_id: number;
   readonly name: string | null;

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { minorDigits } from '../kernel/money/units.js';
-import type { MoneyParts, Statement } from './model.js';
+import type { MoneyParts, PartnerStatement } from './model.js';
 
 /**
  * A statement as CSV (RFC 4180, header row, CRLF): one row per transaction, then a `TOTAL` row per
@@ -39,7 +39,7 @@ const FIXED_COLUMNS = [
 /** Text a spreadsheet would take for a formula is kept text (OWASP, CSV injection). */
 const inert = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
-export function statementCsv(statement: Statement): string {
+export function statementCsv(statement: PartnerStatement): string {
   const digits = minorDigits(statement.currencyCode);
   const decimal = (minor: number) => (minor / 10 ** digits).toFixed(digits);
   const taxNames = [...new Set(statement.lines.flatMap((l) => l.taxes.map((t) => t.name)))].sort((a, b) =>

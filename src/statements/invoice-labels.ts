@@ -1,5 +1,6 @@
-/** The words of the on-account tax invoice, per language a brand may offer (its default is used). */
-export type InvoiceLanguage = 'en' | 'es';
+import type { DocumentLanguage } from '../documents/labels.js';
+
+/** The words of the on-account tax invoice, per language documents are printed in (the brand's default is used). */
 
 export interface InvoiceLabels {
   readonly title: string;
@@ -70,7 +71,7 @@ const es: InvoiceLabels = {
   due: 'Importe adeudado',
 };
 
-export const INVOICE_LABELS: Readonly<Record<InvoiceLanguage, InvoiceLabels>> = { en, es };
+export const INVOICE_LABELS: Readonly<Record<DocumentLanguage, InvoiceLabels>> = { en, es };
 
 export const invoiceLabelsIn = (language: string): InvoiceLabels =>
   language === 'es' ? INVOICE_LABELS.es : INVOICE_LABELS.en;

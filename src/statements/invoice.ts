@@ -4,7 +4,7 @@ import { minorDigits } from '../kernel/money/units.js';
 import { dateIn } from '../kernel/calendar/zones.js';
 import { PdfWriter, documentFonts, printable } from '../kernel/pdf/writer.js';
 import { invoiceLabelsIn } from './invoice-labels.js';
-import type { Statement } from './model.js';
+import type { PartnerStatement } from './model.js';
 import { sumOf } from './service.js';
 
 /** Who issues the invoice and to whom: the brand's catalogue content and the partner. */
@@ -22,7 +22,7 @@ export interface InvoiceParties {
 }
 
 /** `tax-invoice-<brand>-<partner>-<month>.pdf`: ASCII only, safe in Content-Disposition. */
-export const invoiceFileName = (statement: Statement) =>
+export const invoiceFileName = (statement: PartnerStatement) =>
   `tax-invoice-${statement.brandCode}-${statement.partnerCode.replace(/[^A-Za-z0-9-]/g, '_')}-${statement.period.month}.pdf`;
 
 /**
@@ -30,7 +30,7 @@ export const invoiceFileName = (statement: Statement) =>
  * from the shipped faces): the insurer and its tax number, each on-account transaction with its
  * taxes, the taxes included, the balance brought forward, payments received and the amount due.
  */
-export async function renderTaxInvoice(statement: Statement, parties: InvoiceParties): Promise<Uint8Array> {
+export async function renderTaxInvoice(statement: PartnerStatement, parties: InvoiceParties): Promise<Uint8Array> {
   const labels = invoiceLabelsIn(parties.language);
   const money = amountTextIn(parties.language, statement.currencyCode, minorDigits(statement.currencyCode));
   const day = (instant: string | Date) => dateIn(new Date(instant), statement.timeZone);

@@ -72,7 +72,7 @@ export interface OnAccountPart {
 }
 
 /** A partner's statement of one brand and month. */
-export interface Statement {
+export interface PartnerStatement {
   readonly brandCode: BrandCode;
   readonly partnerCode: string;
   readonly period: StatementMonth;

@@ -1,5 +1,5 @@
 import { minorDigits, toMajor } from '../kernel/money/units.js';
-import type { MoneyParts, Statement, StatementMonth } from './model.js';
+import type { MoneyParts, PartnerStatement, StatementMonth } from './model.js';
 import type { StatementList, StatementSchema } from './schemas.js';
 
 /** The contract's answers from the domain's statement: minor units become the currency's major units. */
@@ -8,7 +8,7 @@ export const monthListOf = (months: readonly StatementMonth[]): StatementList =>
   statements: months.map(({ month, status, from, to }) => ({ month, status, from, to })),
 });
 
-export function statementBody(statement: Statement): StatementSchema {
+export function statementBody(statement: PartnerStatement): StatementSchema {
   const major = (minor: number) => toMajor(minor, minorDigits(statement.currencyCode));
   const money = (parts: MoneyParts) => ({
     premium: major(parts.premiumMinor),

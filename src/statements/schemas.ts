@@ -67,7 +67,7 @@ export const StatementList = Type.Object(
 );
 export type StatementList = Static<typeof StatementList>;
 
-const TaxAmount = Type.Object(
+const StatementTax = Type.Object(
   { name: Type.String({ description: 'e.g. `GST`, `Stamp duty`.' }), amount: amount('The tax.') },
   { title: 'StatementTax' },
 );
@@ -75,7 +75,7 @@ const TaxAmount = Type.Object(
 const moneyFields = {
   premium: amount('Premium (a change’s change of premium; negative when refunded).'),
   discount: amount('Discount taken off the premium.'),
-  taxes: Type.Array(TaxAmount, { description: 'Each tax by name, in name order.' }),
+  taxes: Type.Array(StatementTax, { description: 'Each tax by name, in name order.' }),
   donation: amount('Charitable donation.'),
   fees: amount('Fees of amendments and cancellations.'),
   total: amount('premium − discount + taxes + donation + fees; negative for a refund.'),
@@ -93,7 +93,7 @@ const StatementTransaction = Type.Object(
   { title: 'StatementTransaction', description: 'One policy transaction.' },
 );
 
-const MethodTotals = Type.Object(
+const StatementTotals = Type.Object(
   {
     paymentMethod: PaymentMethodSchema,
     transactionCount: Type.Integer({ minimum: 0 }),
@@ -130,7 +130,7 @@ export const StatementSchema = Type.Object(
     timeZone: Type.String({ description: 'The brand’s time zone (IANA), in which the month is counted.' }),
     currencyCode: Type.String({ pattern: '^[A-Z]{3}$' }),
     transactions: Type.Array(StatementTransaction, { description: 'Every transaction of the month, oldest first.' }),
-    totals: Type.Array(MethodTotals, {
+    totals: Type.Array(StatementTotals, {
       description: 'One per payment method (`CARD`, `ON_ACCOUNT`), every one listed.',
     }),
     onAccount: OnAccount,

@@ -13,7 +13,7 @@ import {
   type CommittedTransaction,
 } from '../policies/repository-statement.js';
 import { InvalidStatementMonth, StatementMonthInFuture, StatementNotFound } from './errors.js';
-import type { MethodTotals, MoneyParts, Statement, StatementLine, StatementMonth, TaxAmount } from './model.js';
+import type { MethodTotals, MoneyParts, PartnerStatement, StatementLine, StatementMonth, TaxAmount } from './model.js';
 import { isMonth, monthOf, monthsAfter, monthsBetween, statementMonth } from './months.js';
 import {
   monthsWithPayments,
@@ -134,7 +134,11 @@ export async function listStatements(deps: StatementDeps, scope: StatementScope)
  * figures never change: transactions fall in the month they committed and a payment's day cannot
  * be in a closed month (`recordPayment`).
  */
-export async function getStatement(deps: StatementDeps, scope: StatementScope, month: string): Promise<Statement> {
+export async function getStatement(
+  deps: StatementDeps,
+  scope: StatementScope,
+  month: string,
+): Promise<PartnerStatement> {
   if (!isMonth(month)) throw new InvalidStatementMonth(month);
   const { brand, zone, currentMonth, now } = await brandFacts(deps, scope.brandCode);
   if (month > currentMonth) throw new StatementMonthInFuture(month);

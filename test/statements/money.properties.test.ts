@@ -3,8 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { scaled } from '../helpers/time-scale.js';
-import { issuePolicyOf } from '../helpers/issued-policy.js';
-import { issueRequest, testPartnerId } from '../policies/fixtures.js';
 import {
   boughtPolicy,
   CARDS,
@@ -13,7 +11,14 @@ import {
   previewCancellation,
   type ChangeAnswer,
 } from '../policy-changes/support.js';
-import { getStatements, minor, onAccountChange, recomputedTotals, type StatementSchema } from './support.js';
+import {
+  getStatements,
+  minor,
+  onAccountChange,
+  onAccountPolicy,
+  recomputedTotals,
+  type StatementSchema,
+} from './support.js';
 
 const NOW = new Date('2026-11-22T00:00:00Z');
 /** After every month the runs write to has closed. */
@@ -76,12 +81,7 @@ async function runStep(t: TestApp, s: StepValue, card: Live[], account: Live[]) 
     const done = await confirm(t, policy.policyNumber, 'cancellations', preview.id!, { key: `prop-${++keys}` });
     expect(done.statusCode, done.body).toBe(200);
   } else if (s.kind === 'account-purchase') {
-    const partnerId = await testPartnerId(t, 'brandau', 'A');
-    const issued = await issuePolicyOf(
-      t.context.db,
-      issueRequest({ partnerId, paymentMethod: 'ON_ACCOUNT' }),
-      new Date(s.at),
-    );
+    const issued = await onAccountPolicy(t, s.at);
     account.push({ policyNumber: issued.policyNumber });
   } else if (s.kind === 'account-amend') {
     const policy = account.at(-1);

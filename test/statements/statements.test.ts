@@ -4,8 +4,6 @@ import { recordPayment } from '../../src/statements/payments.js';
 import { catalogueReaderFor } from '../../src/catalogue/reader.js';
 import { useTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
-import { issuePolicyOf } from '../helpers/issued-policy.js';
-import { issueRequest, testPartnerId } from '../policies/fixtures.js';
 import { isPdf, pdfText } from '../documents/pdf-text.js';
 import {
   boughtPolicy,
@@ -16,7 +14,16 @@ import {
   previewCancellation,
   type ChangeAnswer,
 } from '../policy-changes/support.js';
-import { getStatements, minor, onAccountChange, parseCsv, recomputedTotals, type StatementSchema } from './support.js';
+import {
+  getStatements,
+  minor,
+  onAccountChange,
+  onAccountPolicy,
+  parseCsv,
+  recomputedTotals,
+  statementOf,
+  type StatementSchema,
+} from './support.js';
 
 // brandau counts months in Australia/Sydney: UTC+11 in November and December.
 const NOW = new Date('2026-11-22T00:00:00Z');
@@ -30,18 +37,9 @@ let now = NOW;
 const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => now });
 
 const deps = (t: TestApp) => ({ db: t.context.db, catalogue: catalogueReaderFor(t.context.db), clock: () => now });
-
-/** An on-account policy of partner A, issued through the purchase's issuing commit at `at`. */
-async function onAccountPolicy(t: TestApp, at: string) {
-  const partnerId = await testPartnerId(t, 'brandau', 'A');
-  return issuePolicyOf(t.context.db, issueRequest({ partnerId, paymentMethod: 'ON_ACCOUNT' }), new Date(at));
-}
-
-async function statementOf(t: TestApp, month: string, partner: 'A' | 'B' = 'A') {
-  const res = await getStatements(t, `/${month}`, { partner });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<StatementSchema>();
-}
+/** Records partner A's payment under brandau as the CLI command does. */
+const pay = (t: TestApp, amount: string, receivedOn: string, reference: string) =>
+  recordPayment(deps(t), { partnerCode: 'PARTNERA', brandCode: 'brandau', amount, receivedOn, reference });
 
 let keys = 0;
 
@@ -93,13 +91,7 @@ describe(`partner statements (${DIALECT})`, () => {
     });
     const late = await onAccountPolicy(t, LAST_HALF_HOUR);
     now = new Date('2026-11-30T12:45:00Z');
-    await recordPayment(deps(t), {
-      partnerCode: 'PARTNERA',
-      brandCode: 'brandau',
-      amount: '100.00',
-      receivedOn: '2026-11-28',
-      reference: 'BANK-1',
-    });
+    await pay(t, '100.00', '2026-11-28', 'BANK-1');
 
     const open = await statementOf(t, '2026-11');
     expect(open.status).toBe('OPEN');
@@ -161,40 +153,15 @@ describe(`partner statements (${DIALECT})`, () => {
     now = new Date(DECEMBER_FIRST);
     const december = await onAccountPolicy(t, DECEMBER_FIRST);
     now = new Date('2026-12-05T00:00:00Z');
-    await recordPayment(deps(t), {
-      partnerCode: 'PARTNERA',
-      brandCode: 'brandau',
-      amount: '50',
-      receivedOn: '2026-12-04',
-      reference: 'BANK-2',
-    });
+    await pay(t, '50', '2026-12-04', 'BANK-2');
     // A payment dated in the closed month is refused; the same reference again replays.
-    await expect(
-      recordPayment(deps(t), {
-        partnerCode: 'PARTNERA',
-        brandCode: 'brandau',
-        amount: '10',
-        receivedOn: '2026-11-29',
-        reference: 'BANK-3',
-      }),
-    ).rejects.toMatchObject({ code: 'INVALID_PAYMENT_RECEIVED', property: 'date' });
-    const again = await recordPayment(deps(t), {
-      partnerCode: 'PARTNERA',
-      brandCode: 'brandau',
-      amount: '50.00',
-      receivedOn: '2026-12-04',
-      reference: 'BANK-2',
+    await expect(pay(t, '10', '2026-11-29', 'BANK-3')).rejects.toMatchObject({
+      code: 'INVALID_PAYMENT_RECEIVED',
+      property: 'date',
     });
+    const again = await pay(t, '50.00', '2026-12-04', 'BANK-2');
     expect(again.created).toBe(false);
-    await expect(
-      recordPayment(deps(t), {
-        partnerCode: 'PARTNERA',
-        brandCode: 'brandau',
-        amount: '51',
-        receivedOn: '2026-12-04',
-        reference: 'BANK-2',
-      }),
-    ).rejects.toMatchObject({ code: 'PAYMENT_REFERENCE_CONFLICT' });
+    await expect(pay(t, '51', '2026-12-04', 'BANK-2')).rejects.toMatchObject({ code: 'PAYMENT_REFERENCE_CONFLICT' });
 
     const closed = await statementOf(t, '2026-11');
     expect(closed).toEqual({ ...november, status: 'CLOSED' });

@@ -5,7 +5,10 @@ import { ACTION_TYPE_IDS, TRANSACTION_TYPE } from '../../src/policies/model.js';
 import { policyDetailNumber } from '../../src/policies/policy-number.js';
 import type { PolicyActionType } from '../../src/policies/schemas-detail.js';
 import type { StatementSchema } from '../../src/statements/schemas.js';
+import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
+import { issuePolicyOf } from '../helpers/issued-policy.js';
+import { issueRequest, testPartnerId } from '../policies/fixtures.js';
 import { ensureTestUser } from '../helpers/auth.js';
 
 export type { StatementSchema };
@@ -170,4 +173,17 @@ export function recomputedTotals(statement: StatementSchema) {
       return [method, { ...totals, parts: totals.premium - totals.discount + taxes + totals.donation + totals.fees }];
     }),
   );
+}
+
+/** An on-account policy of partner A under brandau, issued through the purchase's issuing commit at `at`. */
+export async function onAccountPolicy(t: TestApp, at: string) {
+  const partnerId = await testPartnerId(t, 'brandau', 'A');
+  return issuePolicyOf(t.context.db, issueRequest({ partnerId, paymentMethod: 'ON_ACCOUNT' }), new Date(at));
+}
+
+/** The month's statement of partner A (or B) under brandau, as JSON (200 expected). */
+export async function statementOf(t: TestApp, month: string, partner: 'A' | 'B' = 'A') {
+  const res = await getStatements(t, `/${month}`, { partner });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<StatementSchema>();
 }
