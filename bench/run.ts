@@ -79,6 +79,13 @@ const program = new Command()
 const options = program.parse().opts<Options>();
 const settings = { durationSeconds: Number(options.duration), connections: Number(options.connections) };
 const warmUp = { ...settings, durationSeconds: Number(options.warmUp) };
+const runSettings = settings;
+const runWarmUp = warmUp;
+/** A row's load settings: the run's, with fewer connections when the row asks for fewer. */
+const rowSettings = (scenario: Scenario, base: typeof settings) =>
+  scenario.connections === undefined
+    ? base
+    : { ...base, connections: Math.min(base.connections, scenario.connections) };
 const rounds = Number(options.rounds);
 if (!Number.isSafeInteger(rounds) || rounds < 1) {
   process.stderr.write(`--rounds must be a whole number of at least 1, got ${options.rounds}\n`);
@@ -234,6 +241,8 @@ async function measureRound(
   // E-mails earlier rows enqueued (their server delivers none) are not this round's work.
   if (outbox) await outbox.discardPending();
   const request = await scenario.prepare(api, fixtures, run);
+  const settings = rowSettings(scenario, runSettings);
+  const warmUp = rowSettings(scenario, runWarmUp);
   const sample = await api.call(request);
   if (sample.status >= 300)
     throw new Error(`${scenario.name}: ${request.method} ${request.path} answered ${sample.status}: ${sample.body}`);

@@ -44,6 +44,11 @@ export interface Scenario {
    * on a server whose worker does nothing during the run.
    */
   readonly outboxWorker?: boolean;
+  /**
+   * Concurrent connections of this row when fewer than the run's `--connections`: a heavy report
+   * (a statement month) is read by a few clients at once, and 50 in parallel would only queue.
+   */
+  readonly connections?: number;
   prepare(api: BenchApi, fixtures: BenchFixtures, run: BenchRun): Promise<BenchRequest>;
 }
 

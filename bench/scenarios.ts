@@ -11,6 +11,7 @@ import {
 } from './scenario.js';
 import { AFTER_SALE_SCENARIOS } from './scenarios-after-sale.js';
 import { EVENT_SCENARIOS } from './scenarios-events.js';
+import { STATEMENT_SCENARIOS } from './scenarios-statements.js';
 
 /** Every row of `npm run bench`, in the order they run. */
 export const SCENARIOS: Scenario[] = [
@@ -100,6 +101,7 @@ export const SCENARIOS: Scenario[] = [
   },
   ...AFTER_SALE_SCENARIOS,
   ...EVENT_SCENARIOS,
+  ...STATEMENT_SCENARIOS,
   {
     name: 'policySummary',
     description: 'GET /policies/v1/{brand}/policies/{policyNumber}: one policy issued by the issuing commit.',

@@ -44,6 +44,7 @@ import { webhookRoutes } from './events/webhooks/routes.js';
 import { webhooksOfEventLog } from './events/webhooks/fan-out.js';
 import type { EventWebhooks } from './events/model.js';
 import { eventsRoutes } from './events/routes.js';
+import { statementsRoutes } from './statements/routes.js';
 import { eventWebhooks } from './events/openapi-webhooks.js';
 import { limitPartnerRequests, registerRateLimits } from './http/limits/rate-limits.js';
 import { fastifyTrustProxy } from './http/client-address.js';
@@ -154,6 +155,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
           context,
           webhooks: options.eventWebhooks ?? webhooksOfEventLog,
         });
+        await protectedApi.register(statementsRoutes, { context });
       });
     },
     { prefix: config.basePath },

@@ -11,6 +11,7 @@ import { registerOutboxCommands } from './db/outbox/cli.js';
 import { registerPurchasesCommands } from './purchases/cli.js';
 import { registerPolicyChangeCommands } from './policy-changes/cli.js';
 import { startServer } from './server.js';
+import { registerStatementsCommands } from './statements/cli.js';
 import { registerAuthCommands } from './auth/cli.js';
 
 /** Reads configuration or exits with every problem listed (exit code 2). */
@@ -118,6 +119,7 @@ registerAuthCommands(program, { config: configOrExit });
 registerIdempotencyCommands(program, configOrExit);
 registerPurchasesCommands(program, configOrExit);
 registerPolicyChangeCommands(program, configOrExit);
+registerStatementsCommands(program, configOrExit);
 registerOutboxCommands(program.command('documents').description('Policy documents and their e-mails.'), configOrExit);
 
 program.parseAsync().catch((error: unknown) => {

@@ -26,6 +26,14 @@ export interface SeedOptions {
   /** PRNG seed: the same seed gives the same variety (ids and guids stay random). */
   readonly seed?: number;
   readonly now?: Date;
+  /** Only these partners' policies (codes; default every partner). */
+  readonly partnerCodes?: readonly string[];
+  /** Only these brands' policies (default every profile's). */
+  readonly brandCodes?: readonly string[];
+  /** Issued in [from, to) instead of over the last two years (a statement month's transactions). */
+  readonly issuedBetween?: { readonly from: Date; readonly to: Date };
+  /** The share of policies bought on account (`policy_detail.payment_method`), default none. */
+  readonly onAccountShare?: number;
   onProgress?(done: number): void;
 }
 
@@ -54,7 +62,8 @@ function random(seed: number): () => number {
 }
 
 export async function seedPolicies(db: Db, options: SeedOptions): Promise<void> {
-  const partners = await partnersOf(db);
+  const partners = (await partnersOf(db)).filter((p) => !options.partnerCodes || options.partnerCodes.includes(p.code));
+  const profiles = BRAND_PROFILES.filter((p) => !options.brandCodes || options.brandCodes.includes(p.brandCode));
   if (partners.length === 0)
     throw new Error(
       'no partners in this database: start the server once with DEMO_DATA=true, or create partners first',
@@ -70,11 +79,16 @@ export async function seedPolicies(db: Db, options: SeedOptions): Promise<void> 
   let done = 0;
   while (done < options.count) {
     const size = Math.min(batchSize, options.count - done);
+    const window = options.issuedBetween;
     const specs = Array.from({ length: size }, () => ({
-      profile: pick(BRAND_PROFILES),
+      profile: pick(profiles),
       partner: pick(partners),
-      // Issued over the last two years, departing up to 180 days later.
-      issuedAt: new Date(now.getTime() - Math.floor(rand() * 730 * DAY)),
+      // Issued over the last two years (or in the window asked), departing up to 180 days later.
+      issuedAt: window
+        ? new Date(window.from.getTime() + Math.floor(rand() * (window.to.getTime() - window.from.getTime())))
+        : new Date(now.getTime() - Math.floor(rand() * 730 * DAY)),
+      // Drawn only when asked, so a seed gives the variety it always gave.
+      onAccount: options.onAccountShare ? rand() < options.onAccountShare : false,
       rand,
     }));
     await db.transaction().execute((tx) => insertBatch(tx, specs, pick));
@@ -93,6 +107,7 @@ interface Spec {
   readonly profile: BrandProfile;
   readonly partner: Partner;
   readonly issuedAt: Date;
+  readonly onAccount: boolean;
   readonly rand: () => number;
 }
 
@@ -304,7 +319,8 @@ function buildPolicy(
     specified_items_json: '[]',
     adventure_level: null,
     adventure_activities_json: '[]',
-    payment_reference: `pay_${quoteId.slice(0, 8)}`,
+    payment_reference: spec.onAccount ? null : `pay_${quoteId.slice(0, 8)}`,
+    payment_method: spec.onAccount ? 'ON_ACCOUNT' : 'CARD',
     created_at: at,
     created_by_user_id: partner.userId,
     updated_at: at,

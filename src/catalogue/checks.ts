@@ -76,6 +76,9 @@ function checkShared({ destinations, countries }: LoadedCatalogue, report: Repor
   return { countries: countryCodes, destinations: all, provinces, homeCountries: new Set(provinces.keys()) };
 }
 
+/** The insurer a brand's partner tax invoices name (statements/tax-invoice.ts): required in its default language. */
+export const INSURER_ITEMS = { name: 'INSURERNAME', taxNumber: 'INSURERTAXNUMBER' } as const;
+
 function checkBrand(loaded: LoadedBrand, known: KnownCodes, report: Report, contractIds: Map<number, string>): void {
   const { brand } = loaded;
   const b = brand.value;
@@ -83,6 +86,9 @@ function checkBrand(loaded: LoadedBrand, known: KnownCodes, report: Report, cont
   const languages = new Set(Object.keys(b.languages));
   if (!languages.has(b.defaultLanguage)) report(brand, ['defaultLanguage'], `'${b.defaultLanguage}' is not in languages`);
   if (!(b.defaultLanguage in b.contentItems)) report(brand, ['contentItems'], `content in the default language '${b.defaultLanguage}' is required`);
+  for (const type of Object.values(INSURER_ITEMS)) {
+    if (!(b.contentItems[b.defaultLanguage] ?? []).some((item) => item.type === type && item.content.trim() !== '')) report(brand, ['contentItems', b.defaultLanguage], `content item ${type} (the insurer on partner tax invoices) is required in the default language`);
+  }
   for (const lang of Object.keys(b.contentItems)) if (!languages.has(lang)) report(brand, ['contentItems', lang], `language '${lang}' is not in languages`);
   b.homeCountryCodes.forEach((code, i) => {
     if (!known.homeCountries.has(code)) report(brand, ['homeCountryCodes', i], `'${code}' is not a home country in shared/countries.yaml`);

@@ -39,6 +39,16 @@ describe('catalogue validate', () => {
     expect(catalogue?.destinations.find((d) => d.code === 'DEU')?.names).toMatchObject({ en: 'Germany', es: 'Alemania' });
   });
 
+  it('requires the insurer and its tax number that partner tax invoices name (statements)', async () => {
+    const dir = brokenCopy('brandau/brand.yaml', (t) =>
+      t.replace('    - { type: INSURERTAXNUMBER, content: "ABN 11 222 333 444" }\n', ''),
+    );
+    const { problems } = await validateCatalogue(dir);
+    expect(problems.map(formatProblem)).toEqual([
+      'brandau/brand.yaml:12 at contentItems.en: content item INSURERTAXNUMBER (the insurer on partner tax invoices) is required in the default language',
+    ]);
+  });
+
   it('points at the file, line, path and reason of schema violations', async () => {
     const dir = brokenCopy('nomad/brand.yaml', (t) => t.replace('expirySeconds: 1800', 'expirySeconds: soon\nbogus: 1'));
     const { catalogue, problems } = await validateCatalogue(dir);
@@ -151,9 +161,9 @@ describe('catalogue validate', () => {
     expect(catalogue).toBeUndefined();
     // The CLAIMSURL line removed above moves the later lines of brand.yaml up by one.
     expect(problems.map(formatProblem).sort()).toEqual([
-      "nomad/brand.yaml:24 at contentItems.es: content item CLAIMSURL is missing in 'es'",
-      "nomad/brand.yaml:36 at optionTypes[0].code: option type CRUIZE is not sold in rates.yaml",
-      "nomad/brand.yaml:38 at optionTypes[2].names: option type SNOWSPORTS has no name in 'es', a language of the brand",
+      "nomad/brand.yaml:26 at contentItems.es: content item CLAIMSURL is missing in 'es'",
+      "nomad/brand.yaml:40 at optionTypes[0].code: option type CRUIZE is not sold in rates.yaml",
+      "nomad/brand.yaml:42 at optionTypes[2].names: option type SNOWSPORTS has no name in 'es', a language of the brand",
       "nomad/plans.yaml:15 at plans[1].translations: plan ESSE has no name in 'es' (translations.es.name), a language of the brand",
       'nomad/rates.yaml:121 at plans[0].cancellation: option type CANCELLATION has no names in brand.yaml optionTypes',
       "shared/destinations.yaml:32 at regions[2].names: XAS has no name in 'es' (offered by nomad)",

@@ -31,6 +31,11 @@ export const API_TAGS = [
     description:
       'What happened to your policies and purchases: the event feed, each event with its deliveries, redelivery (docs/api-contract.md "Events").',
   },
+  {
+    name: 'statements',
+    description:
+      'Your monthly statements per brand: every policy transaction, totals per payment method, the on-account balance; JSON, CSV or a PDF tax invoice (docs/api-contract.md "Statements").',
+  },
   { name: 'operations', description: 'Health, readiness and metrics for operators.' },
 ];
 

@@ -178,11 +178,19 @@ function headersFor(status: string, facts: OperationFacts): string[] {
 
 /**
  * Headers a route declares on an answer (`headers` of its response schema) are sent on every such
- * answer: required. Shared headers are referred to by name.
+ * answer: required, unless the route says `required: false`. Shared headers are referred to by name.
  */
 function completeHeaders(response: Json, status: string, facts: OperationFacts): void {
   const headers = isObject(response.headers) ? response.headers : {};
-  for (const header of Object.values(headers)) if (isObject(header) && !('$ref' in header)) header.required ??= true;
+  for (const header of Object.values(headers)) {
+    if (!isObject(header) || '$ref' in header) continue;
+    // A route marks a header sent on some answers only with `required: false`, which @fastify/swagger leaves in its schema.
+    if (isObject(header.schema) && header.schema.required === false) {
+      Reflect.deleteProperty(header.schema, 'required');
+      header.required = false;
+    }
+    header.required ??= true;
+  }
   for (const name of headersFor(status, facts)) headers[name] ??= ref('headers', name);
   response.headers = headers;
 }
