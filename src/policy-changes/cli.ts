@@ -7,7 +7,8 @@ import { paymentGatewaysFor } from '../payments/gateways.js';
 import { changeDepsFor } from './deps.js';
 import { refundProgress } from './ledger.js';
 import { recoverPolicyChanges } from './recovery.js';
-import { changesNeedingAttention, findChangeById, moveChange } from './repository.js';
+import { findChangeById, moveChange } from './repository.js';
+import { changesNeedingAttention } from './repository-payments.js';
 
 /** Operator commands of amendments and cancellations (README, "Operator commands"). */
 export function registerPolicyChangeCommands(program: Command, config: () => AppConfig = loadConfig): void {

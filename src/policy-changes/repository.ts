@@ -1,6 +1,5 @@
 import type { PlanStep } from '../db/commit-plan.js';
 import type { Executor } from '../db/database.js';
-import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import type { QuoteInput } from '../quotes/schemas.js';
 import type {
   ChallengeInfo,
@@ -36,7 +35,7 @@ function toChange(row: PolicyChangeRow): PolicyChange {
     expiresAt: row.expires_at,
     amountMinor: row.amount_minor,
     currency: row.currency,
-    paymentMethod: row.payment_method as PaymentMethod,
+    paymentMethod: row.payment_method as PolicyChange['paymentMethod'],
     pricing: parse<ChangePricing>(row.preview_json),
     transaction: parse<PlannedTransaction>(row.transaction_json),
     ...(row.card_token !== null ? { cardToken: row.card_token } : {}),
@@ -288,15 +287,4 @@ export function isPolicyHeld(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (code === '23505') return true;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.includes('policy_change');
-}
-
-/** Changes an operator must settle (a refund stopped part-way, a capture refused), oldest first. */
-export async function changesNeedingAttention(db: Executor): Promise<PolicyChange[]> {
-  const rows = await db
-    .selectFrom('policy_change')
-    .selectAll()
-    .where('state', '=', 'ATTENTION')
-    .orderBy('id')
-    .execute();
-  return rows.map(toChange);
 }
