@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config/config.js';
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+import { loadConfig } from '../src/config/config.js';
+import { configProblemsOf } from './helpers/config-problems.js';
 
 describe('configuration', () => {
   it('defaults to staging on embedded SQLite with demo data and the sandbox gateway', () => {
@@ -48,42 +39,42 @@ describe('configuration', () => {
     });
     const set = loadConfig({ DB_STATEMENT_TIMEOUT_MS: '2000', DB_APPLICATION_NAME: 'api-2' }).database.limits;
     expect(set).toMatchObject({ statementTimeoutMs: 2000, applicationName: 'api-2' });
-    expect(problemsOf({ DB_CONNECT_TIMEOUT_MS: '0' })[0]).toMatch(/^DB_CONNECT_TIMEOUT_MS/);
+    expect(configProblemsOf({ DB_CONNECT_TIMEOUT_MS: '0' })[0]).toMatch(/^DB_CONNECT_TIMEOUT_MS/);
   });
 
   it('names every bad variable at once', () => {
-    const problems = problemsOf({ PORT: 'eighty', BASE_PATH: 'api/', APP_ENV: 'prod', LOG_LEVEL: 'loud' });
+    const problems = configProblemsOf({ PORT: 'eighty', BASE_PATH: 'api/', APP_ENV: 'prod', LOG_LEVEL: 'loud' });
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['APP_ENV', 'BASE_PATH', 'LOG_LEVEL', 'PORT']);
   });
 
   it('never prints a secret value', () => {
     const secret = 'mysql://admin:hunter2@db/prod';
-    const problems = problemsOf({ DATABASE_URL: secret });
+    const problems = configProblemsOf({ DATABASE_URL: secret });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^DATABASE_URL/);
     expect(problems.join('\n')).not.toContain('hunter2');
   });
 
   it('refuses production with demo data, the sandbox gateway, Stripe without a key or no public URL', () => {
-    const problems = problemsOf({ APP_ENV: 'production', DEMO_DATA: 'true' });
+    const problems = configProblemsOf({ APP_ENV: 'production', DEMO_DATA: 'true' });
     expect(problems.some((p) => p.startsWith('DEMO_DATA'))).toBe(true);
     // Production's card gateway is Stripe unless told: its key is required.
     expect(problems.some((p) => p.startsWith('STRIPE_SECRET_KEY'))).toBe(true);
     expect(problems.some((p) => p.startsWith('PUBLIC_BASE_URL'))).toBe(true);
-    const sandbox = problemsOf({ APP_ENV: 'production', PAYMENT_GATEWAY: 'sandbox' });
+    const sandbox = configProblemsOf({ APP_ENV: 'production', PAYMENT_GATEWAY: 'sandbox' });
     expect(sandbox.some((p) => p.startsWith('PAYMENT_GATEWAY'))).toBe(true);
   });
 
   it('refuses every crash-test hook in production, and reads them in staging', () => {
     const hooks = { PURCHASE_CRASH_AFTER: 'issue', POLICY_CHANGE_CRASH_AFTER: 'apply', OUTBOX_CRASH_AFTER: 'send' };
-    const problems = problemsOf({ APP_ENV: 'production', ...hooks });
+    const problems = configProblemsOf({ APP_ENV: 'production', ...hooks });
     for (const hook of Object.keys(hooks)) expect(problems.some((p) => p.startsWith(`${hook}:`))).toBe(true);
     expect(loadConfig({ OUTBOX_CRASH_AFTER: 'send' }).outbox.crashAfter).toBe('send');
     expect(loadConfig({}).outbox.crashAfter).toBeUndefined();
   });
 
   it('turns demo data off by default in production', () => {
-    const problems = problemsOf({ APP_ENV: 'production', PUBLIC_BASE_URL: 'https://api.example.com' });
+    const problems = configProblemsOf({ APP_ENV: 'production', PUBLIC_BASE_URL: 'https://api.example.com' });
     expect(problems.some((p) => p.startsWith('DEMO_DATA'))).toBe(false);
   });
 
@@ -110,7 +101,7 @@ describe('configuration', () => {
   });
 
   it('refuses unbounded or inconsistent request timeouts', () => {
-    const names = (env: Record<string, string>) => problemsOf(env).map((p) => p.split(':')[0]);
+    const names = (env: Record<string, string>) => configProblemsOf(env).map((p) => p.split(':')[0]);
     expect(names({ REQUEST_TIMEOUT_MS: '0', KEEP_ALIVE_TIMEOUT_MS: '0', TOKEN_BODY_LIMIT_BYTES: '10' }).sort()).toEqual(
       ['KEEP_ALIVE_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'TOKEN_BODY_LIMIT_BYTES'],
     );

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
+import { configProblemsOf } from '../../test/helpers/config-problems.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'secret-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -10,14 +11,6 @@ const secretFile = (name: string, content: string) => {
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;
-};
-const problemsOf = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (error) {
-    return (error as ConfigError).problems;
-  }
 };
 
 describe('secrets from files (<NAME>_FILE)', () => {
@@ -32,7 +25,7 @@ describe('secrets from files (<NAME>_FILE)', () => {
 
   it('refuses a file that cannot be read, or a value set twice, naming the setting and never the value', () => {
     const value = 'metrics-token-set-twice';
-    const problems = problemsOf({
+    const problems = configProblemsOf({
       METRICS_TOKEN: value,
       METRICS_TOKEN_FILE: secretFile('twice', value),
       KEY_ENCRYPTION_SECRET_FILE: join(dir, 'missing'),
@@ -45,7 +38,7 @@ describe('secrets from files (<NAME>_FILE)', () => {
   });
 
   it('checks what the file holds like any other value', () => {
-    expect(problemsOf({ METRICS_TOKEN_FILE: secretFile('short', 'short') })).toEqual([
+    expect(configProblemsOf({ METRICS_TOKEN_FILE: secretFile('short', 'short') })).toEqual([
       expect.stringMatching(/^METRICS_TOKEN: /),
     ]);
   });

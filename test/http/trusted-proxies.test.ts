@@ -1,20 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { clientAddressOf } from '../../src/http/client-address.js';
 import { loggerOptions } from '../../src/logging/options.js';
 import { buildTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
-
-const problemsOf = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (error) {
-    return (error as ConfigError).problems;
-  }
-};
+import { configProblemsOf } from '../helpers/config-problems.js';
 
 describe('TRUST_PROXY', () => {
   it('believes nobody by default, and takes a hop count or addresses and ranges', () => {
@@ -28,8 +20,8 @@ describe('TRUST_PROXY', () => {
   });
 
   it('refuses "true" (any client could forge its address) and anything that is not an address', () => {
-    expect(problemsOf({ TRUST_PROXY: 'true' })).toEqual([expect.stringMatching(/^TRUST_PROXY: .*forge/)]);
-    expect(problemsOf({ TRUST_PROXY: '10.0.0.0/33,proxy.internal' })).toEqual([
+    expect(configProblemsOf({ TRUST_PROXY: 'true' })).toEqual([expect.stringMatching(/^TRUST_PROXY: .*forge/)]);
+    expect(configProblemsOf({ TRUST_PROXY: '10.0.0.0/33,proxy.internal' })).toEqual([
       expect.stringMatching(/^TRUST_PROXY: .*2 entries/),
     ]);
   });

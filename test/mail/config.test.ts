@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+import { loadConfig } from '../../src/config/config.js';
+import { configProblemsOf } from '../helpers/config-problems.js';
 
 describe('mail configuration', () => {
   it('keeps e-mails in the sandbox mailbox in staging without SMTP_URL', () => {
@@ -24,10 +15,10 @@ describe('mail configuration', () => {
   });
 
   it('refuses production without SMTP_URL, and a URL that is not SMTP, without printing it', () => {
-    expect(problemsOf({ APP_ENV: 'production', PUBLIC_BASE_URL: 'https://api.example' })).toContain(
+    expect(configProblemsOf({ APP_ENV: 'production', PUBLIC_BASE_URL: 'https://api.example' })).toContain(
       'SMTP_URL: required when APP_ENV=production',
     );
-    const problems = problemsOf({ SMTP_URL: 'http://secret-password@mail.example' });
+    const problems = configProblemsOf({ SMTP_URL: 'http://secret-password@mail.example' });
     expect(problems.some((p) => p.startsWith('SMTP_URL'))).toBe(true);
     expect(problems.join('\n')).not.toContain('secret-password');
   });

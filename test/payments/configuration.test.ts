@@ -11,6 +11,7 @@ import { SandboxGateway } from '../../src/payments/sandbox/gateway.js';
 import { StripeGateway } from '../../src/payments/stripe/gateway.js';
 import { changeDepsFor } from '../../src/policy-changes/deps.js';
 import { purchaseDepsFor } from '../../src/purchases/deps.js';
+import { configProblemsOf } from '../helpers/config-problems.js';
 
 describe('payments configuration', () => {
   it('IDEMPOTENCY_RETENTION_HOURS defaults to 24 and is validated by name', () => {
@@ -57,28 +58,23 @@ describe('card gateways per brand, and Stripe settings', () => {
     SMTP_URL: 'smtp://mail.example.com',
   };
   const KEY = 'sk_live_51Hsecretvalue0000000000';
-  const problemsOf = (env: Record<string, string>): string[] => {
-    try {
-      loadConfig(env);
-      return [];
-    } catch (error) {
-      if (error instanceof ConfigError) return error.problems;
-      throw error;
-    }
-  };
 
   it('production starts with Stripe by default, and refuses the sandbox for any brand', () => {
     const config = loadConfig({ ...PRODUCTION, STRIPE_SECRET_KEY: KEY });
     expect(config.paymentGateway).toBe('stripe');
     expect(config.payments.stripe).toMatchObject({ host: 'api.stripe.com', port: 443, protocol: 'https' });
-    const override = problemsOf({ ...PRODUCTION, STRIPE_SECRET_KEY: KEY, PAYMENT_GATEWAY_BRANDS: 'nomad:sandbox' });
+    const override = configProblemsOf({
+      ...PRODUCTION,
+      STRIPE_SECRET_KEY: KEY,
+      PAYMENT_GATEWAY_BRANDS: 'nomad:sandbox',
+    });
     expect(override.some((p) => p.startsWith('PAYMENT_GATEWAY'))).toBe(true);
-    expect(problemsOf({ ...PRODUCTION }).some((p) => p.startsWith('STRIPE_SECRET_KEY'))).toBe(true);
+    expect(configProblemsOf({ ...PRODUCTION }).some((p) => p.startsWith('STRIPE_SECRET_KEY'))).toBe(true);
   });
 
   it('production refuses plain http to Stripe unless the host is this machine (a stand-in)', () => {
     const http = { ...PRODUCTION, STRIPE_SECRET_KEY: KEY, STRIPE_API_PROTOCOL: 'http' };
-    expect(problemsOf({ ...http, STRIPE_API_HOST: 'stripe.example.com' })[0]).toMatch(/^STRIPE_API_PROTOCOL/);
+    expect(configProblemsOf({ ...http, STRIPE_API_HOST: 'stripe.example.com' })[0]).toMatch(/^STRIPE_API_PROTOCOL/);
     expect(
       loadConfig({ ...http, STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: '12111' }).payments.stripe,
     ).toMatchObject({ host: '127.0.0.1', port: 12111, protocol: 'http' });
@@ -90,9 +86,11 @@ describe('card gateways per brand, and Stripe settings', () => {
     expect(config.paymentGateway).toBe('sandbox');
     expect(config.payments.brandGateways).toEqual({ brandau: 'stripe', nomad: 'sandbox' });
     for (const bad of ['brandau', 'brandau:paypal', 'mars:stripe', 'brandau:stripe;nomad:sandbox'])
-      expect(problemsOf({ PAYMENT_GATEWAY_BRANDS: bad, STRIPE_SECRET_KEY: KEY })[0]).toMatch(/^PAYMENT_GATEWAY_BRANDS/);
+      expect(configProblemsOf({ PAYMENT_GATEWAY_BRANDS: bad, STRIPE_SECRET_KEY: KEY })[0]).toMatch(
+        /^PAYMENT_GATEWAY_BRANDS/,
+      );
     // Stripe for one brand needs its key.
-    expect(problemsOf({ PAYMENT_GATEWAY_BRANDS: 'brandau:stripe' })[0]).toMatch(/^STRIPE_SECRET_KEY/);
+    expect(configProblemsOf({ PAYMENT_GATEWAY_BRANDS: 'brandau:stripe' })[0]).toMatch(/^STRIPE_SECRET_KEY/);
 
     const context = { config, db: Object.create(null) as Db, clock: () => new Date() };
     const gateways = paymentGatewaysFor(context);
@@ -118,15 +116,22 @@ describe('card gateways per brand, and Stripe settings', () => {
       writeFileSync(file, 'sk_test_fromthefile000000\n');
       const config = loadConfig({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY_FILE: file });
       expect(config.payments.stripe?.secretKey).toBe('sk_test_fromthefile000000');
-      const both = problemsOf({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: KEY, STRIPE_SECRET_KEY_FILE: file });
+      const both = configProblemsOf({
+        PAYMENT_GATEWAY: 'stripe',
+        STRIPE_SECRET_KEY: KEY,
+        STRIPE_SECRET_KEY_FILE: file,
+      });
       expect(both).toEqual(['STRIPE_SECRET_KEY_FILE: set together with STRIPE_SECRET_KEY; set one']);
       writeFileSync(file, 'not-a-key-but-a-secret-password\n');
-      const bad = problemsOf({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY_FILE: file });
+      const bad = configProblemsOf({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY_FILE: file });
       expect(bad[0]).toMatch(/^STRIPE_SECRET_KEY: /);
       expect(bad.join('\n')).not.toContain('secret-password');
-      const missing = problemsOf({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY_FILE: join(dir, 'none') });
+      const missing = configProblemsOf({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY_FILE: join(dir, 'none') });
       expect(missing[0]).toMatch(/^STRIPE_SECRET_KEY_FILE: cannot be read/);
-      const malformed = problemsOf({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_has spaces hunter2' });
+      const malformed = configProblemsOf({
+        PAYMENT_GATEWAY: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_live_has spaces hunter2',
+      });
       expect(malformed.join('\n')).not.toContain('hunter2');
     } finally {
       rmSync(dir, { recursive: true, force: true });
