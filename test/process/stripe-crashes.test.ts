@@ -54,127 +54,135 @@ async function purchaseOf(database: TestDatabase, quoteId: string) {
 }
 
 describe(`Stripe purchases killed at each step, then recovered (${DIALECT})`, () => {
-  it('one policy and one charge per quote, no hold left, and the retry answers the bought quote', async () => {
-    const database = await createTestDatabase();
-    const standin = await startStripeStandin();
-    try {
-      const crashed: Crashed[] = [];
-      for (const step of STEPS) crashed.push(await crashAt(database, standin, step));
-
-      const server = await startChildServer({
-        ...database.env,
-        ...standin.env,
-        DEMO_DATA: 'true',
-        PURCHASE_RECOVERY_GRACE_SECONDS: '0',
-        PURCHASE_RECOVERY_INTERVAL_SECONDS: '1',
-      });
+  it(
+    'one policy and one charge per quote, no hold left, and the retry answers the bought quote',
+    async () => {
+      const database = await createTestDatabase();
+      const standin = await startStripeStandin();
       try {
-        for (const { quote } of crashed)
-          await until(
-            async () => (await purchaseOf(database, quote.id)).every((p) => p.state === 'CAPTURED'),
-            `the purchase of ${quote.id} captured by recovery`,
-            scaled(30_000),
-          );
-        const client = new PartnerClient(server.url);
-        for (const { step, quote, key } of crashed) {
-          const [purchase, ...others] = await purchaseOf(database, quote.id);
-          expect(others, step).toEqual([]);
-          const policies = await database.db
-            .selectFrom('policy_header')
-            .select('policy_number')
-            .where('quote_id', '=', quote.id)
-            .execute();
-          expect(policies, step).toHaveLength(1);
-          const intents = [...standin.ledger.intents.values()].filter(
-            (i) => i.metadata.reference === purchase?.public_id,
-          );
-          expect(
-            intents.map((i) => [i.id, i.status, i.amountReceived]),
-            step,
-          ).toEqual([[purchase?.payment_id, 'succeeded', purchase?.amount_minor]]);
+        const crashed: Crashed[] = [];
+        for (const step of STEPS) crashed.push(await crashAt(database, standin, step));
 
-          const before = standin.netCaptured();
-          const retried = await client.purchase(quote, PM.approve, { 'idempotency-key': key });
-          expect(retried.status, JSON.stringify(retried.body)).toBe(200);
-          expect(retried.body).toMatchObject({
-            paymentResult: 'APPROVED',
-            quote: { policyNumber: policies[0]?.policy_number },
-          });
-          expect(standin.netCaptured()).toBe(before);
-        }
-        // No hold is left anywhere at Stripe.
-        expect([...standin.ledger.intents.values()].filter((i) => i.status === 'requires_capture')).toEqual([]);
-      } finally {
-        server.kill();
-      }
-    } finally {
-      await standin.close();
-      await database.destroy();
-    }
-  });
-});
-
-describe(`Stripe refunds killed at each step, then recovered (${DIALECT})`, () => {
-  it('a cancellation killed after Stripe refunded (not recorded) and after recording: refunded exactly once', async () => {
-    const database = await createTestDatabase();
-    const standin = await startStripeStandin();
-    try {
-      const left: { paymentId: string; changeId: string; key: string; path: string; confirm: string }[] = [];
-      for (const step of ['refund-line', 'refund']) {
         const server = await startChildServer({
           ...database.env,
           ...standin.env,
-          ...HANDS_OFF,
-          POLICY_CHANGE_CRASH_AFTER: step,
+          DEMO_DATA: 'true',
+          PURCHASE_RECOVERY_GRACE_SECONDS: '0',
+          PURCHASE_RECOVERY_INTERVAL_SECONDS: '1',
         });
         try {
+          for (const { quote } of crashed)
+            await until(
+              async () => (await purchaseOf(database, quote.id)).every((p) => p.state === 'CAPTURED'),
+              `the purchase of ${quote.id} captured by recovery`,
+              scaled(30_000),
+            );
           const client = new PartnerClient(server.url);
-          const policy = await buyOverHttp(client, database, PM.approve);
-          const path = policyPath(policy.policyNumber);
-          const preview = await client.call('POST', `${path}/cancellations`, { reasonCode: 'TRIP_CANCELLED' });
-          expect(preview.status, JSON.stringify(preview.body)).toBe(200);
-          const changeId = (preview.body as { id: string }).id;
-          const key = `stripe-cancel-${step}`;
-          const confirm = `${path}/cancellations/${changeId}/confirm`;
-          await expect(client.call('POST', confirm, {}, { 'idempotency-key': key })).rejects.toThrow();
-          await server.exited;
-          // Stripe refunded before the kill, whatever our record says.
-          expect(standin.ledger.intents.get(policy.purchasePaymentId)?.amountRefunded, step).toBeGreaterThan(0);
-          left.push({ paymentId: policy.purchasePaymentId, changeId, key, path, confirm });
+          for (const { step, quote, key } of crashed) {
+            const [purchase, ...others] = await purchaseOf(database, quote.id);
+            expect(others, step).toEqual([]);
+            const policies = await database.db
+              .selectFrom('policy_header')
+              .select('policy_number')
+              .where('quote_id', '=', quote.id)
+              .execute();
+            expect(policies, step).toHaveLength(1);
+            const intents = [...standin.ledger.intents.values()].filter(
+              (i) => i.metadata.reference === purchase?.public_id,
+            );
+            expect(
+              intents.map((i) => [i.id, i.status, i.amountReceived]),
+              step,
+            ).toEqual([[purchase?.payment_id, 'succeeded', purchase?.amount_minor]]);
+
+            const before = standin.netCaptured();
+            const retried = await client.purchase(quote, PM.approve, { 'idempotency-key': key });
+            expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+            expect(retried.body).toMatchObject({
+              paymentResult: 'APPROVED',
+              quote: { policyNumber: policies[0]?.policy_number },
+            });
+            expect(standin.netCaptured()).toBe(before);
+          }
+          // No hold is left anywhere at Stripe.
+          expect([...standin.ledger.intents.values()].filter((i) => i.status === 'requires_capture')).toEqual([]);
         } finally {
           server.kill();
         }
+      } finally {
+        await standin.close();
+        await database.destroy();
       }
+    },
+    scaled(300_000),
+  );
+});
 
-      const server = await startChildServer({
-        ...database.env,
-        ...standin.env,
-        DEMO_DATA: 'true',
-        PURCHASE_RECOVERY_GRACE_SECONDS: '0',
-      });
+describe(`Stripe refunds killed at each step, then recovered (${DIALECT})`, () => {
+  it(
+    'a cancellation killed after Stripe refunded (not recorded) and after recording: refunded exactly once',
+    async () => {
+      const database = await createTestDatabase();
+      const standin = await startStripeStandin();
       try {
-        const client = new PartnerClient(server.url);
-        for (const { paymentId, changeId, key, confirm } of left) {
-          const change = await database.db
-            .selectFrom('policy_change')
-            .select(['state', 'amount_minor'])
-            .where('public_id', '=', changeId)
-            .executeTakeFirstOrThrow();
-          expect(change.state).toBe('SETTLED');
-          const intent = standin.ledger.intents.get(paymentId);
-          expect(intent?.amountRefunded).toBe(-change.amount_minor);
-          const refunds = [...standin.ledger.refunds.values()].filter((r) => r.paymentIntent === paymentId);
-          expect(refunds.map((r) => r.amount)).toEqual([-change.amount_minor]);
-          const retried = await client.call('POST', confirm, {}, { 'idempotency-key': key });
-          expect(retried.status, JSON.stringify(retried.body)).toBe(200);
-          expect(standin.ledger.intents.get(paymentId)?.amountRefunded).toBe(-change.amount_minor);
+        const left: { paymentId: string; changeId: string; key: string; path: string; confirm: string }[] = [];
+        for (const step of ['refund-line', 'refund']) {
+          const server = await startChildServer({
+            ...database.env,
+            ...standin.env,
+            ...HANDS_OFF,
+            POLICY_CHANGE_CRASH_AFTER: step,
+          });
+          try {
+            const client = new PartnerClient(server.url);
+            const policy = await buyOverHttp(client, database, PM.approve);
+            const path = policyPath(policy.policyNumber);
+            const preview = await client.call('POST', `${path}/cancellations`, { reasonCode: 'TRIP_CANCELLED' });
+            expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+            const changeId = (preview.body as { id: string }).id;
+            const key = `stripe-cancel-${step}`;
+            const confirm = `${path}/cancellations/${changeId}/confirm`;
+            await expect(client.call('POST', confirm, {}, { 'idempotency-key': key })).rejects.toThrow();
+            await server.exited;
+            // Stripe refunded before the kill, whatever our record says.
+            expect(standin.ledger.intents.get(policy.purchasePaymentId)?.amountRefunded, step).toBeGreaterThan(0);
+            left.push({ paymentId: policy.purchasePaymentId, changeId, key, path, confirm });
+          } finally {
+            server.kill();
+          }
+        }
+
+        const server = await startChildServer({
+          ...database.env,
+          ...standin.env,
+          DEMO_DATA: 'true',
+          PURCHASE_RECOVERY_GRACE_SECONDS: '0',
+        });
+        try {
+          const client = new PartnerClient(server.url);
+          for (const { paymentId, changeId, key, confirm } of left) {
+            const change = await database.db
+              .selectFrom('policy_change')
+              .select(['state', 'amount_minor'])
+              .where('public_id', '=', changeId)
+              .executeTakeFirstOrThrow();
+            expect(change.state).toBe('SETTLED');
+            const intent = standin.ledger.intents.get(paymentId);
+            expect(intent?.amountRefunded).toBe(-change.amount_minor);
+            const refunds = [...standin.ledger.refunds.values()].filter((r) => r.paymentIntent === paymentId);
+            expect(refunds.map((r) => r.amount)).toEqual([-change.amount_minor]);
+            const retried = await client.call('POST', confirm, {}, { 'idempotency-key': key });
+            expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+            expect(standin.ledger.intents.get(paymentId)?.amountRefunded).toBe(-change.amount_minor);
+          }
+        } finally {
+          server.kill();
         }
       } finally {
-        server.kill();
+        await standin.close();
+        await database.destroy();
       }
-    } finally {
-      await standin.close();
-      await database.destroy();
-    }
-  });
+    },
+    scaled(300_000),
+  );
 });
