@@ -9,6 +9,8 @@ import { useTestApp } from '../helpers/app.js';
 import { bearerFor, TEST_PARTNERS } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';
 import { eventsOfPolicy } from '../events/support.js';
+import { getStatements, statementOf } from '../statements/support.js';
+import type { StatementList } from '../../src/statements/schemas.js';
 import { CARDS, NOW, purchase, purchaseBody, readyQuote, type PurchaseAnswer } from '../purchases/support.js';
 import {
   confirm,
@@ -22,6 +24,13 @@ import {
 } from '../policy-changes/support.js';
 
 const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => NOW });
+
+/** The partner's statement months at brandau (partner A). */
+async function statementMonths(t: TestApp): Promise<StatementList['statements']> {
+  const res = await getStatements(t, '');
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<StatementList>().statements;
+}
 
 /** Runs `partner on-account …` in-process against the test app's database, as an operator would. */
 async function cli(...args: string[]): Promise<string> {
@@ -192,6 +201,23 @@ describe(`on-account purchases (${DIALECT})`, () => {
       ['payment.captured', 'ON_ACCOUNT'],
       ['payment.refunded', 'ON_ACCOUNT'],
     ]);
+
+    // The partner's statement of that month lists the three transactions on account, and its
+    // on-account figures agree with the ledger (every on-account payment of this partner and brand).
+    const statements = await Promise.all((await statementMonths(t)).map((m) => statementOf(t, m.month)));
+    const statement = statements.find((one) => one.transactions.some((line) => line.policyNumber === policyNumber));
+    if (!statement) throw new Error('no statement lists the walk');
+    const lines = statement.transactions.filter((line) => line.policyNumber === policyNumber);
+    expect(lines.map((line) => [line.action, line.paymentMethod, minor(line.total)])).toEqual([
+      ['Purchase', 'ON_ACCOUNT', sale],
+      ['Amendment', 'ON_ACCOUNT', amendment],
+      ['Cancellation', 'ON_ACCOUNT', cancellation],
+    ]);
+    const account = statement.onAccount;
+    expect(minor(account.balanceBroughtForward)).toBe(0);
+    const owed = minor(account.charged) - minor(account.credited);
+    expect(owed).toBe(balanceOf(await accountEntries(t.context.db, owner)));
+    expect(minor(account.due)).toBe(owed);
   });
 
   it('card purchases are unchanged: CARD when absent, through the card gateway, nothing on any account', async () => {
