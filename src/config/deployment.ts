@@ -1,9 +1,10 @@
 import { isIP } from 'node:net';
 import { Type, type Static } from 'typebox';
+import { ENV_FLAG_VALUES } from './rate-limits.js';
 
 /** How the process sits in its deployment: the proxy in front of it, who migrates (parsed with the rest in config.ts). */
 export const DeploymentEnvSchema = Type.Object({
-  MIGRATE_ON_START: Type.Enum(['true', 'false'], {
+  MIGRATE_ON_START: Type.Enum([...ENV_FLAG_VALUES], {
     default: 'true',
     description:
       'true: `serve` applies pending migrations before listening. false: migrations are their own deployment step (`migrate`); `serve` refuses to start on a database that is behind.',
