@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { useTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { findChangeById } from '../../src/policy-changes/repository.js';
 import { changeDepsFor } from '../../src/policy-changes/deps.js';
@@ -8,19 +8,10 @@ import { stripeWebhookDepsFor } from '../../src/payments/stripe/webhooks/deps.js
 import { applyDueEvents } from '../../src/payments/stripe/webhooks/service.js';
 import { Crash } from '../purchases/recovery-support.js';
 import { boughtPolicy, CARDS, confirm, NOW, previewAmendment, type ChangeAnswer } from '../policy-changes/support.js';
-import { deliver, paymentIntent, SECRET, settled, stripeEvent } from './stripe-webhooks-support.js';
+import { useStripeWebhookApp, deliver, paymentIntent, settled, stripeEvent } from './stripe-webhooks-support.js';
 
-let clockAt = NOW;
-let hook: ((step: string) => void) | undefined;
-const getApp = useTestApp({
-  env: { DEMO_DATA: 'true', STRIPE_WEBHOOK_SECRET: SECRET },
-  clock: () => clockAt,
-  crashHook: (step) => hook?.(step),
-});
-afterEach(() => {
-  clockAt = NOW;
-  hook = undefined;
-});
+const world = useStripeWebhookApp(NOW);
+const getApp = world.getApp;
 
 const sandboxPayment = (t: TestApp, paymentId: string) =>
   t.context.db.selectFrom('sandbox_payment').selectAll().where('payment_id', '=', paymentId).executeTakeFirstOrThrow();
@@ -32,7 +23,7 @@ describe(`Stripe webhooks and policy changes (${DIALECT})`, () => {
     const preview = (
       await previewAmendment(t, policyNumber, { ...input, returnDate: '2026-12-30' })
     ).json<ChangeAnswer>();
-    hook = (step) => {
+    world.hook = (step) => {
       if (step === 'capture') throw new Crash('the connection was cut after the gateway captured');
     };
     const cut = await confirm(t, policyNumber, 'amendments', preview.id!, {
@@ -40,7 +31,7 @@ describe(`Stripe webhooks and policy changes (${DIALECT})`, () => {
       body: { cardToken: { token: CARDS.approved } },
     });
     expect(cut.statusCode).toBeGreaterThanOrEqual(500);
-    hook = undefined;
+    world.hook = undefined;
     const applied = await findChangeById(t.context.db, preview.id!);
     expect(applied).toMatchObject({ state: 'APPLIED' });
     const amountMinor = applied!.amountMinor;
@@ -49,11 +40,11 @@ describe(`Stripe webhooks and policy changes (${DIALECT})`, () => {
     const event = stripeEvent(
       'payment_intent.succeeded',
       paymentIntent(applied!.paymentId!, 'succeeded', amountMinor),
-      clockAt,
+      world.clockAt,
     );
     await deliver(t, event);
     expect(await settled(t, event.id)).toMatchObject({ state: 'RECEIVED', outcome: expect.stringMatching(/^waiting/) });
-    clockAt = new Date(NOW.getTime() + 61_000);
+    world.clockAt = new Date(NOW.getTime() + 61_000);
     expect(await applyDueEvents(stripeWebhookDepsFor(t.context, t.app.paymentGateways))).toMatchObject({ applied: 1 });
     expect(await findChangeById(t.context.db, preview.id!)).toMatchObject({ state: 'SETTLED' });
     // The captured amount is the change's, once (a second capture under the same key is a replay).
@@ -98,7 +89,7 @@ describe(`Stripe webhooks: an application that fails is retried (${DIALECT})`, (
       payment_intent: line.paymentId,
       status: 'failed',
     };
-    const event = stripeEvent('refund.failed', refund, clockAt);
+    const event = stripeEvent('refund.failed', refund, world.clockAt);
     await deliver(t, event);
     const failed = await settled(t, event.id);
     // The one-holder index refused ATTENTION (SQLite's name, PostgreSQL's 23505): no value kept.
@@ -107,11 +98,11 @@ describe(`Stripe webhooks: an application that fails is retried (${DIALECT})`, (
 
     // The waiting change lets go (the cardholder never answers: recovery returns it to PREVIEW)…
     const held = await findChangeById(t.context.db, longer.id!);
-    clockAt = new Date(Date.parse(held!.challengeExpiresAt!) + 1000);
+    world.clockAt = new Date(Date.parse(held!.challengeExpiresAt!) + 1000);
     await recoverPolicyChanges(changeDepsFor(t.context, t.app.paymentGateways), { graceSeconds: 60 });
     expect(await findChangeById(t.context.db, longer.id!)).toMatchObject({ state: 'PREVIEW' });
     // … and the next sweep past the retry's delay applies the event.
-    clockAt = new Date(clockAt.getTime() + 3_600_000);
+    world.clockAt = new Date(world.clockAt.getTime() + 3_600_000);
     expect(await applyDueEvents(stripeWebhookDepsFor(t.context, t.app.paymentGateways))).toMatchObject({ applied: 1 });
     expect(await findChangeById(t.context.db, shorter.id!)).toMatchObject({
       state: 'ATTENTION',

@@ -2,7 +2,8 @@ import Stripe from 'stripe';
 import type { LightMyRequestResponse } from 'fastify';
 import { findEvent } from '../../src/payments/stripe/webhooks/repository.js';
 import type { StripeEvent } from '../../src/payments/stripe/webhooks/model.js';
-import type { TestApp } from '../helpers/app.js';
+import { afterEach } from 'vitest';
+import { useTestApp, type TestApp } from '../helpers/app.js';
 import { until } from '../helpers/polling.js';
 
 /** The endpoint secret the tests' app is configured with (STRIPE_WEBHOOK_SECRET). */
@@ -75,3 +76,26 @@ export const paymentIntent = (id: string, status: string, amountMinor: number) =
   currency: 'aud',
   status,
 });
+
+/**
+ * The app of the webhook tests: demo data, the endpoint's secret, a clock a test may move
+ * (`clockAt`, back to `start` after each test) and a crash hook it may set (`hook`).
+ */
+export function useStripeWebhookApp(start: Date) {
+  const world: { clockAt: Date; hook?: ((step: string) => void) | undefined; getApp: () => TestApp } = {
+    clockAt: start,
+    getApp: () => {
+      throw new Error('the app is built in beforeAll');
+    },
+  };
+  world.getApp = useTestApp({
+    env: { DEMO_DATA: 'true', STRIPE_WEBHOOK_SECRET: SECRET },
+    clock: () => world.clockAt,
+    crashHook: (step: string) => world.hook?.(step),
+  });
+  afterEach(() => {
+    world.clockAt = start;
+    world.hook = undefined;
+  });
+  return world;
+}

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { useTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { stripeWebhookDepsFor } from '../../src/payments/stripe/webhooks/deps.js';
 import { disputesOf, findEvent } from '../../src/payments/stripe/webhooks/repository.js';
@@ -9,22 +9,20 @@ import { books, CARDS, NOW, purchase, purchaseBody, readyQuote } from '../purcha
 import { refundingChangesOf } from '../../src/policy-changes/repository-payments.js';
 import { boughtPolicy, confirm, previewCancellation, type ChangeAnswer } from '../policy-changes/support.js';
 import { buyDirectly, Crash, purchaseOf, recoveryDeps } from '../purchases/recovery-support.js';
-import { capturedEvents, deliver, paymentIntent, SECRET, settled, stripeEvent } from './stripe-webhooks-support.js';
+import {
+  useStripeWebhookApp,
+  capturedEvents,
+  deliver,
+  paymentIntent,
+  settled,
+  stripeEvent,
+} from './stripe-webhooks-support.js';
 
-let clockAt = NOW;
-let hook: ((step: string) => void) | undefined;
-const getApp = useTestApp({
-  env: { DEMO_DATA: 'true', STRIPE_WEBHOOK_SECRET: SECRET },
-  clock: () => clockAt,
-  crashHook: (step) => hook?.(step),
-});
-afterEach(() => {
-  clockAt = NOW;
-  hook = undefined;
-});
+const world = useStripeWebhookApp(NOW);
+const getApp = world.getApp;
 
 /** Past the recovery grace (60 s): what our own process left is the sweep's. */
-const afterGrace = (seconds = 61) => (clockAt = new Date(clockAt.getTime() + seconds * 1000));
+const afterGrace = (seconds = 61) => (world.clockAt = new Date(world.clockAt.getTime() + seconds * 1000));
 const sweep = (t: TestApp) => applyDueEvents(stripeWebhookDepsFor(t.context, t.app.paymentGateways));
 const eventRows = (t: TestApp) => t.context.db.selectFrom('stripe_event').select('event_id').execute();
 
@@ -47,13 +45,13 @@ async function issuedNotCaptured(t: TestApp) {
 describe(`Stripe webhooks (${DIALECT})`, () => {
   it('refuses a missing, wrong or stale signature with the error envelope, and records nothing', async () => {
     const t = getApp();
-    const event = stripeEvent('payment_intent.succeeded', paymentIntent('pi_sig', 'succeeded', 100), clockAt);
+    const event = stripeEvent('payment_intent.succeeded', paymentIntent('pi_sig', 'succeeded', 100), world.clockAt);
     const before = (await eventRows(t)).length;
     for (const res of [
       await deliver(t, event, { header: null }),
       await deliver(t, event, { header: 't=1,v1=deadbeef' }),
       await deliver(t, event, { secret: 'whsec_another_secret_value' }),
-      await deliver(t, event, { at: new Date(clockAt.getTime() - 301_000) }),
+      await deliver(t, event, { at: new Date(world.clockAt.getTime() - 301_000) }),
     ]) {
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json()).toMatchObject({
@@ -66,7 +64,11 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
 
   it('acknowledges an event for a payment we do not know, and does nothing', async () => {
     const t = getApp();
-    const event = stripeEvent('payment_intent.succeeded', paymentIntent('pi_unknown_1', 'succeeded', 100), clockAt);
+    const event = stripeEvent(
+      'payment_intent.succeeded',
+      paymentIntent('pi_unknown_1', 'succeeded', 100),
+      world.clockAt,
+    );
     const res = await deliver(t, event);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ received: true, duplicate: false });
@@ -86,7 +88,7 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
       reason: 'fraudulent',
       status: 'needs_response',
     };
-    const event = stripeEvent('charge.dispute.created', dispute, clockAt);
+    const event = stripeEvent('charge.dispute.created', dispute, world.clockAt);
     expect((await deliver(t, event)).json()).toEqual({ received: true, duplicate: false });
     await settled(t, event.id);
     const again = await deliver(t, event);
@@ -99,7 +101,7 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
     expect((await findEvent(t.context.db, event.id))?.attempts).toBe(1);
     // Closed later (an older event arriving after it changes nothing).
     afterGrace(5);
-    const closed = stripeEvent('charge.dispute.closed', { ...dispute, status: 'won' }, clockAt);
+    const closed = stripeEvent('charge.dispute.closed', { ...dispute, status: 'won' }, world.clockAt);
     await deliver(t, closed);
     await settled(t, closed.id);
     await deliver(t, stripeEvent('charge.dispute.created', dispute, NOW, 'evt_late_dispute'));
@@ -122,7 +124,7 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
     const event = stripeEvent(
       'payment_intent.amount_capturable_updated',
       paymentIntent(issued.paymentId!, 'requires_capture', amountMinor),
-      clockAt,
+      world.clockAt,
     );
     await deliver(t, event);
     expect(await settled(t, event.id)).toMatchObject({ state: 'RECEIVED', outcome: expect.stringMatching(/^waiting/) });
@@ -134,12 +136,16 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
     expect(captured.state).toBe('CAPTURED');
     // Our own recovery, and the same event again, find it done.
     await recoverPurchases(
-      recoveryDeps(t, undefined, () => clockAt),
+      recoveryDeps(t, undefined, () => world.clockAt),
       { graceSeconds: 0 },
     );
     await deliver(
       t,
-      stripeEvent('payment_intent.succeeded', paymentIntent(issued.paymentId!, 'succeeded', amountMinor), clockAt),
+      stripeEvent(
+        'payment_intent.succeeded',
+        paymentIntent(issued.paymentId!, 'succeeded', amountMinor),
+        world.clockAt,
+      ),
     );
     expect(await books(t, quoteId)).toMatchObject({ captures: 1, capturedMinor: amountMinor });
     expect(await capturedEvents(t, captured.policyNumber!)).toBe(1);
@@ -148,19 +154,19 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
   it('payment_intent.succeeded during our capture (gateway answered, commit cut): one capture and one payment.captured', async () => {
     const t = getApp();
     const quote = await readyQuote(t);
-    hook = (step) => {
+    world.hook = (step) => {
       if (step === 'capture') throw new Crash('the connection was cut after the gateway captured');
     };
     const cut = await purchase(t, purchaseBody(quote, CARDS.approved), { key: 'stripe-during-1' });
     expect(cut.statusCode).toBeGreaterThanOrEqual(500);
-    hook = undefined;
+    world.hook = undefined;
     const issued = await purchaseOf(t, quote.id);
     expect(issued.state).toBe('ISSUED');
     const amountMinor = Math.round(quote.totalPrice * 100);
     const event = stripeEvent(
       'payment_intent.succeeded',
       paymentIntent(issued.paymentId!, 'succeeded', amountMinor),
-      clockAt,
+      world.clockAt,
     );
     await deliver(t, event);
     await settled(t, event.id);
@@ -179,7 +185,7 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
     const quote = await readyQuote(t);
     const deliveries: Promise<unknown>[] = [];
     let eventId = '';
-    hook = (step) => {
+    world.hook = (step) => {
       if (step !== 'capture') return;
       // Between the gateway's answer and our commit, Stripe's event comes in.
       deliveries.push(
@@ -192,7 +198,7 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
             const event = stripeEvent(
               'payment_intent.succeeded',
               paymentIntent(row.payment_id!, 'succeeded', 1),
-              clockAt,
+              world.clockAt,
             );
             eventId = event.id;
             return deliver(t, event);
@@ -201,7 +207,7 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
     };
     const res = await purchase(t, purchaseBody(quote, CARDS.approved));
     expect(res.statusCode, res.body).toBe(200);
-    hook = undefined;
+    world.hook = undefined;
     await Promise.all(deliveries);
     await settled(t, eventId);
     const bought = await purchaseOf(t, quote.id);
@@ -209,7 +215,11 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
     // After: the same news again, past the grace too.
     afterGrace();
     await sweep(t);
-    const later = stripeEvent('payment_intent.succeeded', paymentIntent(bought.paymentId!, 'succeeded', 1), clockAt);
+    const later = stripeEvent(
+      'payment_intent.succeeded',
+      paymentIntent(bought.paymentId!, 'succeeded', 1),
+      world.clockAt,
+    );
     await deliver(t, later);
     expect(await settled(t, later.id)).toMatchObject({
       state: 'DONE',
@@ -225,13 +235,13 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
     const event = stripeEvent(
       'payment_intent.succeeded',
       paymentIntent(issued.paymentId!, 'succeeded', amountMinor),
-      clockAt,
+      world.clockAt,
     );
-    hook = (step) => {
+    world.hook = (step) => {
       if (step === 'stripe-event-recorded') throw new Crash('the process died after recording the event');
     };
     expect((await deliver(t, event)).statusCode).toBeGreaterThanOrEqual(500);
-    hook = undefined;
+    world.hook = undefined;
     expect(await findEvent(t.context.db, event.id)).toMatchObject({ state: 'RECEIVED', attempts: 1 });
     expect((await deliver(t, event)).json()).toEqual({ received: true, duplicate: true });
     expect(await findEvent(t.context.db, event.id)).not.toHaveProperty('outcome');
@@ -262,14 +272,14 @@ describe(`Stripe webhooks (${DIALECT})`, () => {
       status: 'failed',
       failure_reason: 'expired_or_canceled_card',
     };
-    const failed = stripeEvent('refund.failed', refund, clockAt);
+    const failed = stripeEvent('refund.failed', refund, world.clockAt);
     await deliver(t, failed);
     expect(await settled(t, failed.id)).toMatchObject({ state: 'DONE', outcome: expect.stringContaining('ATTENTION') });
     const [attention] = await refundingChangesOf(t.context.db, policyNumber);
     expect(attention).toMatchObject({ id: settledChange!.id, state: 'ATTENTION', declineReason: 'REFUND_FAILED' });
     expect(attention!.refunds).toEqual([{ ...line, refunded: false }]);
     // Stripe's other news of the same refund changes nothing more.
-    const updated = stripeEvent('refund.updated', refund, clockAt);
+    const updated = stripeEvent('refund.updated', refund, world.clockAt);
     await deliver(t, updated);
     expect(await settled(t, updated.id)).toMatchObject({ state: 'DONE', outcome: expect.stringMatching(/^nothing/) });
     expect((await refundingChangesOf(t.context.db, policyNumber))[0]).toEqual(attention);
