@@ -3,6 +3,7 @@ import { checkPlanNumberFormat } from '../policies/policy-number.js';
 import { reporter, type KnownCodes, type Report } from './check-report.js';
 import { checkBrandLook } from './checks-brand-look.js';
 import { checkRates } from './checks-rates.js';
+import { checkScreening } from './checks-screening.js';
 import { checkServicing } from './checks-servicing.js';
 import { checkTranslations } from './checks-translations.js';
 import { isoCountries, countryRatingRegion } from './destinations.js';
@@ -25,6 +26,7 @@ export function checkCatalogue(catalogue: LoadedCatalogue): CatalogueProblem[] {
     checkServicing(brand, report);
   }
   checkTranslations(catalogue, report);
+  checkScreening(catalogue, report);
   return problems;
 }
 

@@ -2,6 +2,7 @@ import { checkCatalogue } from './checks.js';
 import { compileDestinations } from './destinations.js';
 import { loadCatalogue, type CatalogueProblem, type LoadedBrand, type LoadedCatalogue } from './load.js';
 import type { BrandCatalogue, CompiledCatalogue, PlanVersion } from './model.js';
+import { compileBrandScreening, compileScreening } from './screening.js';
 import { compileServicing } from './servicing.js';
 
 function compilePlans({ plans, brand }: LoadedBrand): PlanVersion[] {
@@ -38,11 +39,13 @@ export function compileCatalogue(loaded: LoadedCatalogue): CompiledCatalogue {
     plans: compilePlans(b),
     rates: b.rates.value,
     servicing: compileServicing(b.servicing.value, b.brand.value.currencyCode),
+    screening: compileBrandScreening(b.screening.value, b.brand.value.currencyCode),
   }));
   return {
     destinations: compileDestinations(loaded.destinations.value, languages),
     homeCountries: loaded.countries.value.homeCountries.map((h) => ({ code: h.code, timeZone: h.timeZone, provinces: h.provinces ?? [] })),
     brands,
+    screening: compileScreening(loaded.screening.value),
   };
 }
 

@@ -41,12 +41,14 @@ function documentsOf(catalogue: CompiledCatalogue): { brandCode: string; kind: s
   return [
     { brandCode: 'shared', kind: 'destinations', body: catalogue.destinations },
     { brandCode: 'shared', kind: 'countries', body: catalogue.homeCountries },
+    { brandCode: 'shared', kind: 'screening', body: catalogue.screening },
     ...catalogue.brands.flatMap((b) => [
       { brandCode: b.brandCode, kind: 'brand', body: b.brand },
       { brandCode: b.brandCode, kind: 'quoteConfig', body: b.quoteConfig },
       { brandCode: b.brandCode, kind: 'plans', body: b.plans },
       { brandCode: b.brandCode, kind: 'rates', body: b.rates },
       { brandCode: b.brandCode, kind: 'servicing', body: b.servicing },
+      { brandCode: b.brandCode, kind: 'screening', body: b.screening },
     ]),
   ];
 }

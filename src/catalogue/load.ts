@@ -6,6 +6,7 @@ import { LineCounter, parseDocument, type Document } from 'yaml';
 import { BRAND_CODES, type BrandCode } from '../kernel/brands.js';
 import { RateTable } from '../pricing/rate-tables.js';
 import { BrandFile, CountriesFile, DestinationsFile, PlansFile, QuoteConfigFile, ServicingFile } from './file-schemas.js';
+import { BrandScreeningFile, ScreeningFile } from './screening-files.js';
 
 /** One problem found in the catalogue: which file, where inside it, and why. */
 export interface CatalogueProblem {
@@ -20,14 +21,15 @@ export function formatProblem(p: CatalogueProblem): string {
   return `${p.file}${p.line ? `:${p.line}` : ''}${p.path ? ` at ${p.path}` : ''}: ${p.reason}`;
 }
 
-const BRAND_FILES = { brand: BrandFile, quoteConfig: QuoteConfigFile, plans: PlansFile, rates: RateTable, servicing: ServicingFile } as const;
-const SHARED_FILES = { destinations: DestinationsFile, countries: CountriesFile } as const;
+const BRAND_FILES = { brand: BrandFile, quoteConfig: QuoteConfigFile, plans: PlansFile, rates: RateTable, servicing: ServicingFile, screening: BrandScreeningFile } as const;
+const SHARED_FILES = { destinations: DestinationsFile, countries: CountriesFile, screening: ScreeningFile } as const;
 const FILE_NAMES: Record<string, string> = {
   brand: 'brand.yaml',
   quoteConfig: 'quote-config.yaml',
   plans: 'plans.yaml',
   rates: 'rates.yaml',
   servicing: 'servicing.yaml',
+  screening: 'screening.yaml',
   destinations: 'destinations.yaml',
   countries: 'countries.yaml',
 };
@@ -46,11 +48,13 @@ export interface LoadedBrand {
   readonly plans: LoadedFile<PlansFile>;
   readonly rates: LoadedFile<RateTable>;
   readonly servicing: LoadedFile<ServicingFile>;
+  readonly screening: LoadedFile<BrandScreeningFile>;
 }
 
 export interface LoadedCatalogue {
   readonly destinations: LoadedFile<DestinationsFile>;
   readonly countries: LoadedFile<CountriesFile>;
+  readonly screening: LoadedFile<ScreeningFile>;
   readonly brands: readonly LoadedBrand[];
 }
 
@@ -125,14 +129,17 @@ export async function loadCatalogue(dir: string): Promise<{ catalogue?: LoadedCa
       expected.add(file);
       files[kind] = await loadFile(dir, file, schema, problems);
     }
-    if (files.brand && files.quoteConfig && files.plans && files.rates && files.servicing) brands.push({ brandCode, ...files } as LoadedBrand);
+    if (files.brand && files.quoteConfig && files.plans && files.rates && files.servicing && files.screening) brands.push({ brandCode, ...files } as LoadedBrand);
   }
   for (const entry of await listYaml(dir)) {
     if (!expected.has(entry)) problems.push({ file: relative(dir, entry), path: '', reason: 'not a catalogue file (unknown name or folder)' });
   }
-  if (problems.length > 0 || !shared.destinations || !shared.countries) return { problems };
+  if (problems.length > 0 || !shared.destinations || !shared.countries || !shared.screening) return { problems };
   return {
-    catalogue: { destinations: shared.destinations as LoadedFile<DestinationsFile>, countries: shared.countries as LoadedFile<CountriesFile>, brands },
+    catalogue: { destinations: shared.destinations as LoadedFile<DestinationsFile>, countries: shared.countries as LoadedFile<CountriesFile>,
+      screening: shared.screening as LoadedFile<ScreeningFile>,
+      brands,
+    },
     problems,
   };
 }

@@ -4,6 +4,7 @@ import type { QuoteType } from '../pricing/request.js';
 import type { Static } from 'typebox';
 import type { BrandFile, Province as ProvinceFile, QuoteConfigFile, TermFile } from './file-schemas.js';
 import type { RuleRefundBasis } from './refund-basis.js';
+import type { BrandScreening, ScreeningCatalogue } from './screening.js';
 
 /** Domain types of the compiled catalogue: what an import stores and what services read. */
 
@@ -88,10 +89,14 @@ export interface BrandCatalogue {
   readonly plans: readonly PlanVersion[];
   readonly rates: RateTable;
   readonly servicing: BrandServicing;
+  /** Medical screening rules of the brand's plans (catalogue/<brand>/screening.yaml). */
+  readonly screening: BrandScreening;
 }
 
 export interface CompiledCatalogue {
   readonly destinations: readonly Destination[];
   readonly homeCountries: readonly HomeCountry[];
   readonly brands: readonly BrandCatalogue[];
+  /** Medical screening questions, conditions and weights (catalogue/shared/screening.yaml). */
+  readonly screening: ScreeningCatalogue;
 }

@@ -6,6 +6,7 @@ import type { BrandFile, QuoteConfigFile } from './file-schemas.js';
 import type { BrandCatalogue, BrandServicing, CompiledCatalogue, Destination, HomeCountry, PlanVersion } from './model.js';
 import type { RateTable } from '../pricing/rate-tables.js';
 import { documentsOf, latestVersion, pdsFilesOf, type PdsFile } from './repository.js';
+import { NO_BRAND_SCREENING, NO_SCREENING, type BrandScreening, type ScreeningCatalogue } from './screening.js';
 import { NO_SERVICING } from './servicing.js';
 
 /** One catalogue version, loaded whole into memory: products are read far more than imported. */
@@ -15,6 +16,8 @@ export interface CatalogueSnapshot {
   readonly brands: ReadonlyMap<string, BrandCatalogue>;
   readonly destinations: ReadonlyMap<string, Destination>;
   readonly homeCountries: ReadonlyMap<string, HomeCountry>;
+  /** Medical screening questions, conditions and weights of this version (brand rules: each BrandCatalogue). */
+  readonly screening: ScreeningCatalogue;
   /** PDS files by `contractId/documentKey`. */
   readonly pds: ReadonlyMap<string, PdsFile>;
   /** Serialised responses of this version, by a key built from resolved (bounded) inputs. */
@@ -29,6 +32,7 @@ export function snapshotOf(catalogue: CompiledCatalogue, versionId: number, impo
     brands: new Map(catalogue.brands.map((b) => [b.brandCode, b])),
     destinations: new Map(catalogue.destinations.map((d) => [d.code, d])),
     homeCountries: new Map(catalogue.homeCountries.map((h) => [h.code, h])),
+    screening: catalogue.screening,
     pds: new Map(pdsFiles.map((f) => [`${f.insuranceContractId}/${f.documentKey}`, f])),
     responses: new Map(),
   };
@@ -47,11 +51,14 @@ async function loadSnapshot(db: Db, versionId: number, importedAt: string): Prom
       rates: find(brandCode, 'rates') as RateTable,
       // A version imported before servicing rules existed allows no change at all.
       servicing: (find(brandCode, 'servicing') ?? NO_SERVICING) as BrandServicing,
+      // A version imported before medical screening existed offers it on no plan.
+      screening: (find(brandCode, 'screening') ?? NO_BRAND_SCREENING) as BrandScreening,
     }));
   const catalogue: CompiledCatalogue = {
     brands,
     destinations: (find('shared', 'destinations') ?? []) as Destination[],
     homeCountries: (find('shared', 'countries') ?? []) as HomeCountry[],
+    screening: (find('shared', 'screening') ?? NO_SCREENING) as ScreeningCatalogue,
   };
   return snapshotOf(catalogue, versionId, importedAt, await pdsFilesOf(db, versionId));
 }
