@@ -1,28 +1,15 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import worldCountries from 'world-countries';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateCatalogue } from '../../src/catalogue/compile.js';
 import { formatProblem } from '../../src/catalogue/load.js';
 import { servicingRulesOf } from '../../src/catalogue/servicing.js';
+import { catalogueCopies } from '../helpers/catalogue-copy.js';
 
-const dirs: string[] = [];
-/** A copy of the repository's catalogue with one file edited. */
-function brokenCopy(file: string, edit: (text: string) => string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
-  dirs.push(dir);
-  cpSync('catalogue', dir, { recursive: true });
-  const path = join(dir, file);
-  const before = readFileSync(path, 'utf8');
-  const after = edit(before);
-  expect(after).not.toBe(before);
-  writeFileSync(path, after);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+/** Copies of the repository's catalogue with one file edited. */
+const { brokenCopy, removeAll } = catalogueCopies();
+afterAll(removeAll);
 
 describe('catalogue validate', () => {
   it('accepts the repository catalogue: four brands, every ISO country a destination', async () => {

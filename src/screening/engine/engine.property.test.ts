@@ -59,6 +59,7 @@ function walk(e: ScreeningEngine, trip: ScreeningTrip, picks: readonly number[])
   throw new Error('the questions never ended');
 }
 
+type Target = 'base' | 'choice' | 'region' | 'pair' | 'mode';
 const picksArb = fc.array(fc.nat(), { minLength: 40, maxLength: 120 });
 
 describe('screening engine properties', () => {
@@ -86,7 +87,7 @@ describe('screening engine properties', () => {
   });
 
   it('a condition score never falls when a weight rises (base, follow-up choice, region, pair, travel mode)', () => {
-    const scaled = (factor: number, target: 'base' | 'choice' | 'region' | 'pair' | 'mode'): CompiledCatalogue => {
+    const scaled = (factor: number, target: Target): CompiledCatalogue => {
       const s = catalogue.screening;
       const times = (w: number) => w * factor;
       return {
@@ -125,9 +126,7 @@ describe('screening engine properties', () => {
         tripArb,
         picksArb,
         fc.double({ min: 1, max: 4, noNaN: true }),
-        fc.constantFrom('base', 'choice', 'region', 'pair', 'mode') as fc.Arbitrary<
-          'base' | 'choice' | 'region' | 'pair' | 'mode'
-        >,
+        fc.constantFrom<Target>('base', 'choice', 'region', 'pair', 'mode'),
         (t, picks, factor, target) => {
           const trip = toTrip(t);
           const answers = walk(engine, trip, picks);

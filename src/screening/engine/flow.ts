@@ -98,7 +98,8 @@ export function answerProblems(
     }
     const choices = new Set(question.choices.map((c) => c.code));
     // The API's schema sends lists of strings; a caller that did not gets a problem, not a crash.
-    if (!Array.isArray(codes) || codes.some((code) => typeof code !== 'string'))
+    const raw: unknown = codes;
+    if (!Array.isArray(raw) || raw.some((code) => typeof code !== 'string'))
       problem('UNKNOWN_CHOICE', 'An answer is not one of the choices.');
     else if (!question.multiple && codes.length === 0) problem('NO_CHOICE', 'Choose one answer.');
     else if (!question.multiple && codes.length > 1) problem('ONE_CHOICE_ONLY', 'Choose one answer only.');
