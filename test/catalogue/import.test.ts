@@ -5,6 +5,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCatalogue } from '../../src/catalogue/import.js';
 import { CatalogueReader } from '../../src/catalogue/reader.js';
+import { documentsOf } from '../../src/catalogue/repository.js';
+import type { BrandScreening } from '../../src/catalogue/screening.js';
 import { servicingRulesOf } from '../../src/catalogue/servicing.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
@@ -78,5 +80,30 @@ describe('catalogue import', () => {
     const nz = snapshot.brands.get('brandnz');
     if (!nz) throw new Error('brandnz missing');
     expect(servicingRulesOf(nz, 'AMT')).toMatchObject({ coolingOffDays: 15, cancellation: { afterDeparture: 'NONE', feeMinor: 2500 }, amendment: { feeMinor: 1000 } });
+  });
+
+  it('stores the screening rules with each version: a later import with other bands leaves the earlier version its own', async () => {
+    const changed = mkdtempSync(join(tmpdir(), 'catalogue-screening-'));
+    try {
+      cpSync('catalogue', changed, { recursive: true });
+      const file = join(changed, 'brandau/screening.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('{ upTo: 3, outcome: COVERED, medicalPremium: 45.00 }', '{ upTo: 3, outcome: COVERED, medicalPremium: 50.00 }'));
+      const before = await importCatalogue(database.db, 'catalogue');
+      const after = await importCatalogue(database.db, changed);
+      if (before.kind === 'invalid' || after.kind !== 'imported') throw new Error(`unexpected import outcomes ${before.kind} ${after.kind}`);
+      const premiumOf = async (versionId: number) => {
+        const doc = (await documentsOf(database.db, versionId)).find((d) => d.brandCode === 'brandau' && d.kind === 'screening');
+        return (doc?.body as BrandScreening | undefined)?.plans.COMP?.bands[1]?.medicalPremiumMinor;
+      };
+      expect(await premiumOf(before.versionId)).toBe(4500);
+      expect(await premiumOf(after.versionId)).toBe(5000);
+      const snapshot = await new CatalogueReader(database.db, { refreshMs: 0 }).snapshot();
+      expect(snapshot.versionId).toBe(after.versionId);
+      expect(snapshot.brands.get('brandau')?.screening.plans.COMP?.bands[1]?.medicalPremiumMinor).toBe(5000);
+      expect(snapshot.screening.conditions.length).toBeGreaterThanOrEqual(25);
+      expect(Object.keys(snapshot.brands.get('nomad')?.screening.plans ?? {})).not.toContain('BASIC');
+    } finally {
+      rmSync(changed, { recursive: true, force: true });
+    }
   });
 });
