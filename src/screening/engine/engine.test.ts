@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { validateCatalogue } from '../../catalogue/compile.js';
 import type { CompiledCatalogue } from '../../catalogue/model.js';
 import type { ScreeningAnswers, ScreeningEngine, ScreeningTrip } from '../model.js';
-import { buildScreeningEngine } from './engine.js';
+import { snapshotOf } from '../../catalogue/reader.js';
+import { buildScreeningEngine, screeningEngineOf } from './engine.js';
 
 let catalogue: CompiledCatalogue;
 let engine: ScreeningEngine;
@@ -251,5 +252,20 @@ describe('screening engine: signposting (FCA PS20/3, GBP only)', () => {
       engine.assess(gbp, declare(['TEST_COVERED', 'HYPERTENSION'], { 'HYPERTENSION.controlled': 'NO' })).signposting,
     ).toBe(true);
     expect(engine.assess(trip(), declare(['TEST_DECLINED'])).signposting).toBe(false); // AUD
+  });
+});
+
+describe('screening engine of a catalogue snapshot', () => {
+  it('is built once per snapshot and option, and answers like one built from the compiled catalogue', () => {
+    const snapshot = snapshotOf(catalogue, 1, '2026-01-01T00:00:00.000Z');
+    const a = screeningEngineOf(snapshot, { testConditions: true });
+    expect(screeningEngineOf(snapshot, { testConditions: true })).toBe(a);
+    expect(screeningEngineOf(snapshot, { testConditions: false })).not.toBe(a);
+    const answers = declare(['HEART_ATTACK'], {
+      'HEART_ATTACK.sinceAttack': 'UNDER_2_YEARS',
+      'HEART_ATTACK.chestPain': 'NO',
+    });
+    const usa = trip({ destinationCodes: ['USA'] });
+    expect(a.assess(usa, answers)).toEqual(engine.assess(usa, answers));
   });
 });

@@ -1,5 +1,6 @@
 import type { BrandCode } from '../../kernel/brands.js';
 import type { BrandCatalogue, Destination } from '../../catalogue/model.js';
+import type { CatalogueSnapshot } from '../../catalogue/reader.js';
 import type { ScreeningCatalogue } from '../../catalogue/screening.js';
 import type { ScreeningAnswers, ScreeningEngine, ScreeningTrip } from '../model.js';
 import { assessAnswers } from './assess.js';
@@ -66,4 +67,23 @@ export function buildScreeningEngine(source: ScreeningSource, options: Screening
       return searchConditions(data, trip.language, query);
     },
   };
+}
+
+const perSnapshot = new WeakMap<CatalogueSnapshot, Map<boolean, ScreeningEngine>>();
+
+/** The engine of a catalogue version held in memory, built once per snapshot and option. */
+export function screeningEngineOf(snapshot: CatalogueSnapshot, options: ScreeningEngineOptions): ScreeningEngine {
+  let engines = perSnapshot.get(snapshot);
+  if (!engines) perSnapshot.set(snapshot, (engines = new Map<boolean, ScreeningEngine>()));
+  let engine = engines.get(options.testConditions);
+  if (!engine) {
+    const source = {
+      screening: snapshot.screening,
+      brands: snapshot.brands.values(),
+      destinations: snapshot.destinations.values(),
+    };
+    engine = buildScreeningEngine(source, options);
+    engines.set(options.testConditions, engine);
+  }
+  return engine;
 }
