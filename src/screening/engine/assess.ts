@@ -2,6 +2,7 @@ import { minorDigits, toMinor } from '../../kernel/money/units.js';
 import type { ConditionRule, PlanScreening, ScoreBand } from '../../catalogue/screening.js';
 import type {
   ConditionAssessment,
+  ConditionOutcome,
   ScreeningAnswers,
   ScreeningTrip,
   TravellerAssessment,
@@ -23,6 +24,7 @@ import { declared, screeningNeeded } from './flow.js';
  * The score and outcome of complete, checked answers (catalogue/README.md, "Medical screening"):
  *   condition score  s_c = R × M × w_c × Π(follow-up choice weights) × P_c
  *   traveller score  S   = R × M × Π_c (w_c × Π(follow-up choice weights) × P_c)   (1 when nothing is declared)
+ * where the product leaves out conditions covered automatically and the fixed test conditions.
  * R: the highest multiplier of the trip's destinations' rating regions; M: the travel mode's factor;
  * P_c: the highest pair weight of the condition with one of those rating regions (1 when none).
  * Scores are rounded to 4 decimals, then a condition's falls in the plan's first band whose `upTo`
@@ -71,6 +73,7 @@ function autoCovered(rule: ConditionRule, answers: ScreeningAnswers): boolean {
 
 interface Assessed {
   readonly assessment: ConditionAssessment;
+  /** The condition's part of the traveller's score: 1 for a test condition or one covered automatically. */
   readonly own: number;
   readonly declinesTraveller: boolean;
 }
@@ -86,46 +89,34 @@ function assessOne(
 ): Assessed {
   const name = textIn(namesOf(d), trip.language);
   if (d.kind === 'TEST') {
-    const digits = minorDigits(trip.currencyCode);
     const { test } = d;
-    const covered = test.outcome === 'COVERED';
-    const assessment = {
+    const digits = minorDigits(trip.currencyCode);
+    const [premium, excess] = test.outcome === 'COVERED' ? [test.medicalPremium, test.excess] : [0, 0];
+    const assessment: ConditionAssessment = {
       conditionCode: test.code,
       name,
       score: 1,
       outcome: test.outcome,
-      medicalPremiumMinor: covered ? toMinor(test.medicalPremium, digits) : 0,
-      excessMinor: covered ? toMinor(test.excess, digits) : 0,
+      medicalPremiumMinor: toMinor(premium, digits),
+      excessMinor: toMinor(excess, digits),
     };
     return { assessment, own: 1, declinesTraveller: test.declinesTraveller };
   }
   const { rule } = d;
   const own = ownFactor(data, rule, answers, regions);
   const score = round4(common * own);
-  if (autoCovered(rule, answers)) {
-    return {
-      assessment: {
-        conditionCode: rule.code,
-        name,
-        score,
-        outcome: 'AUTO_COVERED',
-        medicalPremiumMinor: 0,
-        excessMinor: 0,
-      },
-      own,
-      declinesTraveller: false,
-    };
-  }
-  const band = bandOf(plan, score);
-  const covered = band.outcome === 'COVERED';
-  const assessment = {
+  const of = (outcome: ConditionOutcome, medicalPremiumMinor = 0, excessMinor = 0): ConditionAssessment => ({
     conditionCode: rule.code,
     name,
     score,
-    outcome: band.outcome,
-    medicalPremiumMinor: covered ? band.medicalPremiumMinor : 0,
-    excessMinor: covered ? band.excessMinor : 0,
-  };
+    outcome,
+    medicalPremiumMinor,
+    excessMinor,
+  });
+  if (autoCovered(rule, answers)) return { assessment: of('AUTO_COVERED'), own: 1, declinesTraveller: false };
+  const band = bandOf(plan, score);
+  const assessment =
+    band.outcome === 'COVERED' ? of('COVERED', band.medicalPremiumMinor, band.excessMinor) : of(band.outcome);
   return { assessment, own, declinesTraveller: band.declinesTraveller };
 }
 

@@ -3,6 +3,7 @@ import { validateCatalogue } from '../../catalogue/compile.js';
 import type { CompiledCatalogue } from '../../catalogue/model.js';
 import type { ScreeningAnswers, ScreeningEngine, ScreeningTrip } from '../model.js';
 import { snapshotOf } from '../../catalogue/reader.js';
+import { NO_BRAND_SCREENING, NO_SCREENING } from '../../catalogue/screening.js';
 import { buildScreeningEngine, screeningEngineOf } from './engine.js';
 
 let catalogue: CompiledCatalogue;
@@ -72,6 +73,22 @@ describe('screening engine: outcomes (brandau COMP, AUD)', () => {
         excessMinor: 0,
       },
     ]);
+  });
+
+  it('leaves a condition covered automatically out of the traveller score', () => {
+    const asthma = { 'ASTHMA.admitted12m': 'NO', 'ASTHMA.oralSteroids': 'NO' };
+    const both = engine.assess(
+      trip(),
+      declare(['ASTHMA', 'HYPERTENSION'], { ...asthma, 'HYPERTENSION.controlled': 'NO' }),
+    );
+    expect(both).toMatchObject({ outcome: 'COVERED', score: 1.65, medicalPremiumMinor: 4500 });
+    const admitted = declare(['ASTHMA', 'HYPERTENSION'], {
+      ...asthma,
+      'ASTHMA.admitted12m': 'YES',
+      'ASTHMA.admissions': 'ONCE',
+      'HYPERTENSION.controlled': 'NO',
+    });
+    expect(engine.assess(trip(), admitted).score).toBe(Math.round(1.2 * 1.6 * 1.65 * 10_000) / 10_000);
   });
 
   it('covers with a loading: unstable hypertension to Fiji scores 1.65 → 45.00 AUD', () => {
@@ -267,5 +284,16 @@ describe('screening engine of a catalogue snapshot', () => {
     });
     const usa = trip({ destinationCodes: ['USA'] });
     expect(a.assess(usa, answers)).toEqual(engine.assess(usa, answers));
+  });
+});
+
+describe('screening engine of a version imported before screening existed', () => {
+  it('offers screening on no plan', () => {
+    const old = buildScreeningEngine(
+      { screening: NO_SCREENING, brands: [{ brandCode: 'brandau', screening: NO_BRAND_SCREENING }], destinations: [] },
+      { testConditions: true },
+    );
+    expect(old.isOffered('brandau', 'COMP')).toBe(false);
+    expect(() => old.nextQuestions(trip(), {})).toThrow(/offers no screening/);
   });
 });
