@@ -164,3 +164,33 @@ export interface ScreeningEngine {
   /** Conditions whose name or a synonym contains the query (case- and accent-insensitive), in the trip's language. */
   findConditions(trip: ScreeningTrip, query: string): readonly ConditionEntry[];
 }
+
+/** A screening's life: answers being given, a result, or a result the quote no longer matches. */
+export const SCREENING_STATUSES = ['IN_PROGRESS', 'COMPLETED', 'STALE'] as const;
+export type ScreeningStatus = (typeof SCREENING_STATUSES)[number];
+
+/** Who answered the screening (the contract's AuthorizedPerson). */
+export interface AuthorizedPerson {
+  readonly firstName: string;
+  readonly surname: string;
+  readonly dateOfBirth: string;
+  readonly email?: string;
+  readonly phone?: string;
+}
+
+/**
+ * One traveller's screening as the quote, the purchase and the policy see it (the screening area
+ * hands this across; health detail only inside `assessment`).
+ */
+export interface TravellerScreening {
+  /** The quote input's policy holder guid. */
+  readonly travellerGuid: string;
+  readonly status: ScreeningStatus;
+  /** The contract's `tamisReferenceNumber`; set once completed. */
+  readonly reference?: string;
+  /** ISO date-time of completion. */
+  readonly screenedAt?: string;
+  readonly authorizedPerson?: AuthorizedPerson;
+  /** Set once completed (also when STALE: what it was). */
+  readonly assessment?: TravellerAssessment;
+}
