@@ -162,7 +162,7 @@ export function buildPolicyRequest(facts: PolicyRequestFacts): PolicyIssueReques
     (brand.brand.optionTypes ?? []).map((o) => [o.code, o.names[language] ?? o.names.en ?? o.code]),
   );
   const region = regionOf(codes, brand, snapshot);
-  const quotePanelTypeId = brand.quoteConfig.quoteTypes[plan.quoteType]?.quotePanelTypeId;
+  const quotePanelTypeId = brand.quoteConfig.quoteTypes[plan.quoteType].quotePanelTypeId;
   const countryId = countryNumber(homeCode);
   return {
     brandCode: brand.brandCode,
@@ -173,8 +173,8 @@ export function buildPolicyRequest(facts: PolicyRequestFacts): PolicyIssueReques
     plan: {
       planId: plan.planId,
       productId: plan.insuranceContractId,
-      ...(plan.displayGroupId > 0 ? { planDisplayGroupId: plan.displayGroupId } : {}),
-      ...(quotePanelTypeId !== undefined ? { quotePanelTypeId } : {}),
+      ...declaredAs('planDisplayGroupId', plan.displayGroupId),
+      ...declaredAs('quotePanelTypeId', quotePanelTypeId),
       code: plan.code,
       shortDescription: plan.name,
       longDescription: plan.name,
