@@ -8,6 +8,7 @@ import { connectDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createPartner, createUser, deactivate, switchOnAccountPurchase } from './accounts.js';
 import { rotateSigningKey } from './keys.js';
+import { addPartnerBrandCode, partnerBrandCodes, removePartnerBrandCode } from './brand-codes.js';
 
 export interface AuthCliOptions {
   /** Reads the configuration (src/cli.ts exits with the problems listed when it is invalid). */
@@ -77,6 +78,37 @@ export function registerAuthCommands(program: Command, options: AuthCliOptions):
         await withContext(options, (c) => switchOnAccountPurchase(c, code, enabled));
         out(`On-account purchases ${enabled ? 'enabled' : 'disabled'} for partner ${code}.`);
       });
+
+  const brandCode = partner
+    .command('brand-code')
+    .description(
+      "A partner's own brand codes: accepted by POST /users/{brandCode}/token in place of the brand they map to, for that partner's users only.",
+    );
+  brandCode
+    .command('add <partnerCode> <code>')
+    .description('Map a new code (2–32 of a-z 0-9 -, starting with a letter; unique across partners) to a brand.')
+    .requiredOption('--brand <brand>', 'the brand the code stands for: brandau, brandnz, directau or nomad')
+    .action(async (partnerCode: string, code: string, o: { brand: string }) => {
+      const added = await withContext(options, (c) =>
+        addPartnerBrandCode(c, { partnerCode, code, brandCode: o.brand }),
+      );
+      out(`Brand code ${added.code} of partner ${partnerCode} now stands for ${added.brandCode}.`);
+    });
+  brandCode
+    .command('remove <partnerCode> <code>')
+    .description('Stop accepting the code (tokens already issued with it stay valid until they expire).')
+    .action(async (partnerCode: string, code: string) => {
+      await withContext(options, (c) => removePartnerBrandCode(c, partnerCode, code));
+      out(`Brand code ${code.toLowerCase()} of partner ${partnerCode} removed.`);
+    });
+  brandCode
+    .command('list <partnerCode>')
+    .description("The partner's brand codes, one per line: code, then the brand it stands for.")
+    .action(async (partnerCode: string) => {
+      const codes = await withContext(options, (c) => partnerBrandCodes(c, partnerCode));
+      for (const entry of codes) out(`${entry.code}\t${entry.brandCode}`);
+      if (codes.length === 0) out(`Partner ${partnerCode} has no brand codes.`);
+    });
 
   const user = program.command('user').description('Manage users.');
   user

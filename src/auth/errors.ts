@@ -89,3 +89,8 @@ export class BrandNotAllowed extends Forbidden {
     });
   }
 }
+
+/** `{brandCode}` of the token path names neither a brand nor a partner brand code (404, as before the form is read). */
+export function unknownBrand(code: string): OAuthError {
+  return new OAuthError(404, 'invalid_request', `Brand '${code.slice(0, 40)}' does not exist.`);
+}

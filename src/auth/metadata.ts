@@ -21,6 +21,10 @@ export const AuthorizationServerMetadata = Type.Object(
       description: 'Clients are public: `none` (client_id in the form), or Basic / form with an empty secret.',
     }),
     service_documentation: Type.String({ format: 'uri' }),
+    partner_brand_codes_supported: Type.Boolean({
+      description:
+        'Extension (spec §5 note 6): the token endpoint also accepts a partner’s own brand code in place of `{brandCode}` (`…/users/{partnerBrandCode}/token`), for that partner’s users; the token is this brand’s. Codes are given to each partner by the operator and are not listed here.',
+    }),
   },
   {
     title: 'AuthorizationServerMetadata',
@@ -33,6 +37,7 @@ export const AuthorizationServerMetadata = Type.Object(
         response_types_supported: [],
         token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
         service_documentation: 'https://api.example.com/docs',
+        partner_brand_codes_supported: true,
       },
     ],
   },
@@ -48,6 +53,7 @@ export function metadataFor(context: AppContext, brandCode: BrandCode): Authoriz
     response_types_supported: [],
     token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
     service_documentation: `${publicBaseUrl}/docs`,
+    partner_brand_codes_supported: true,
   };
 }
 

@@ -4,14 +4,24 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { databaseFault } from '../db/faults.js';
 import { InvalidInput } from '../kernel/errors.js';
-import { BrandParams } from '../http/schemas.js';
+import { Type } from 'typebox';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { BASIC_CHALLENGE, BasicClientRefused, clientIdOf } from './client-auth.js';
-import { OAuthError, invalidRequest } from './errors.js';
+import { OAuthError, invalidRequest, unknownBrand } from './errors.js';
 import { TokenError, TokenForm, TokenResult } from './schemas.js';
 import { issueToken, type AuthServices } from './service.js';
 
 const FORM = 'application/x-www-form-urlencoded';
+
+/** The token path's `{brandCode}`: a brand, or a partner brand code (spec §5 note 6; auth/brand-codes.ts). */
+const TokenParams = Type.Object({
+  brandCode: Type.String({
+    pattern: '^[A-Za-z][A-Za-z0-9-]{1,31}$',
+    description:
+      'The brand (`brandau`, `brandnz`, `directau`, `nomad`), or the calling partner’s own brand code, which maps to one of them: the token is then that brand’s, for that partner’s users only. Unknown: 404 `invalid_request`.',
+    examples: ['brandau', 'acme-travel'],
+  }),
+});
 
 function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
@@ -32,11 +42,7 @@ function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: 
   // A control character in a form field (http/guards/control-characters.ts), in the OAuth error format.
   if (error instanceof InvalidInput) return sendOAuthError(reply, invalidRequest(error.message));
   if (error.validation && error.validationContext === 'params') {
-    const brand = String((request.params as Record<string, unknown>).brandCode);
-    return sendOAuthError(
-      reply,
-      new OAuthError(404, 'invalid_request', `Brand '${brand.slice(0, 40)}' does not exist.`),
-    );
+    return sendOAuthError(reply, unknownBrand(String((request.params as Record<string, unknown>).brandCode)));
   }
   if (error.validation) {
     const first = error.validation[0];
@@ -121,7 +127,7 @@ export async function authRoutes(
           '429 `temporarily_unavailable` with `Retry-After` after repeated failures or past the request limits per ' +
           'address and per username (`RateLimit-Policy` and `RateLimit` name the limit).',
         consumes: [FORM],
-        params: BrandParams,
+        params: TokenParams,
         body: TokenForm,
         response: {
           200: TokenResult,
@@ -131,7 +137,7 @@ export async function authRoutes(
           401: TokenError(
             'Authentication failed: bad credentials or refresh token (`invalid_grant`), unknown client, or client not allowed for the interface.',
           ),
-          404: TokenError('Unknown brand.'),
+          404: TokenError('Unknown brand or partner brand code.'),
           413: TokenError('The body is larger than the server accepts.'),
           429: TokenError(
             'Too many failed attempts, or too many requests, for this username or address; see `Retry-After`.',

@@ -4,12 +4,13 @@ import type { AppContext } from '../context.js';
 import { signAccessToken } from './access-tokens.js';
 import type { AccessClaims } from './claims.js';
 import { LoginThrottle } from './brute-force.js';
-import { OAuthError, badCredentials, invalidRequest } from './errors.js';
+import { OAuthError, badCredentials, invalidRequest, unknownBrand } from './errors.js';
 import { KeyStore } from './keys.js';
 import type { TokenResult as TokenResultSchema } from './schemas.js';
 import { PasswordHasher } from './passwords.js';
 import { rotate, startFamily, type RefreshBinding } from './refresh-tokens.js';
 import { VerifiedTokenCache } from './verified-tokens.js';
+import { tokenBrandOf, type TokenBrand } from './brand-codes.js';
 import { setBounded } from '../kernel/cache/bounded-map.js';
 import { isFamilyRevoked } from './token-repository.js';
 import { findClientInterfaces, findUserByLogin, findUserPartner, isUserInGoodStanding } from './repository.js';
@@ -140,6 +141,7 @@ async function passwordGrant(
   services: AuthServices,
   request: TokenRequest,
   clientId: string,
+  brand: TokenBrand,
 ): Promise<TokenResult> {
   const { fields } = request;
   const username = required(fields, 'username');
@@ -168,7 +170,9 @@ async function passwordGrant(
     user.isActive &&
     user.partnerStatusCode === 'ACTIVE' &&
     user.userTypeId === userTypeId &&
-    user.brandCodes.includes(request.brandCode);
+    user.brandCodes.includes(brand.brandCode) &&
+    // A partner brand code is that partner's alone: another partner's user is refused like bad credentials.
+    (brand.partnerId === undefined || user.partnerId === brand.partnerId);
   if (!accepted) {
     await services.throttle.failed(attempt);
     throw badCredentials();
@@ -177,7 +181,7 @@ async function passwordGrant(
   const binding: RefreshBinding = {
     clientId,
     userId: user.id,
-    brandCode: request.brandCode,
+    brandCode: brand.brandCode,
     customerInterfaceId,
     userTypeId,
   };
@@ -189,6 +193,7 @@ async function refreshGrant(
   services: AuthServices,
   request: TokenRequest,
   clientId: string,
+  brand: TokenBrand,
 ): Promise<TokenResult> {
   const presented = required(request.fields, 'refresh_token');
   if ((await findClientInterfaces(context.db, clientId)) === undefined) {
@@ -197,8 +202,10 @@ async function refreshGrant(
   const { binding, token, familyId } = await rotate(
     context,
     presented,
-    { clientId, brandCode: request.brandCode },
-    (userId) => isUserInGoodStanding(context.db, userId),
+    { clientId, brandCode: brand.brandCode },
+    async (userId) =>
+      (await isUserInGoodStanding(context.db, userId)) &&
+      (brand.partnerId === undefined || (await findUserPartner(context.db, userId))?.id === brand.partnerId),
     (revoked) => services.userStatus.forget(revoked),
   );
   return issue(context, services, binding, { token, familyId });
@@ -212,8 +219,10 @@ export async function issueToken(
 ): Promise<TokenResult> {
   const grantType = required(request.fields, 'grant_type');
   const clientId = required(request.fields, 'client_id');
-  if (grantType === 'password') return passwordGrant(context, services, request, clientId);
-  if (grantType === 'refresh_token') return refreshGrant(context, services, request, clientId);
+  const brand = await tokenBrandOf(context.db, request.brandCode);
+  if (!brand) throw unknownBrand(request.brandCode);
+  if (grantType === 'password') return passwordGrant(context, services, request, clientId, brand);
+  if (grantType === 'refresh_token') return refreshGrant(context, services, request, clientId, brand);
   throw new OAuthError(
     400,
     'unsupported_grant_type',

@@ -10,6 +10,17 @@ export interface AuthTables {
   signing_key: SigningKeyTable;
   refresh_token: RefreshTokenTable;
   login_failure: LoginFailureTable;
+  partner_brand_code: PartnerBrandCodeTable;
+}
+
+/** A partner's own brand code, accepted by the token endpoint in place of `brand_code` (auth/brand-codes.ts). */
+export interface PartnerBrandCodeTable {
+  id: Generated<number>;
+  /** Lower case, unique across partners. */
+  code: string;
+  partner_id: number;
+  brand_code: string;
+  created_at: string;
 }
 
 /** The spec's PartnerSummary: id, name, code, statusCode, isOnAccountPurchaseEnabled. */

@@ -63,6 +63,7 @@ function checkShared({ destinations, countries }: LoadedCatalogue, report: Repor
     });
   });
   const provinces = new Map<string, Set<string>>();
+  const provinceIds = new Set<number>();
   countries.value.homeCountries.forEach((home, i) => {
     if (!countryCodes.has(home.code)) report(countries, ['homeCountries', i, 'code'], `'${home.code}' is not an ISO 3166 alpha-3 country`);
     if (provinces.has(home.code)) report(countries, ['homeCountries', i, 'code'], `home country '${home.code}' is listed twice`);
@@ -71,6 +72,8 @@ function checkShared({ destinations, countries }: LoadedCatalogue, report: Repor
     (home.provinces ?? []).forEach((province, j) => {
       if (codes.has(province.code)) report(countries, ['homeCountries', i, 'provinces', j, 'code'], `province '${province.code}' is listed twice`);
       codes.add(province.code);
+      if (provinceIds.has(province.id)) report(countries, ['homeCountries', i, 'provinces', j, 'id'], `province id ${String(province.id)} is used twice`);
+      provinceIds.add(province.id);
       if (!isTimeZone(province.timeZone)) report(countries, ['homeCountries', i, 'provinces', j, 'timeZone'], `'${province.timeZone}' is not an IANA time zone`);
     });
     provinces.set(home.code, codes);

@@ -7,6 +7,7 @@ import { compileServicing } from './servicing.js';
 
 function compilePlans({ plans, brand }: LoadedBrand): PlanVersion[] {
   const terms = new Map(brand.value.termsAndConditions.map((t) => [t.termConditionId, t]));
+  const binders = new Map(brand.value.insuranceContracts.map((c) => [c.insuranceContractId, c.binderId]));
   return plans.value.plans.flatMap((plan) =>
     plan.versions.map((version) => ({
       planId: version.planId,
@@ -19,6 +20,9 @@ function compilePlans({ plans, brand }: LoadedBrand): PlanVersion[] {
       policyNumberFormat: plan.policyNumberFormat,
       underwriterCode: plan.underwriterCode,
       currencyCode: brand.value.currencyCode,
+      currencyId: brand.value.currencyId,
+      displayGroupId: plan.displayGroupId,
+      binderId: binders.get(version.insuranceContractId) ?? 0,
       homeCountryCodes: plan.homeCountryCodes,
       ...(plan.overrideJurisdictionCountryCode ? { overrideJurisdictionCountryCode: plan.overrideJurisdictionCountryCode } : {}),
       ...(plan.overrideJurisdictionProvinceCode ? { overrideJurisdictionProvinceCode: plan.overrideJurisdictionProvinceCode } : {}),

@@ -37,7 +37,8 @@ export const DestinationsFile = Type.Object(
 export type DestinationsFile = Static<typeof DestinationsFile>;
 
 // catalogue/shared/countries.yaml
-export const Province = Type.Object({ code: Type.String({ pattern: '^[A-Z0-9]{1,3}$' }), name: Text, timeZone: TimeZone }, Strict);
+// `id`: the province's stable numeric id (a policy's `Address.provinceId`), unique in the file.
+export const Province = Type.Object({ id: Type.Integer({ minimum: 1 }), code: Type.String({ pattern: '^[A-Z0-9]{1,3}$' }), name: Text, timeZone: TimeZone }, Strict);
 export const CountriesFile = Type.Object(
   {
     homeCountries: Type.Array(
@@ -91,6 +92,7 @@ export const BrandFile = Type.Object(
     expirySeconds: Type.Integer({ minimum: 0, maximum: 604_800 }),
     effectiveToDate: Type.Optional(IsoDate),
     currencyCode: Type.String({ pattern: '^[A-Z]{3}$' }),
+    currencyId: Type.Integer({ minimum: 1, maximum: 999, description: 'ISO 4217 numeric code of currencyCode (a policy\'s `Currency.id`).' }),
     homeCountryCodes: Type.Array(Code3, { minItems: 1 }),
     contentItems: Type.Record(Lang, Type.Array(Type.Object({ type: Type.String({ pattern: '^[A-Z0-9_]+$' }), content: Text }, Strict), { minItems: 1 })),
     optionTypes: Type.Optional(
@@ -104,6 +106,7 @@ export const BrandFile = Type.Object(
       Type.Object(
         {
           insuranceContractId: Type.Integer({ minimum: 1 }),
+          binderId: Type.Integer({ minimum: 1, description: 'The binding authority the underwriter issues this contract\'s policies under (a policy\'s `binderId`).' }),
           name: Text,
           underwriterCode: Text,
           features: Type.Array(Type.Object({ code: Type.String({ pattern: '^[A-Z0-9]+$' }), name: Text }, Strict)),
@@ -202,6 +205,7 @@ export const PlansFile = Type.Object(
         {
           code: Type.String({ pattern: '^[A-Z0-9]+$' }),
           quoteType: Type.Enum([...QUOTE_TYPES], { type: 'string' }),
+          displayGroupId: Type.Integer({ minimum: 1, description: 'The plan\'s display group, shared by all its versions (a policy\'s `planDisplayGroupId`).' }),
           name: Text,
           translations: Type.Optional(Type.Record(Lang, Type.Object({ name: Text }, Strict))),
           policyNumberPrefix: Type.String({ pattern: '^[A-Z0-9]{1,6}$' }),

@@ -44,6 +44,12 @@ export interface PlanVersion {
   readonly policyNumberFormat: string;
   readonly underwriterCode: string;
   readonly currencyCode: string;
+  /** ISO 4217 numeric code of `currencyCode`, as brand.yaml declares it. */
+  readonly currencyId: number;
+  /** Shared by every version of the plan code (plans.yaml `displayGroupId`). */
+  readonly displayGroupId: number;
+  /** The binding authority of the version's insurance contract (brand.yaml `binderId`). */
+  readonly binderId: number;
   readonly homeCountryCodes: readonly string[];
   readonly overrideJurisdictionCountryCode?: string;
   readonly overrideJurisdictionProvinceCode?: string;

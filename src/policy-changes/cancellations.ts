@@ -10,6 +10,7 @@ import type { ChangeDeps } from './deps.js';
 import type { CancellationPricing, CancellationReason, PreviewResult } from './model.js';
 import { changeStart, paidSoFar, paymentMethodOf, versionOf } from './policy-facts.js';
 import { insertChange } from './repository.js';
+import { recordedClient } from '../purchases/policy-request.js';
 import { cancellationTerms } from './rules.js';
 
 /**
@@ -103,10 +104,7 @@ export async function previewCancellation(deps: ChangeDeps, call: CancellationCa
     refund: terms.refund,
   };
   const version = versionOf(policy, latest);
-  const client = {
-    ...(call.client.ipAddress ? { ipAddress: call.client.ipAddress.slice(0, 64) } : {}),
-    ...(call.client.userAgent ? { userAgent: call.client.userAgent.slice(0, 1000) } : {}),
-  };
+  const client = recordedClient(call.client);
   const change = await insertChange(deps.db, {
     id: newRecordId(),
     kind: 'CANCELLATION',

@@ -67,9 +67,12 @@ export function priceBasicOptions(
   for (const [code, rate] of plan.basicOptionsInOrder) {
     const explicit = choices.get(code);
     if (!(explicit ?? rate.isDefault)) continue;
+    // A basic option's rate is one row of the table, identified by its optionId: it is the price row.
     const head = {
       optionId: rate.optionId,
       optionTypeCode: rate.optionTypeCode,
+      netListPriceId: rate.optionId,
+      saleListPriceId: rate.optionId,
       isOptionExplicit: explicit !== undefined,
       isDefault: rate.isDefault,
     };
@@ -78,6 +81,8 @@ export function priceBasicOptions(
       const adult = roundToMinor(rate.amount);
       const lines = perTraveller(plan, request.travellers, adult, (t) => ({
         itemGuid: t.guid,
+        netListPriceId: rate.optionId,
+        saleListPriceId: rate.optionId,
         isDefault: rate.isDefault,
       }));
       priced.push({ option: component(head, sum(lines.map((l) => l.sale)), lines, rates), displayOrder });

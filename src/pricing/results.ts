@@ -53,6 +53,9 @@ export interface OptionPriceResultDetail extends PriceBreakdown {
   specifiedItemTypeCode?: string;
   specifiedItemTypeName?: string;
   isDefault: boolean;
+  /** The rate row that priced this part, where the rate table gives it an id (a basic option: its optionId). */
+  netListPriceId?: number;
+  saleListPriceId?: number;
 }
 
 export interface OptionPriceResult extends PriceBreakdown {
@@ -65,6 +68,9 @@ export interface OptionPriceResult extends PriceBreakdown {
   minSaleListPrice?: Minor;
   maxSaleListPrice?: Minor;
   maxItemValuePerPolicy?: Minor;
+  /** The rate row that priced the option, where the rate table gives it an id (a basic option: its optionId). */
+  netListPriceId?: number;
+  saleListPriceId?: number;
   /** The quote named this option (opted in explicitly, or chose items/activities/limit). */
   isOptionExplicit: boolean;
   isDefault: boolean;

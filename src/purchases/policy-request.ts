@@ -3,6 +3,7 @@ import worldCountries, { type Country } from 'world-countries';
 import type { BrandCatalogue, PlanVersion } from '../catalogue/model.js';
 import type { CatalogueSnapshot } from '../catalogue/reader.js';
 import type { InsuredPerson, PolicyIssueRequest } from '../policies/issue-request.js';
+import { countryOfIp } from '../http/ip-country.js';
 import { wholeYears } from '../kernel/calendar/dates.js';
 import { currencyFacts } from '../kernel/money/currency.js';
 import { minorDigits, toMinor } from '../kernel/money/units.js';
@@ -33,9 +34,44 @@ export interface PolicyRequestFacts {
   readonly today: string;
 }
 
-function currencyOf(code: string): PolicyIssueRequest['plan']['currency'] {
+/** A catalogue id, when the version the policy was priced from declares it (older versions did not). */
+const declared = (id: number | undefined): { id?: number } => (id !== undefined && id > 0 ? { id } : {});
+
+function currencyOf(code: string, id: number | undefined): PolicyIssueRequest['plan']['currency'] {
   const { symbol, description, minorDigits } = currencyFacts(code);
-  return { code, symbol, description, minorUnits: minorDigits };
+  return { ...declared(id), code, symbol, description, minorUnits: minorDigits };
+}
+
+const declaredAs = <K extends string>(key: K, id: number | undefined): Partial<Record<K, number>> =>
+  (id !== undefined && id > 0 ? { [key]: id } : {}) as Partial<Record<K, number>>;
+
+/** ISO 3166-1 numeric code of an alpha-3 country (`Address.countryId`): AUS 36, NZL 554. */
+function countryNumber(code: string): number | undefined {
+  const numeric = Number(countries.find((c) => c.cca3 === code)?.ccn3);
+  return Number.isInteger(numeric) && numeric > 0 ? numeric : undefined;
+}
+
+/** The rating region of the destinations: the highest-ranked one the brand rates them in (`destinationRegion`). */
+function regionOf(codes: readonly string[], brand: BrandCatalogue, snapshot: CatalogueSnapshot): string | undefined {
+  const rank = new Map(brand.rates.ratingRegions.map((r) => [r.code, r.rank]));
+  const regions = codes.flatMap((c) => snapshot.destinations.get(c)?.ratingRegion ?? []);
+  return regions.sort((a, b) => (rank.get(b) ?? 0) - (rank.get(a) ?? 0))[0];
+}
+
+/** The language of the policy's wording: the quote's culture when the brand has it, else the brand's default. */
+function wordingLanguage(input: QuoteInput, brand: BrandCatalogue): string {
+  const language = input.cultureCode?.split('-')[0]?.toLowerCase() ?? '';
+  return Object.hasOwn(brand.brand.languages, language) ? language : brand.brand.defaultLanguage;
+}
+
+/** The client as a policy transaction records it, with the country its address is registered in. */
+export function recordedClient(client: { ipAddress?: string; userAgent?: string }): PolicyIssueRequest['client'] {
+  const country = countryOfIp(client.ipAddress);
+  return {
+    ...(client.ipAddress ? { ipAddress: client.ipAddress.slice(0, 64) } : {}),
+    ...(country ? { ipAddressCountry: country } : {}),
+    ...(client.userAgent ? { userAgent: client.userAgent.slice(0, 1000) } : {}),
+  };
 }
 
 function ageOn(holder: PolicyHolderInput, today: string): number | undefined {
@@ -82,7 +118,7 @@ function amountsOf(price: QuotePriceSummary): PolicyIssueRequest['amounts'] {
   return { premium: total - taxTotal + discount, discount, taxes, donation: 0, total };
 }
 
-function optionsOf(price: QuotePriceSummary): PolicyIssueRequest['options'] {
+function optionsOf(price: QuotePriceSummary, names: ReadonlyMap<string, string>): PolicyIssueRequest['options'] {
   const all = [
     ...(price.basicOptionPrices ?? []),
     price.specifiedItemOptionPrice,
@@ -91,11 +127,15 @@ function optionsOf(price: QuotePriceSummary): PolicyIssueRequest['options'] {
   ];
   return all
     .filter((o): o is NonNullable<typeof o> => o !== undefined)
-    .map((o, i) => ({
-      optionTypeId: o.optionId ?? 0,
-      name: o.optionType ?? 'OPTION',
-      displayOrder: o.displayOrder ?? i + 1,
-    }));
+    .map((o, i) => {
+      const description = names.get(o.optionType ?? '');
+      return {
+        optionTypeId: o.optionId ?? 0,
+        name: o.optionType ?? 'OPTION',
+        ...(description ? { description } : {}),
+        displayOrder: o.displayOrder ?? i + 1,
+      };
+    });
 }
 
 function adventureOf(input: QuoteInput, brand: BrandCatalogue, plan: PlanVersion): PolicyIssueRequest['adventure'] {
@@ -117,6 +157,13 @@ export function buildPolicyRequest(facts: PolicyRequestFacts): PolicyIssueReques
   const codes = [...new Set((input.destinationCountryCodes ?? []).map((c) => c.toUpperCase()))];
   const departureDate = input.departureDate ?? today;
   const ids = input.externalIdentifiers;
+  const language = wordingLanguage(input, brand);
+  const optionNames = new Map(
+    (brand.brand.optionTypes ?? []).map((o) => [o.code, o.names[language] ?? o.names.en ?? o.code]),
+  );
+  const region = regionOf(codes, brand, snapshot);
+  const quotePanelTypeId = brand.quoteConfig.quoteTypes[plan.quoteType].quotePanelTypeId;
+  const countryId = countryNumber(homeCode);
   return {
     brandCode: brand.brandCode,
     partnerId: quote.partnerId,
@@ -126,12 +173,14 @@ export function buildPolicyRequest(facts: PolicyRequestFacts): PolicyIssueReques
     plan: {
       planId: plan.planId,
       productId: plan.insuranceContractId,
+      ...declaredAs('planDisplayGroupId', plan.displayGroupId),
+      ...declaredAs('quotePanelTypeId', quotePanelTypeId),
       code: plan.code,
       shortDescription: plan.name,
       longDescription: plan.name,
       underwriterCode: plan.underwriterCode,
       isAnnualMultiTrip: plan.quoteType === 'MULTITRIP',
-      currency: currencyOf(plan.currencyCode),
+      currency: currencyOf(plan.currencyCode, plan.currencyId),
       policyNumberPrefix: plan.policyNumberPrefix,
       policyNumberFormat: plan.policyNumberFormat,
       jurisdictionCountryCode: alpha2(plan.overrideJurisdictionCountryCode ?? homeCode),
@@ -142,18 +191,25 @@ export function buildPolicyRequest(facts: PolicyRequestFacts): PolicyIssueReques
       ...(input.homeAddress?.addressLine3 ? { addressLine3: input.homeAddress.addressLine3 } : {}),
       ...(input.homeAddress?.addressLine4 ? { addressLine4: input.homeAddress.addressLine4 } : {}),
       ...(input.homeAddress?.postalCode ? { postalCode: input.homeAddress.postalCode } : {}),
-      ...(province ? { provinceCode: province.code, provinceName: province.name } : {}),
+      ...(province
+        ? { ...declaredAs('provinceId', province.id), provinceCode: province.code, provinceName: province.name }
+        : {}),
+      ...(countryId !== undefined ? { countryId } : {}),
       countryCode: alpha2(homeCode),
       countryName: snapshot.destinations.get(homeCode)?.names.en ?? homeCode,
     },
     presentationTimeZoneCode: province?.timeZone ?? home?.timeZone ?? 'UTC',
     travellers: holders.filter((h) => h.holder.isDependent !== true).map((h) => h.person),
     dependents: holders.filter((h) => h.holder.isDependent === true).map((h) => h.person),
-    destinations: { codes, names: codes.map((c) => snapshot.destinations.get(c)?.names.en ?? c) },
+    destinations: {
+      codes,
+      names: codes.map((c) => snapshot.destinations.get(c)?.names.en ?? c),
+      ...(region ? { region } : {}),
+    },
     departureDate,
     coverEndDate: coverEnd(input, departureDate),
     amounts: amountsOf(price),
-    options: optionsOf(price),
+    options: optionsOf(price, optionNames),
     specifiedItems: (input.specifiedItemOption?.specifiedItems ?? []).map((item) => ({
       name: item.name ?? item.itemTypeCode ?? 'Item',
       valueMinor: toMinor(item.itemValue ?? 0, digits),
@@ -170,9 +226,10 @@ export function buildPolicyRequest(facts: PolicyRequestFacts): PolicyIssueReques
         ]
       : [],
     ...(ids?.bookingReference ? { bookingReference: ids.bookingReference } : {}),
-    client: {
-      ...(facts.client.ipAddress ? { ipAddress: facts.client.ipAddress.slice(0, 64) } : {}),
-      ...(facts.client.userAgent ? { userAgent: facts.client.userAgent.slice(0, 1000) } : {}),
-    },
+    client: recordedClient(facts.client),
+    // The policy wording is the PDS of the plan version's insurance contract, in the policy's language.
+    referencePolicyWordingId: plan.insuranceContractId,
+    regulatoryWordingTranslationName: brand.brand.languages[language] ?? language,
+    ...(plan.binderId > 0 ? { binderId: plan.binderId } : {}),
   };
 }

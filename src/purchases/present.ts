@@ -22,8 +22,15 @@ export function toPurchaseResponse(result: PurchaseResult, body: PurchaseRequest
   const card = purchase?.paymentMethod !== 'ON_ACCOUNT';
   const token = card ? (purchase?.cardToken ?? body.cardToken?.token) : undefined;
   const source = card ? (purchase?.cardSource ?? body.cardToken?.source) : undefined;
-  if (token !== undefined || source !== undefined)
-    answer.cardToken = { ...(source !== undefined ? { source } : {}), ...(token ? { token: maskToken(token) } : {}) };
+  if (token !== undefined || source !== undefined) {
+    // The card token's own problems (those at `cardToken…`), as nested inputs of a quote carry theirs.
+    const cardErrors = notifications.filter((n) => n.property?.startsWith('cardToken') === true);
+    answer.cardToken = {
+      ...(source !== undefined ? { source } : {}),
+      ...(token ? { token: maskToken(token) } : {}),
+      validation: { isValid: !cardErrors.some(isBlocking), errors: cardErrors },
+    };
+  }
   if (body.threeDSRequestInfo) answer.threeDSRequestInfo = body.threeDSRequestInfo;
   if (!purchase) return answer;
   answer.paymentMethod = purchase.paymentMethod;

@@ -22,6 +22,9 @@ const PLAN: PlanVersion = {
   policyNumberFormat: '{prefix}{increment:6}',
   underwriterCode: 'U',
   currencyCode: 'AUD',
+  currencyId: 36,
+  displayGroupId: 1,
+  binderId: 1,
   homeCountryCodes: ['AUS'],
   effectiveFromDate: '2026-07-01',
   terms: [

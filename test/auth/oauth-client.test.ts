@@ -120,6 +120,7 @@ describe('discovery (RFC 8414) and client_secret_basic', () => {
       response_types_supported: [],
       token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
       service_documentation: `${server.url}/docs`,
+      partner_brand_codes_supported: true,
     });
 
     // A client configured from the discovered endpoint, with the library's default (Basic) client auth.

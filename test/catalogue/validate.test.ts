@@ -63,7 +63,7 @@ describe('catalogue validate', () => {
     const text = problems.map(formatProblem);
     expect(text).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^directau\/plans\.yaml:13 at plans\[0\]\.versions\[1\]\.planId: planId 100101 is already used by brandau\/COMP$/),
+        expect.stringMatching(/^directau\/plans\.yaml:14 at plans\[0\]\.versions\[1\]\.planId: planId 100101 is already used by brandau\/COMP$/),
         expect.stringMatching(/^directau\/plans\.yaml:\d+ at plans\[2\]\.versions\[0\]\.termConditionIds\[1\]: term 9999 is not in brand\.yaml/),
         expect.stringMatching(/^brandnz\/rates\.yaml:\d+ at plans\[0\]\.basePrices\[17\]: price falls as duration rises \(region PACIFIC, band 3, age band 6\)$/),
         expect.stringMatching(/^shared\/destinations\.yaml:\d+ at countryLists\[0\]\.code: 'SCH' must be in the user-assigned X\.\. range$/),
@@ -151,7 +151,7 @@ describe('catalogue validate', () => {
       "nomad/brand.yaml:26 at contentItems.es: content item CLAIMSURL is missing in 'es'",
       "nomad/brand.yaml:40 at optionTypes[0].code: option type CRUIZE is not sold in rates.yaml",
       "nomad/brand.yaml:42 at optionTypes[2].names: option type SNOWSPORTS has no name in 'es', a language of the brand",
-      "nomad/plans.yaml:15 at plans[1].translations: plan ESSE has no name in 'es' (translations.es.name), a language of the brand",
+      "nomad/plans.yaml:16 at plans[1].translations: plan ESSE has no name in 'es' (translations.es.name), a language of the brand",
       'nomad/rates.yaml:121 at plans[0].cancellation: option type CANCELLATION has no names in brand.yaml optionTypes',
       "shared/destinations.yaml:32 at regions[2].names: XAS has no name in 'es' (offered by nomad)",
     ].sort());

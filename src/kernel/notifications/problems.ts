@@ -9,6 +9,13 @@ import type { Notification } from './notification.js';
 export const ERROR = 'error';
 export const WARNING = 'warning';
 
+/** What the severity means for the request, at this property (docs/api-contract.md "Notification.detail"). */
+function detailOf(title: string, property: string): string {
+  return title === ERROR
+    ? `The request cannot proceed until ${property} is corrected.`
+    : `Information only: the request proceeds with ${property} as sent.`;
+}
+
 function build(
   title: string,
   code: string,
@@ -17,7 +24,7 @@ function build(
   value?: unknown,
   tokens?: Record<string, string | number>,
 ): Notification {
-  const notification: Notification = { code, message, property, title };
+  const notification: Notification = { code, message, property, title, detail: detailOf(title, property) };
   const echoed = echoValue(value);
   if (echoed !== undefined) notification.value = echoed;
   if (tokens) notification.tokens = Object.fromEntries(Object.entries(tokens).map(([k, v]) => [k, String(v)]));
