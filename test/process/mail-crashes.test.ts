@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { OUTBOX_TIMING, startChildServer, type ChildServer } from '../helpers/child-server.js';
 import { pause, until } from '../helpers/polling.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
@@ -7,6 +6,7 @@ import { PartnerClient } from '../purchases/http-client.js';
 import { startSmtpServer, type Received } from '../documents/delivery-support.js';
 import { isPdf, pdfText } from '../documents/pdf-text.js';
 import { scaled } from '../helpers/time-scale.js';
+import { crashGateway, type CrashGatewayName } from './crash-gateways.js';
 
 /**
  * Issue 20: "Kill -9 tests: the server dies after the policy commit and before sending, and during
@@ -14,7 +14,8 @@ import { scaled } from '../helpers/time-scale.js';
  * what real child servers send. (a) PURCHASE_CRASH_AFTER=issue: the e-mail was committed with the
  * policy and nothing was sent; a restart sends it once. (b) OUTBOX_CRASH_AFTER=send: the SMTP
  * server accepted the e-mail and the process died before SENT; a restart sends it again with the
- * same Message-ID (at-least-once), records SENT, and sends no third copy.
+ * same Message-ID (at-least-once), records SENT, and sends no third copy. (a) runs on the sandbox
+ * and on Stripe (the stand-in): the restart also captures the purchase once at the gateway.
  */
 
 /** Fast passes; a dead process's lease runs out in seconds; recovery takes purchases left at once. */
@@ -25,15 +26,18 @@ const FAST = {
 };
 const MESSAGE_ID = /^<policy-documents=3A[0-9a-f-]+=3A1@brandau\.example>$/;
 
-/** One scenario's world: its own database, SMTP server and child servers, all closed after. */
-function scenario() {
+/** One scenario's world: its own database, SMTP server, card gateway and child servers, all closed after. */
+function scenario(gatewayName: CrashGatewayName = 'sandbox') {
+  const gateway = crashGateway(gatewayName);
   const world = {
+    gateway,
     database: undefined as unknown as TestDatabase,
     smtp: undefined as unknown as Awaited<ReturnType<typeof startSmtpServer>>,
     servers: [] as ChildServer[],
     async start(env: Record<string, string>): Promise<ChildServer> {
       const server = await startChildServer({
         ...world.database.env,
+        ...gateway.env(),
         ...FAST,
         DEMO_DATA: 'true',
         SMTP_URL: world.smtp.url,
@@ -57,6 +61,16 @@ function scenario() {
         .orderBy('id')
         .execute();
       return { policyNumber: header.policy_number, messages };
+    },
+    /** The quote's purchase rows, and the payments the gateway holds for the first. */
+    async money(quoteId: string) {
+      const purchases = await world.database.db
+        .selectFrom('purchase')
+        .select(['public_id', 'state', 'payment_id', 'amount_minor'])
+        .where('quote_id', '=', quoteId)
+        .execute();
+      const payments = purchases[0] ? await gateway.paymentsFor(world.database, purchases[0].public_id) : [];
+      return { purchases, payments };
     },
   };
   beforeAll(async () => {
@@ -88,43 +102,52 @@ async function expectPolicyEmail(received: Received, policyNumber: string): Prom
 }
 
 describe(`policy e-mails when the server is killed (${DIALECT})`, () => {
-  describe('killed after the policy commit, before any e-mail (PURCHASE_CRASH_AFTER=issue)', () => {
-    const world = scenario();
-    let quoteId: string;
+  describe.each(['sandbox', 'stripe'] as const)(
+    'killed after the policy commit, before any e-mail (PURCHASE_CRASH_AFTER=issue, %s)',
+    (gatewayName) => {
+      const world = scenario(gatewayName);
+      let quoteId: string;
 
-    beforeAll(async () => {
-      const crashing = await world.start({ PURCHASE_CRASH_AFTER: 'issue' });
-      const client = new PartnerClient(crashing.url);
-      const quote = await client.readyQuote();
-      quoteId = quote.id;
-      await expect(client.purchase(quote, CARDS.approved)).rejects.toThrow();
-      expect(await crashing.exited).not.toBe(0);
-    }, scaled(60_000));
+      beforeAll(async () => {
+        const crashing = await world.start({ PURCHASE_CRASH_AFTER: 'issue' });
+        const client = new PartnerClient(crashing.url);
+        const quote = await client.readyQuote();
+        quoteId = quote.id;
+        await expect(client.purchase(quote, world.gateway.cards.approved)).rejects.toThrow();
+        expect(await crashing.exited).not.toBe(0);
+      }, scaled(60_000));
 
-    it('the policy and its e-mail were committed together; nothing reached the SMTP server', async () => {
-      const books = await world.books(quoteId);
-      expect(books.messages).toEqual([
-        { message_key: `policy-documents:${quoteId}:1`, state: 'PENDING', attempts: 0, sent_at: null },
-      ]);
-      expect(world.smtp.received).toEqual([]);
-    });
+      it('the policy and its e-mail were committed together; nothing reached the SMTP server', async () => {
+        const books = await world.books(quoteId);
+        expect(books.messages).toEqual([
+          { message_key: `policy-documents:${quoteId}:1`, state: 'PENDING', attempts: 0, sent_at: null },
+        ]);
+        expect(world.smtp.received).toEqual([]);
+      });
 
-    it(
-      'a restarted server sends it once, with the certificate, and records it SENT',
-      async () => {
-        await world.start({});
-        await until(() => world.smtp.received.length > 0, 'the e-mail');
-        const { policyNumber } = await world.books(quoteId);
-        await until(async () => (await world.books(quoteId)).messages[0]?.state === 'SENT', 'SENT');
-        // Further passes of the worker send nothing more.
-        await pause(scaled(500));
-        expect(world.smtp.received).toHaveLength(1);
-        await expectPolicyEmail(world.smtp.received[0]!, policyNumber);
-        expect((await world.books(quoteId)).messages).toMatchObject([{ state: 'SENT', attempts: 1 }]);
-      },
-      scaled(60_000),
-    );
-  });
+      it(
+        'a restarted server sends it once, with the certificate, and records it SENT',
+        async () => {
+          await world.start({});
+          await until(() => world.smtp.received.length > 0, 'the e-mail');
+          const { policyNumber } = await world.books(quoteId);
+          await until(async () => (await world.books(quoteId)).messages[0]?.state === 'SENT', 'SENT');
+          // Further passes of the worker send nothing more.
+          await pause(scaled(500));
+          expect(world.smtp.received).toHaveLength(1);
+          await expectPolicyEmail(world.smtp.received[0]!, policyNumber);
+          expect((await world.books(quoteId)).messages).toMatchObject([{ state: 'SENT', attempts: 1 }]);
+          // Recovery captured the payment the crash left authorised: once, in full, at the gateway.
+          const { purchases, payments } = await world.money(quoteId);
+          expect(purchases.map((p) => p.state)).toEqual(['CAPTURED']);
+          expect(payments.map((p) => [p.paymentId, p.captured, p.refunded])).toEqual([
+            [purchases[0]!.payment_id, purchases[0]!.amount_minor, 0],
+          ]);
+        },
+        scaled(60_000),
+      );
+    },
+  );
 
   describe('killed after the SMTP server accepted the e-mail, before SENT (OUTBOX_CRASH_AFTER=send)', () => {
     const world = scenario();
@@ -136,7 +159,7 @@ describe(`policy e-mails when the server is killed (${DIALECT})`, () => {
       const quote = await client.readyQuote();
       quoteId = quote.id;
       // The worker may kill the process before or after the purchase's answer reaches us.
-      const answered = await client.purchase(quote, CARDS.approved).catch(() => undefined);
+      const answered = await client.purchase(quote, world.gateway.cards.approved).catch(() => undefined);
       if (answered) expect(answered.status, JSON.stringify(answered.body)).toBe(200);
       expect(await crashing.exited).not.toBe(0);
     }, scaled(60_000));

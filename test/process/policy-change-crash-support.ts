@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { TestDatabase } from '../helpers/database.js';
 import { PartnerClient } from '../purchases/http-client.js';
+import type { CrashGateway } from './crash-gateways.js';
 
 /** What one crash scenario left behind: its policy, its change and the confirmation that died. */
 export interface Crashed {
@@ -44,8 +45,11 @@ export async function buyOverHttp(client: PartnerClient, database: TestDatabase,
   };
 }
 
-/** The change row, its policy's transactions and what the sandbox gateway holds for both. */
-export async function booksOf(database: TestDatabase, crashed: Crashed) {
+/**
+ * The change row, its policy's transactions and what the gateway holds for both (its charges under
+ * the change's reference, the purchase's payment); the sandbox's keyed calls (none on Stripe).
+ */
+export async function booksOf(database: TestDatabase, crashed: Crashed, gateway: CrashGateway) {
   const { db } = database;
   const change = await db
     .selectFrom('policy_change')
@@ -63,16 +67,9 @@ export async function booksOf(database: TestDatabase, crashed: Crashed) {
     .where('policy_header_id', '=', crashed.policyHeaderId)
     .orderBy('sequence_number')
     .execute();
-  const charges = await db
-    .selectFrom('sandbox_payment')
-    .select(['payment_id', 'status', 'amount_minor', 'captured_minor', 'refunded_minor'])
-    .where('reference', '=', crashed.changeId)
-    .execute();
-  const purchasePayment = await db
-    .selectFrom('sandbox_payment')
-    .select(['captured_minor', 'refunded_minor'])
-    .where('payment_id', '=', crashed.purchasePaymentId)
-    .executeTakeFirstOrThrow();
+  const charges = await gateway.paymentsFor(database, crashed.changeId);
+  const purchasePayment = await gateway.payment(database, crashed.purchasePaymentId);
+  if (!purchasePayment) throw new Error(`the gateway holds no payment ${crashed.purchasePaymentId}`);
   const operations = await db
     .selectFrom('sandbox_operation')
     .select(['idempotency_key', 'operation'])
