@@ -19,11 +19,11 @@ function sealJson(secret: string, info: string, id: string, value: unknown): str
   return seal(secret, { info, bound: id }, JSON.stringify(value));
 }
 
-function unsealJson<T>(secret: string, info: string, id: string, sealed: string | null): T | undefined {
+function unsealJson(secret: string, info: string, id: string, sealed: string | null): unknown {
   if (sealed === null) return undefined;
   const text = unseal(secret, { info, bound: id }, sealed);
   if (text === undefined) throw new Error(`screening ${id}: a sealed column does not open with the configured secret`);
-  return JSON.parse(text) as T;
+  return JSON.parse(text) as unknown;
 }
 
 function toStored(secret: string, row: ScreeningRow): StoredScreening {
@@ -36,23 +36,27 @@ function toStored(secret: string, row: ScreeningRow): StoredScreening {
           assessment: {
             outcome: row.traveller_outcome as TravellerOutcome,
             score: row.score ?? 1,
-            conditions: unsealJson<ConditionAssessment[]>(secret, INFO.conditions, row.id, row.conditions_sealed) ?? [],
-            medicalPremiumMinor: Number(row.medical_premium_minor ?? 0),
-            excessMinor: Number(row.excess_minor ?? 0),
+            conditions:
+              (unsealJson(secret, INFO.conditions, row.id, row.conditions_sealed) as
+                ConditionAssessment[] | undefined) ?? [],
+            medicalPremiumMinor: row.medical_premium_minor ?? 0,
+            excessMinor: row.excess_minor ?? 0,
             signposting: row.signposting === 1,
           },
         };
   return {
     id: row.id,
     quoteId: row.quote_id,
-    partnerId: Number(row.partner_id),
+    partnerId: row.partner_id,
     travellerGuid: row.traveller_guid,
     status: row.status as StoredScreening['status'],
     catalogueVersion: row.catalogue_version,
     tripFingerprint: row.trip_fingerprint,
     currencyCode: row.currency_code,
-    authorizedPerson: unsealJson<AuthorizedPerson>(secret, INFO.person, row.id, row.authorized_person_sealed),
-    answers: unsealJson(secret, INFO.answers, row.id, row.answers_sealed) ?? {},
+    authorizedPerson: unsealJson(secret, INFO.person, row.id, row.authorized_person_sealed) as
+      AuthorizedPerson | undefined,
+    answers:
+      (unsealJson(secret, INFO.answers, row.id, row.answers_sealed) as StoredScreening['answers'] | undefined) ?? {},
     ...(result ? { result } : {}),
     revision: row.revision,
     createdAt: row.created_at,

@@ -20,7 +20,7 @@ import {
   ScreeningNotStarted,
   TravellerNotFound,
 } from './errors.js';
-import type { ScreeningAnswers, ScreeningEngine, ScreeningQuestion, ScreeningTrip } from './model.js';
+import type { ScreeningEngine, ScreeningQuestion, ScreeningTrip } from './model.js';
 import { findScreening, replaceScreening, saveAnswers, saveResult, screeningsOfQuoteRows } from './repository.js';
 import type { AuthorizedPerson, ScreeningResult, ScreeningStatus, StoredScreening } from './screening.js';
 
@@ -188,7 +188,8 @@ export async function answerScreening(
   const merged: Record<string, readonly string[]> = { ...s.answers };
   for (const a of answers) merged[a.questionId] = a.choiceCodes;
   const problems = c.engine.checkAnswers(c.trip, merged);
-  if (problems.length > 0) throw new AnswerRefused(problems[0]!);
+  const [problem] = problems;
+  if (problem) throw new AnswerRefused(problem);
   const saved = await saveAnswers(deps.db, deps.secret, { ...s, answers: merged }, deps.clock().toISOString());
   if (!saved) throw new ScreeningChangedConcurrently();
   return readOwn(deps, c, guid);
@@ -201,7 +202,7 @@ function newReferenceNumber(): string {
   let bits = 0n;
   for (const b of bytes) bits = (bits << 8n) | BigInt(b);
   let text = '';
-  for (let i = 0; i < 16; i++) text = alphabet[Number((bits >> BigInt(i * 5)) & 31n)] + text;
+  for (let i = 0; i < 16; i++) text = `${alphabet.charAt(Number((bits >> BigInt(i * 5)) & 31n))}${text}`;
   return `TC-${text}`;
 }
 

@@ -4,6 +4,7 @@ import { useTestApp } from '../helpers/app.js';
 import { screeningTestEngine } from '../helpers/screening-test-engine.js';
 import { baliTrip, fixturePorts, NOW } from '../quotes/fixtures.js';
 import { asPartner } from '../quotes/partners.js';
+import type { Screening } from '../../src/screening/schemas.js';
 
 const getApp = useTestApp({
   clock: () => NOW,
@@ -75,7 +76,7 @@ async function walk(t: TestApp, quoteId: string, conditions: string[], allNo = f
   }
   const done = await call(t, quoteId, 'POST', '/complete');
   expect(done.statusCode).toBe(200);
-  return done.json();
+  return done.json<Screening>();
 }
 
 describe('screening API', () => {
@@ -91,22 +92,22 @@ describe('screening API', () => {
     const quoteId = await newQuote(t);
     const done = await walk(t, quoteId, conditions);
     expect(done.status).toBe('COMPLETED');
-    expect(done.result.outcome).toBe(traveller);
-    expect(done.result.conditions.map((c: { outcome: string }) => c.outcome)).toEqual([condition]);
-    expect(done.result.tamisReferenceNumber).toMatch(/^TC-[0-9A-HJKMNP-TV-Z]{16}$/);
-    expect(done.result.authorizedPerson).toEqual(PERSON);
-    if (condition === 'COVERED') expect([done.result.medicalPremium, done.result.excess]).toEqual([60, 100]);
+    expect(done.result?.outcome).toBe(traveller);
+    expect(done.result?.conditions.map((c) => c.outcome)).toEqual([condition]);
+    expect(done.result?.tamisReferenceNumber).toMatch(/^TC-[0-9A-HJKMNP-TV-Z]{16}$/);
+    expect(done.result?.authorizedPerson).toEqual(PERSON);
+    if (condition === 'COVERED') expect([done.result?.medicalPremium, done.result?.excess]).toEqual([60, 100]);
     // Completing again answers the same result; GET reads it.
     const again = (await call(t, quoteId, 'POST', '/complete')).json();
-    expect(again.result.tamisReferenceNumber).toBe(done.result.tamisReferenceNumber);
+    expect(again.result.tamisReferenceNumber).toBe(done.result?.tamisReferenceNumber);
     expect((await call(t, quoteId, 'GET')).json()).toEqual(done);
   });
 
   it('needs no screening when every gate is answered NO', async () => {
     const t = getApp();
     const done = await walk(t, await newQuote(t), [], true);
-    expect(done.result.outcome).toBe('NO_SCREENING_NEEDED');
-    expect(done.result.conditions).toEqual([]);
+    expect(done.result?.outcome).toBe('NO_SCREENING_NEEDED');
+    expect(done.result?.conditions).toEqual([]);
   });
 
   it('refuses a bad answer with a 400 naming the question, not the answer', async () => {
@@ -138,27 +139,24 @@ describe('screening API', () => {
     await call(t, quoteId, 'POST', '', { authorizedPerson: PERSON });
     const other = await call(t, quoteId, 'GET', '', undefined, 'B');
     expect([other.statusCode, other.json().validation.errors[0].code]).toEqual([404, 'QUOTE_NOT_FOUND']);
-    const code = async (res: Awaited<ReturnType<typeof call>>) => [
+    const code = (res: Awaited<ReturnType<typeof call>>): unknown[] => [
       res.statusCode,
-      res.json().validation.errors[0].code,
+      res.json<{ validation: { errors: { code: string }[] } }>().validation.errors[0]?.code,
     ];
-    expect(await code(await call(t, quoteId, 'POST', '', { authorizedPerson: PERSON }, 'A', 'adult-2'))).toEqual([
+    expect(code(await call(t, quoteId, 'POST', '', { authorizedPerson: PERSON }, 'A', 'adult-2'))).toEqual([
       422,
       'NOT_OPTED_IN_FOR_SCREENING',
     ]);
-    expect(await code(await call(t, quoteId, 'POST', '', { authorizedPerson: PERSON }, 'A', 'nobody'))).toEqual([
+    expect(code(await call(t, quoteId, 'POST', '', { authorizedPerson: PERSON }, 'A', 'nobody'))).toEqual([
       404,
       'TRAVELLER_NOT_FOUND',
     ]);
     const basic = await newQuote(t, 103);
-    expect(await code(await call(t, basic, 'POST', '', { authorizedPerson: PERSON }))).toEqual([
+    expect(code(await call(t, basic, 'POST', '', { authorizedPerson: PERSON }))).toEqual([
       422,
       'SCREENING_NOT_OFFERED',
     ]);
-    expect(await code(await call(t, quoteId, 'GET', '', undefined, 'A', 'adult-2'))).toEqual([
-      404,
-      'SCREENING_NOT_FOUND',
-    ]);
+    expect(code(await call(t, quoteId, 'GET', '', undefined, 'A', 'adult-2'))).toEqual([404, 'SCREENING_NOT_FOUND']);
   });
 
   it('reads STALE once the trip changes, and starting again replaces it', async () => {
@@ -182,7 +180,7 @@ describe('screening API', () => {
     });
     expect([answer.statusCode, answer.json().validation.errors[0].code]).toEqual([409, 'SCREENING_NOT_IN_PROGRESS']);
     const redone = await walk(t, quoteId, ['TEST_EXCLUDED']);
-    expect([redone.status, redone.result.outcome]).toEqual(['COMPLETED', 'COVERED_WITH_EXCLUSIONS']);
+    expect([redone.status, redone.result?.outcome]).toEqual(['COMPLETED', 'COVERED_WITH_EXCLUSIONS']);
   });
 
   it('keeps the answers, the person and the condition codes sealed in the table', async () => {
