@@ -45,6 +45,8 @@ import { webhooksOfEventLog } from './events/webhooks/fan-out.js';
 import type { EventWebhooks } from './events/model.js';
 import { eventsRoutes } from './events/routes.js';
 import { statementsRoutes } from './statements/routes.js';
+import { screeningRoutes } from './screening/routes.js';
+import { liveScreeningEngines, type ScreeningEngineFor } from './screening/live-engine.js';
 import { eventWebhooks } from './events/openapi-webhooks.js';
 import { limitPartnerRequests, registerRateLimits } from './http/limits/rate-limits.js';
 import { fastifyTrustProxy } from './http/client-address.js';
@@ -59,6 +61,8 @@ export interface BuildAppOptions {
   readonly webhookResolver?: Resolver;
   /** The webhooks area's side of the event log: each event's deliveries and their outbox message. */
   readonly eventWebhooks?: EventWebhooks;
+  /** The screening engine of a catalogue version (tests with in-memory quote ports pass one). */
+  readonly screeningEngineFor?: ScreeningEngineFor;
 }
 
 /** Assembles the HTTP application from cross-cutting plugins and the domain areas. No logic here. */
@@ -142,7 +146,13 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         // After the guard: budgets are per partner, by route class.
         limitPartnerRequests(protectedApi, rateLimits);
         await protectedApi.register(productRoutes, { context, frontCache });
-        await protectedApi.register(quotesRoutes, { context, ports: options.quotePorts ?? quotePortsFor(context) });
+        const quotePorts = options.quotePorts ?? quotePortsFor(context);
+        await protectedApi.register(quotesRoutes, { context, ports: quotePorts });
+        await protectedApi.register(screeningRoutes, {
+          context,
+          ports: quotePorts,
+          engineFor: options.screeningEngineFor ?? liveScreeningEngines(context),
+        });
         await protectedApi.register(policiesRoutes, { context });
         await protectedApi.register(documentsRoutes, { context });
         await protectedApi.register(purchaseRoutes, { context });

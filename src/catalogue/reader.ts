@@ -5,7 +5,8 @@ import { CatalogueNotLoaded } from './errors.js';
 import type { BrandFile, QuoteConfigFile } from './file-schemas.js';
 import type { BrandCatalogue, BrandServicing, CompiledCatalogue, Destination, HomeCountry, PlanVersion } from './model.js';
 import type { RateTable } from '../pricing/rate-tables.js';
-import { documentsOf, latestVersion, pdsFilesOf, type PdsFile } from './repository.js';
+import { documentsOf, latestVersion, pdsFilesOf, versionById, type PdsFile } from './repository.js';
+import { setBounded } from '../kernel/cache/bounded-map.js';
 import { NO_BRAND_SCREENING, NO_SCREENING, type BrandScreening, type ScreeningCatalogue } from './screening.js';
 import { NO_SERVICING } from './servicing.js';
 
@@ -68,6 +69,9 @@ export interface CatalogueReaderOptions {
   readonly refreshMs: number;
 }
 
+/** Earlier versions kept in memory for quotes priced on them (each is the whole catalogue). */
+const EARLIER_VERSIONS_KEPT = 4;
+
 /**
  * Serves the current catalogue version from memory. At most every `refreshMs` it asks the
  * database for the latest version id (one cheap query) and loads the new version when it changed.
@@ -76,6 +80,7 @@ export class CatalogueReader {
   private current: CatalogueSnapshot | undefined;
   private checkedAt = -Infinity;
   private pending: Promise<CatalogueSnapshot> | undefined;
+  private readonly earlier = new Map<number, CatalogueSnapshot>();
 
   constructor(
     private readonly db: Db,
@@ -94,6 +99,22 @@ export class CatalogueReader {
   /** The current version id when it was confirmed within `refreshMs`; else undefined (call `snapshot`). */
   freshVersionId(): number | undefined {
     return this.current && performance.now() - this.checkedAt < this.options.refreshMs ? this.current.versionId : undefined;
+  }
+
+  /**
+   * The snapshot of one version (a quote priced on it reads its rules): the current one from
+   * memory, an earlier one loaded once and kept (a few at most); undefined for an unknown id.
+   */
+  async snapshotOfVersion(versionId: number): Promise<CatalogueSnapshot | undefined> {
+    const current = await this.snapshot();
+    if (current.versionId === versionId) return current;
+    const kept = this.earlier.get(versionId);
+    if (kept) return kept;
+    const version = await versionById(this.db, versionId);
+    if (!version) return undefined;
+    const loaded = await loadSnapshot(this.db, version.id, version.importedAt);
+    setBounded(this.earlier, versionId, loaded, EARLIER_VERSIONS_KEPT);
+    return loaded;
   }
 
   /** Forget the freshness check (an import in this process calls it). */

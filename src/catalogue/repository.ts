@@ -19,6 +19,11 @@ export async function latestVersion(db: Executor): Promise<StoredVersion | undef
   return row && toVersion(row);
 }
 
+export async function versionById(db: Executor, id: number): Promise<StoredVersion | undefined> {
+  const row = await db.selectFrom('catalogue_version').select(VERSION_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row && toVersion(row);
+}
+
 export async function insertVersion(tx: Tx, hashes: { contentHash: string; sourceHash: string }, importedAt: string, summary: object): Promise<number> {
   const row = await tx
     .insertInto('catalogue_version')

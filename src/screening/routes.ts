@@ -1,0 +1,102 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { principalOf } from '../auth/principal.js';
+import { errorResponses } from '../http/schemas.js';
+import type { QuotePorts } from '../quotes/ports.js';
+import { toContractScreening } from './contract.js';
+import type { ScreeningEngineFor } from './live-engine.js';
+import { Screening, ScreeningAnswersRequest, ScreeningParams, StartScreeningRequest } from './schemas.js';
+import { answerScreening, completeScreening, readScreening, startScreening, type ScreeningDeps } from './service.js';
+
+const tags = ['screening'];
+const PATH = '/quotes/v2/:brandCode/quote/:quoteId/travellers/:guid/screening';
+const NOT_IDEMPOTENCY_KEYED =
+  'Safe to repeat without `Idempotency-Key` (none is honoured: a kept answer would store health data in clear): answering a question again replaces its answer, completing again answers the same result.';
+const OWN =
+  'A quote of another partner, or an unknown id, answers 404 `QUOTE_NOT_FOUND`; an unknown traveller 404 `TRAVELLER_NOT_FOUND`.';
+
+/** Medical screening of a quote's traveller (issue 30). HTTP only. */
+export const screeningRoutes: FastifyPluginAsyncTypebox<{
+  context: AppContext;
+  ports: QuotePorts;
+  engineFor: ScreeningEngineFor;
+}> = (app, { context, ports, engineFor }) => {
+  const deps: ScreeningDeps = {
+    db: context.db,
+    clock: context.clock,
+    secret: context.config.auth.keyEncryptionSecret,
+    engineFor,
+    catalogue: ports.catalogue,
+  };
+  const at = (p: { brandCode: string; quoteId: string; guid: string }) =>
+    [p.brandCode as Parameters<typeof readScreening>[2], p.quoteId, p.guid] as const;
+
+  app.post(
+    PATH,
+    {
+      schema: {
+        tags,
+        operationId: 'startScreening',
+        summary: "Start a traveller's medical screening",
+        description: `Starts the screening of the traveller \`guid\` (a \`policyHolders[].guid\`), answered by \`authorizedPerson\`; replaces an earlier one (a STALE screening must be started again). 422 \`PLAN_NOT_CHOSEN\`, \`SCREENING_NOT_OFFERED\` (the plan screens no conditions), \`NOT_OPTED_IN_FOR_SCREENING\`; 409 \`QUOTE_PURCHASED\`/\`QUOTE_PURCHASE_INITIATED\`. ${OWN}`,
+        params: ScreeningParams,
+        body: StartScreeningRequest,
+        response: { 200: Screening, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 503) },
+      },
+    },
+    async (request) =>
+      toContractScreening(
+        await startScreening(deps, principalOf(request), ...at(request.params), request.body.authorizedPerson),
+      ),
+  );
+
+  app.post(
+    `${PATH}/answers`,
+    {
+      schema: {
+        tags,
+        operationId: 'answerScreening',
+        summary: 'Answer screening questions',
+        description: `Adds answers and returns the next questions. A refused answer is a 400 whose Notification has \`code\` \`ANSWER_<problem>\` (\`ANSWER_UNKNOWN_QUESTION\`, \`ANSWER_NOT_ASKED\`, \`ANSWER_UNKNOWN_CHOICE\`, \`ANSWER_ONE_CHOICE_ONLY\`, \`ANSWER_NO_CHOICE\`) and \`property\` \`answers.<questionId>\`, never the answer. 409 \`SCREENING_NOT_IN_PROGRESS\` once completed or stale. ${NOT_IDEMPOTENCY_KEYED} ${OWN}`,
+        params: ScreeningParams,
+        body: ScreeningAnswersRequest,
+        response: { 200: Screening, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503) },
+      },
+    },
+    async (request) =>
+      toContractScreening(
+        await answerScreening(deps, principalOf(request), ...at(request.params), request.body.answers),
+      ),
+  );
+
+  app.post(
+    `${PATH}/complete`,
+    {
+      schema: {
+        tags,
+        operationId: 'completeScreening',
+        summary: 'Complete the screening and assess it',
+        description: `Assesses the answers: \`result\` with \`tamisReferenceNumber\`, outcome per traveller and condition, score, medical premium and excess (major units). 409 \`SCREENING_INCOMPLETE\` while questions remain. ${NOT_IDEMPOTENCY_KEYED} ${OWN}`,
+        params: ScreeningParams,
+        response: { 200: Screening, ...errorResponses(400, 401, 403, 404, 409, 503) },
+      },
+    },
+    async (request) => toContractScreening(await completeScreening(deps, principalOf(request), ...at(request.params))),
+  );
+
+  app.get(
+    PATH,
+    {
+      schema: {
+        tags,
+        operationId: 'getScreening',
+        summary: "Read a traveller's screening",
+        description: `IN_PROGRESS with the next questions, COMPLETED with the result, or STALE when the quote's destinations, dates, plan or the traveller's date of birth changed since (start again). 404 \`SCREENING_NOT_FOUND\` before a start. ${OWN}`,
+        params: ScreeningParams,
+        response: { 200: Screening, ...errorResponses(400, 401, 403, 404, 503) },
+      },
+    },
+    async (request) => toContractScreening(await readScreening(deps, principalOf(request), ...at(request.params))),
+  );
+  return Promise.resolve();
+};

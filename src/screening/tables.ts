@@ -1,0 +1,43 @@
+import type { Selectable } from 'kysely';
+
+/**
+ * One traveller's medical screening of a quote. `*_sealed` columns hold health or personal data
+ * sealed with the key-encryption secret (screening/repository.ts); outcome and amounts are clear.
+ */
+export interface ScreeningTable {
+  /** Public id (a random UUID v7). */
+  id: string;
+  /** The quote's public id. */
+  quote_id: string;
+  partner_id: number;
+  traveller_guid: string;
+  /** IN_PROGRESS or COMPLETED (STALE is read, not stored). */
+  status: string;
+  catalogue_version: string;
+  trip_fingerprint: string;
+  authorized_person_sealed: string | null;
+  answers_sealed: string | null;
+  conditions_sealed: string | null;
+  reference_number: string | null;
+  traveller_outcome: string | null;
+  score: number | null;
+  medical_premium_minor: number | null;
+  excess_minor: number | null;
+  signposting: number | null;
+  currency_code: string;
+  screening_date: string | null;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScreeningTables {
+  screening: ScreeningTable;
+}
+
+export type ScreeningRow = Selectable<ScreeningTable>;
+
+declare module '../db/database.js' {
+  /** This area's tables, part of the one `Database` type (db/ imports no area). */
+  interface Database extends ScreeningTables {}
+}
