@@ -78,7 +78,7 @@ function quote(overrides: Partial<StoredQuote> = {}): StoredQuote {
   };
 }
 
-const facts: ReadinessFacts = { plan: PLAN, today: '2026-11-22', partnerGroupIds: [] };
+const facts: ReadinessFacts = { plan: PLAN, today: '2026-11-22', partnerGroupIds: [], screenings: [] };
 const agreed = (...ids: number[]) => ({
   quote: {
     id: 'q1',
