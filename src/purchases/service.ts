@@ -121,6 +121,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     createdByUserId: call.buyer.userId,
     client: call.client,
     today,
+    screenings,
   });
   const issueRequest = { ...policyRequest, paymentMethod };
   const at = deps.clock().toISOString();
