@@ -19,7 +19,7 @@ const withPremiums = rateTableArb
           const premium = premiums[i];
           return premium === undefined ? [] : [{ planCode: 'P1', travellerGuid: t.guid, premium }];
         });
-        return { request: { ...request, planCodes: ['P1', 'P2'] } as PricingRequest, medicalPremiums };
+        return { request: { ...request, planCodes: ['P1', 'P2'] }, medicalPremiums };
       }),
   );
 

@@ -46,7 +46,7 @@ export function answersFor(e: ScreeningEngine, trip: ScreeningTrip, conditions: 
     if (first) answers[first.id] = ['YES'];
     Object.assign(answers, { travelMode: ['AIR'], conditions: [...conditions] });
   }
-  const left = e.nextQuestions(trip, answers as ScreeningAnswers);
+  const left = e.nextQuestions(trip, answers);
   if (left.length > 0) throw new Error(`questions left: ${left.map((q) => q.id).join(', ')}`);
   return answers as ScreeningAnswers;
 }
