@@ -30,11 +30,13 @@ const priced = (request: PricingRequest, planCode: string): PlanPrice | undefine
 
 describe('medical premium properties', () => {
   it('totals include each opted-in traveller’s medical premium exactly once; opted-out travellers pay none', () => {
+    let checked = 0;
     fc.assert(
       fc.property(withPremiums, ({ request, medicalPremiums }) => {
         const without = priced(request, 'P1');
         const withMedical = priced({ ...request, medicalPremiums }, 'P1');
         if (!without || !withMedical) return;
+        if (medicalPremiums.length > 0) checked += 1;
         const lines = withMedical.result.optionPriceResults.filter((o) => o.optionTypeCode === MEDICAL_OPTION_TYPE);
         // One line per opted-in traveller, none for the others.
         expect(lines.map((l) => l.policyHolderGuid).sort()).toEqual(medicalPremiums.map((m) => m.travellerGuid).sort());
@@ -69,6 +71,8 @@ describe('medical premium properties', () => {
       }),
       { numRuns: 300 },
     );
+    // The property was exercised on priced plans with screened travellers, not only vacuously.
+    expect(checked).toBeGreaterThan(20);
   });
 
   it('leaves the plans that were not screened unchanged', () => {
