@@ -17,6 +17,7 @@ import { difference, partsOf, withFee } from './parts.js';
 import { changeStart, paidSoFar, paymentMethodOf } from './policy-facts.js';
 import { insertChange, latestAmendedInput } from './repository.js';
 import { AMENDMENT_FEE, amendmentProblems } from './rules.js';
+import { screeningChangeProblems } from './screening-changes.js';
 
 /**
  * An amendment's preview (docs/api-contract.md, "Amendments"): the policy's new trip, travellers
@@ -99,7 +100,10 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
     body: { input: { ...call.input, planId: plan.planId } },
     now,
     ...(departed ? { quoteDate: judgedOn } : {}),
+    // The travellers' screenings keep their medical premiums in the amended price.
+    quoteId: policy.quoteId,
   });
+  const screenings = await deps.ports.screenings.ofQuote(policy.quoteId);
   const next = evaluation.input;
   const rules = servicingRulesOf(brand, policy.plan.code);
   // The plan is compared by its code: the version sold today may have another id; another plan's id is a change.
@@ -110,6 +114,12 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
     ...(evaluation.validation.errors ?? []).filter(isBlocking),
     ...amendmentProblems(rules, { departed, current, next: { ...next, planId: samePlan ? current.planId : sent } }),
     ...holderProblems(next),
+    ...screeningChangeProblems(
+      current,
+      next,
+      { current: policy.plan.code, next: samePlan ? policy.plan.code : String(sent) },
+      screenings,
+    ),
   );
   const price = evaluation.pricing.prices.find((p) => p.planId === plan.planId);
   if (!price) notifications.push(problem('NOT_PRICED', 'The amended policy could not be priced.', 'input'));

@@ -9,6 +9,7 @@ import {
   priceSpecifiedItems,
   type PricedOption,
 } from './options.js';
+import { priceMedical } from './medical.js';
 import { indexRateTable, type PlanIndex, type RateIndex } from './rate-index.js';
 import type { PricingRequest } from './request.js';
 import { notPriceable, type NotPriceable, type OptionPriceResult, type PlanPricing } from './results.js';
@@ -58,8 +59,10 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
   const cancellation = priceCancellation(plan, request, rates);
   if (isNotPriceable(cancellation)) return cancellation;
 
+  const medical = priceMedical(planCode, request, plan.plan.commissionPercentage);
+
   // Taxes on the whole premium, then shared out to the components that carry them.
-  const options = [...basic.map((b) => b.option), adventure, specifiedItems, cancellation];
+  const options = [...basic.map((b) => b.option), adventure, specifiedItems, cancellation, ...medical];
   const components = [base, ...options.filter((o): o is PricedOption => o !== undefined)];
   const taxes = policyTaxes(index, request.homeCountryCode, request.homeProvinceCode, sum(components.map(premiumOf)));
   const taxShares = allocateTaxes(taxes, components.map(premiumOf));
@@ -76,6 +79,7 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
     adventure: withTaxes(adventure),
     specifiedItems: withTaxes(specifiedItems),
     cancellation: withTaxes(cancellation),
+    medical: medical.map((m) => Object.assign({}, m, { taxComponents: taxed.get(m) ?? [] })),
   };
   const head = { standardExcess: plan.plan.standardExcess, campaignDiscountPercentage: campaignPercentage };
   return {
@@ -92,6 +96,7 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
         parts.adventure,
         parts.specifiedItems,
         parts.cancellation,
+        ...(parts.medical ?? []),
       ].filter((o): o is OptionPriceResult => o !== undefined),
     }),
     summary: summarise(parts, head, taxes),

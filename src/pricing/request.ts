@@ -41,6 +41,16 @@ export interface PricingRequest {
   partnerCode?: string | undefined;
   /** The quote date, YYYY-MM-DD (campaign validity). */
   quoteDate: string;
+  /** Medical screening premiums of the travellers opted in for cover (each for the plan screened). */
+  medicalPremiums?: readonly MedicalPremium[] | undefined;
+}
+
+/** A traveller's medical premium as the screening engine assessed it, for one plan. */
+export interface MedicalPremium {
+  planCode: string;
+  travellerGuid: string;
+  /** Minor units; 0 when covered without loading. */
+  premium: Minor;
 }
 
 /**

@@ -61,6 +61,8 @@ export interface OptionPriceResultDetail extends PriceBreakdown {
 export interface OptionPriceResult extends PriceBreakdown {
   optionId: number;
   optionTypeCode: string;
+  /** Per-traveller lines (MEDICAL): the traveller. */
+  policyHolderGuid?: string;
   /** Cover amount: cancellation limit, or total declared value of specified items. */
   optionCoverageAmount?: Minor;
   minNetListPrice?: Minor;
@@ -107,6 +109,8 @@ export interface OptionItemPriceSummary {
 export interface OptionPriceSummary {
   optionId: number;
   optionType: string;
+  /** Per-traveller lines (MEDICAL): the traveller. */
+  policyHolderGuid?: string;
   /** Option premium after discounts, before taxes. */
   price: Minor;
   campaignDiscount: Minor;

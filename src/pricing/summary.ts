@@ -15,6 +15,8 @@ export interface PricedComponents {
   adventure?: OptionPriceResult | undefined;
   specifiedItems?: OptionPriceResult | undefined;
   cancellation?: OptionPriceResult | undefined;
+  /** One MEDICAL line per screened traveller opted in for cover (none when absent). */
+  medical?: readonly OptionPriceResult[];
 }
 
 /**
@@ -32,6 +34,7 @@ export function summarise(
     parts.adventure,
     parts.specifiedItems,
     parts.cancellation,
+    ...(parts.medical ?? []),
   ].filter((o): o is OptionPriceResult => o !== undefined);
   const components = [base, ...options];
   return {
@@ -48,7 +51,11 @@ export function summarise(
     },
     specifiedItemOptionPrice: parts.specifiedItems && optionSummary(parts.specifiedItems),
     adventureActivitiesOptionPrice: parts.adventure && optionSummary(parts.adventure),
-    basicOptionPrices: parts.basic.map((b) => Object.assign(optionSummary(b.option), { displayOrder: b.displayOrder })),
+    // The contract's summary has no medical slot: MEDICAL lines follow the basic options, one per traveller.
+    basicOptionPrices: [
+      ...parts.basic.map((b) => Object.assign(optionSummary(b.option), { displayOrder: b.displayOrder })),
+      ...(parts.medical ?? []).map(optionSummary),
+    ],
     tripCancellationPrice: parts.cancellation && optionSummary(parts.cancellation),
   };
 }
@@ -57,6 +64,7 @@ function optionSummary(option: OptionPriceResult): OptionPriceSummary {
   return {
     optionId: option.optionId,
     optionType: option.optionTypeCode,
+    ...(option.policyHolderGuid !== undefined ? { policyHolderGuid: option.policyHolderGuid } : {}),
     price: premiumOf(option),
     campaignDiscount: option.saleCampaignDiscount,
     partnerDiscount: option.salePartnerDiscount,

@@ -3,6 +3,7 @@ import { catalogueOf } from '../catalogue/service.js';
 import type { AppContext } from '../context.js';
 import type { PaymentGateways } from '../payments/gateway.js';
 import type { PurchaseDeps } from './service.js';
+import { screeningsFor } from '../quotes/live-ports.js';
 
 /** The purchase's collaborators for an app or a command: database, gateway, catalogue, clock. */
 export function purchaseDepsFor(context: AppContext, gateways: PaymentGateways, log?: FastifyBaseLogger): PurchaseDeps {
@@ -11,6 +12,7 @@ export function purchaseDepsFor(context: AppContext, gateways: PaymentGateways, 
     gateways,
     clock: context.clock,
     catalogue: catalogueOf(context),
+    screenings: screeningsFor(context),
     ...(log ? { log } : {}),
     // The config refuses the hook in production.
     ...(context.config.env !== 'production' && context.config.purchaseCrashAfter

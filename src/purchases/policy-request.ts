@@ -9,6 +9,7 @@ import { currencyFacts } from '../kernel/money/currency.js';
 import { minorDigits, toMinor } from '../kernel/money/units.js';
 import type { PolicyHolderInput, QuoteInput, QuotePriceSummary } from '../quotes/schemas.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
+import type { TravellerScreening } from '../screening/model.js';
 
 /** What a purchase knows that a policy records, gathered once when the purchase starts (pure). */
 
@@ -32,6 +33,8 @@ export interface PolicyRequestFacts {
   readonly client: { ipAddress?: string; userAgent?: string };
   /** Today in the brand's zone (ages are taken at the quote date, AGEATQUOTE). */
   readonly today: string;
+  /** The travellers' medical screenings at purchase (TravelClearSummary); none when absent. */
+  readonly screenings?: readonly TravellerScreening[];
 }
 
 /** A catalogue id, when the version the policy was priced from declares it (older versions did not). */
@@ -82,7 +85,35 @@ function ageOn(holder: PolicyHolderInput, today: string): number | undefined {
   return holder.age !== undefined && holder.age >= 0 ? holder.age : undefined;
 }
 
-function person(holder: PolicyHolderInput, today: string, index: number): InsuredPerson {
+/**
+ * The traveller's TravelClearSummary: covered when opted in for cover and not DECLINED; the excess
+ * is the plan's standard excess plus the screening's extra excess (minor units).
+ */
+function travelClearOf(
+  holder: PolicyHolderInput,
+  screening: TravellerScreening | undefined,
+  planExcess: number,
+): InsuredPerson['travelClear'] {
+  const option = holder.travelClearOption;
+  if (!option) return undefined;
+  const assessment = screening?.status === 'COMPLETED' ? screening.assessment : undefined;
+  const optedIn = option.isOptedInForCover === true;
+  if (!screening || !assessment) return { isCovered: optedIn };
+  return {
+    ...(screening.reference ? { tamisReferenceNumber: screening.reference } : {}),
+    ...(screening.screenedAt ? { screeningDate: screening.screenedAt } : {}),
+    ...(screening.authorizedPerson ? { authorizedPerson: screening.authorizedPerson } : {}),
+    isCovered: optedIn && assessment.outcome !== 'DECLINED',
+    excessMinor: planExcess + (optedIn ? assessment.excessMinor : 0),
+  };
+}
+
+function person(
+  holder: PolicyHolderInput,
+  today: string,
+  index: number,
+  travelClear: InsuredPerson['travelClear'],
+): InsuredPerson {
   const age = ageOn(holder, today);
   return {
     guid: holder.guid ?? `holder-${index + 1}`,
@@ -93,9 +124,7 @@ function person(holder: PolicyHolderInput, today: string, index: number): Insure
     ...(holder.dateOfBirth ? { dateOfBirth: holder.dateOfBirth } : {}),
     ...(holder.emailAddress ? { emailAddress: holder.emailAddress } : {}),
     ...(holder.phoneNumber ? { mobileNumber: holder.phoneNumber } : {}),
-    ...(holder.travelClearOption
-      ? { travelClear: { isCovered: holder.travelClearOption.isOptedInForCover === true } }
-      : {}),
+    ...(travelClear ? { travelClear } : {}),
   };
 }
 
@@ -153,7 +182,12 @@ export function buildPolicyRequest(facts: PolicyRequestFacts): PolicyIssueReques
   const home = snapshot.homeCountries.get(homeCode);
   const province = home?.provinces.find((p) => p.code === input.homeAddress?.provinceCode?.toUpperCase());
   const digits = minorDigits(plan.currencyCode);
-  const holders = (input.policyHolders ?? []).map((h, i) => ({ holder: h, person: person(h, today, i) }));
+  const screeningOf = (h: PolicyHolderInput) => facts.screenings?.find((s) => s.travellerGuid === h.guid);
+  const travelClear = (h: PolicyHolderInput) => travelClearOf(h, screeningOf(h), price.standardExcess ?? 0);
+  const holders = (input.policyHolders ?? []).map((h, i) => ({
+    holder: h,
+    person: person(h, today, i, travelClear(h)),
+  }));
   const codes = [...new Set((input.destinationCountryCodes ?? []).map((c) => c.toUpperCase()))];
   const departureDate = input.departureDate ?? today;
   const ids = input.externalIdentifiers;

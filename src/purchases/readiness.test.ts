@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlanVersion, Term } from '../catalogue/model.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import { assessReadiness, purchaseTerms, type ReadinessFacts } from './readiness.js';
+import { screened, type TestCondition } from '../../test/screening/screened.js';
 
 const term = (termConditionId: number, extra: Partial<Term> = {}): Term => ({
   termConditionId,
@@ -81,7 +82,7 @@ function quote(overrides: Partial<StoredQuote> = {}): StoredQuote {
   };
 }
 
-const facts: ReadinessFacts = { plan: PLAN, today: '2026-11-22', partnerGroupIds: [] };
+const facts: ReadinessFacts = { plan: PLAN, today: '2026-11-22', partnerGroupIds: [], screenings: [] };
 const agreed = (...ids: number[]) => ({
   quote: {
     id: 'q1',
@@ -189,5 +190,26 @@ describe('purchase readiness', () => {
         .notifications.map((n) => n.code)
         .sort(),
     ).toEqual(['DATE_OF_BIRTH_CHANGED', 'TOO_MANY_POLICY_HOLDERS']);
+  });
+
+  it('refuses before any money moves: a declined traveller, a referral, a stale or missing screening', async () => {
+    const optedIn = quote();
+    const holder = optedIn.input.policyHolders?.[0];
+    if (!holder) throw new Error('no holder');
+    holder.travelClearOption = { optionType: 'TRAVELCLEAR', isOptedInForScreening: true, isOptedInForCover: true };
+    const codesWith = async (conditions: TestCondition[], status: 'COMPLETED' | 'STALE' = 'COMPLETED') =>
+      assessReadiness(optedIn, agreed(1), {
+        ...facts,
+        screenings: [await screened('a', conditions, { status })],
+      }).notifications.map((n) => `${n.code} ${n.property}`);
+    const at = 'quote.input.policyHolders[0].travelClearOption';
+    expect(await codesWith(['TEST_DECLINE_TRAVELLER'])).toEqual([`SCREENING_DECLINED ${at}`]);
+    expect(await codesWith(['TEST_REFERRED'])).toEqual([`SCREENING_REFERRED ${at}`]);
+    expect(await codesWith(['TEST_COVERED'], 'STALE')).toContain(`SCREENING_STALE ${at}`);
+    const missing = assessReadiness(optedIn, agreed(1), facts).notifications.map((n) => `${n.code} ${n.property}`);
+    expect(missing).toContain(`SCREENING_REQUIRED ${at}`);
+    // Covered, excluded or declined conditions (not the whole traveller) can be bought.
+    expect(await codesWith(['TEST_COVERED', 'TEST_EXCLUDED', 'TEST_DECLINED'])).toEqual([]);
+    expect(await codesWith([])).toEqual([]);
   });
 });

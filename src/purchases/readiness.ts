@@ -5,6 +5,8 @@ import { dataReaches, stageRank } from '../quotes/stages.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import { problem } from '../kernel/notifications/problems.js';
 import type { PurchaseRequest } from './schemas.js';
+import type { TravellerScreening } from '../screening/model.js';
+import { screeningPurchaseProblems } from '../quotes/screening-rules.js';
 
 /**
  * Whether a stored quote can be paid for, and the input it is bought with (pure rules, no I/O).
@@ -23,6 +25,8 @@ export interface ReadinessFacts {
   readonly today: string;
   /** The partner's groups (terms reserved to groups apply only to their members). */
   readonly partnerGroupIds: readonly number[];
+  /** The travellers' medical screenings of the quote. */
+  readonly screenings: readonly TravellerScreening[];
 }
 
 export interface Readiness {
@@ -188,8 +192,10 @@ export function assessReadiness(quote: StoredQuote, body: PurchaseRequest, facts
       ),
     );
   }
-  const reach = dataReaches(quote.stage, input);
+  const reach = dataReaches(quote.stage, input, facts.screenings);
   if (stageRank(reach.stage) < stageRank(READY_STAGE)) notifications.push(...notReady(reach));
+  // Screening refusals come before any money moves (docs/api-contract.md, "Medical screening").
+  notifications.push(...screeningPurchaseProblems(input, facts.screenings));
   if (facts.plan)
     notifications.push(...declarationProblems(purchaseTerms(facts.plan, input, facts.partnerGroupIds), input));
   return { notifications, input, price, stage: reach.stage };

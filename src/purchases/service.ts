@@ -21,6 +21,7 @@ import { startPurchase } from './commits.js';
 import { isRetryableEnd, OPEN_STATES, purchaseIdOfSubject, type NewPurchase, type Purchase } from './model.js';
 import { buildPolicyRequest } from './policy-request.js';
 import { assessReadiness } from './readiness.js';
+import type { QuoteScreenings } from '../quotes/ports.js';
 import { findPurchase, findPurchaseOfQuote, startedPurchase } from './repository.js';
 import { OnAccountNotEnabled, PurchaseInProgress, PurchaseQuoteNotFound, QuoteIdRequired } from './errors.js';
 import { isOnAccountPurchaseEnabled } from '../auth/repository.js';
@@ -30,6 +31,8 @@ import type { PurchaseRequest } from './schemas.js';
 
 export interface PurchaseDeps extends FlowDeps {
   readonly catalogue: CatalogueReader;
+  /** The travellers' medical screenings of a quote (TravelClear). */
+  readonly screenings: QuoteScreenings;
 }
 
 /** The partner user buying: the part of the caller's principal a purchase records. */
@@ -93,7 +96,9 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
 
   const today = dateIn(deps.clock(), brandTimeZone(snapshot, brand));
   const plan = brand.plans.find((p) => p.planId === quote.input.planId);
+  const screenings = await deps.screenings.ofQuote(quote.id);
   const readiness = assessReadiness(quote, call.body, {
+    screenings,
     plan,
     today,
     partnerGroupIds: partnerGroupsOf(brand, call.buyer.partnerCode),
@@ -116,6 +121,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     createdByUserId: call.buyer.userId,
     client: call.client,
     today,
+    screenings,
   });
   const issueRequest = { ...policyRequest, paymentMethod };
   const at = deps.clock().toISOString();

@@ -8,6 +8,7 @@ import type { QuotePricingRequest, QuotePorts, QuoteConfiguration } from './port
 import { compileCleaner } from '../http/json/schema-clean.js';
 import { QuoteInput, type QuoteRequest, type QuoteStage } from './schemas.js';
 import { resolveStage } from './stages.js';
+import { medicalPremiums, screeningNotices } from './screening-rules.js';
 import type { PricingRecord } from './stored-quote.js';
 import { isBlocking } from '../kernel/notifications/problems.js';
 import { validateQuote, type QuoteFacts } from './validation/validate-quote.js';
@@ -110,6 +111,8 @@ export async function evaluateQuote(
     now: Date;
     /** Judge dates and ages at this date instead of today (amendments of a trip under way). */
     quoteDate?: string;
+    /** A stored quote's id: its travellers' medical screenings are priced and staged. */
+    quoteId?: string;
   },
 ): Promise<Evaluation> {
   const { brandCode, now } = request;
@@ -124,6 +127,7 @@ export async function evaluateQuote(
     campaignCode ? ports.catalogue.campaign(brandCode, campaignCode) : Promise.resolve(undefined),
     ports.catalogue.versionInForce(brandCode, now),
   ]);
+  const screenings = request.quoteId === undefined ? [] : await ports.screenings.ofQuote(request.quoteId);
   const { notifications, facts } = validateQuote(input, {
     brandCode,
     partnerCode: request.partnerCode,
@@ -141,7 +145,9 @@ export async function evaluateQuote(
       ? pricingRequest(brandCode, request.partnerCode, input, facts, configuration)
       : undefined;
   if (priceable) {
-    const outcome = await ports.pricing.priceQuote(priceable);
+    const outcome = await ports.pricing.priceQuote(
+      Object.assign({}, priceable, { medicalPremiums: medicalPremiums(input, screenings) }),
+    );
     notifications.push(...outcome.notifications);
     pricing = {
       currencyCode: outcome.currencyCode,
@@ -155,8 +161,9 @@ export async function evaluateQuote(
     input,
     facts,
     hasErrors: notifications.some(isBlocking),
+    screenings,
   });
-  const all: Notification[] = [...notifications, ...staged.notifications];
+  const all: Notification[] = [...notifications, ...screeningNotices(input, screenings), ...staged.notifications];
   return {
     // Only what is set: stored JSON and answers carry no undefined members.
     input: jsonCopy(withNestedValidation(input, all)),

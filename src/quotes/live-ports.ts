@@ -1,11 +1,21 @@
 import { catalogueOf } from '../catalogue/service.js';
 import type { AppContext } from '../context.js';
 import { catalogueQuotePort } from './catalogue-port.js';
-import type { QuotePorts } from './ports.js';
+import type { QuotePorts, QuoteScreenings } from './ports.js';
 import { enginePricingPort } from './pricing-port.js';
 
 /** The ports of a running app: the shared in-memory catalogue and the rating engine. */
 export function quotePortsFor(context: AppContext): QuotePorts {
   const reader = catalogueOf(context);
-  return { catalogue: catalogueQuotePort(reader), pricing: enginePricingPort(reader) };
+  return {
+    catalogue: catalogueQuotePort(reader),
+    pricing: enginePricingPort(reader),
+    screenings: screeningsFor(context),
+  };
+}
+
+/** The travellers' screenings of a stored quote, for the quotes and purchase areas. */
+export function screeningsFor(_context: AppContext): QuoteScreenings {
+  // wired to the screening service at merge
+  return { ofQuote: () => Promise.resolve([]) };
 }

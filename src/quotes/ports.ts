@@ -2,6 +2,7 @@ import type { BrandCode } from '../kernel/brands.js';
 import type { PlanVersion as CataloguePlanVersion } from '../catalogue/model.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import type { PricingTraveller, SpecifiedItemChoice } from '../pricing/request.js';
+import type { TravellerScreening } from '../screening/model.js';
 import type { QuotePriceResult, QuotePriceSummary, QuoteType } from './schemas.js';
 
 /**
@@ -139,6 +140,8 @@ export interface QuotePricingRequest {
   })[];
   cancellationCoverLimit?: number;
   tripValue?: number;
+  /** Medical premiums (minor units) of the travellers opted in for cover, each for the plan screened. */
+  medicalPremiums?: readonly { planId: number; travellerGuid: string; premium: number }[];
 }
 
 /** One plan's price in the contract's shapes, every amount in integer minor units. */
@@ -160,7 +163,13 @@ export interface QuotePricing {
   priceQuote(request: QuotePricingRequest): Promise<PricingOutcome>;
 }
 
+/** The travellers' medical screenings (TravelClear) of a stored quote; the screening area answers. */
+export interface QuoteScreenings {
+  ofQuote(quoteId: string): Promise<readonly TravellerScreening[]>;
+}
+
 export interface QuotePorts {
   readonly catalogue: QuoteCatalogue;
   readonly pricing: QuotePricing;
+  readonly screenings: QuoteScreenings;
 }

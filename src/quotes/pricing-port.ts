@@ -33,6 +33,10 @@ export function enginePricingPort(reader: CatalogueReader): QuotePricing {
         campaignCode: request.campaign?.code,
         partnerCode: request.partnerCode,
         quoteDate: request.quoteDate,
+        medicalPremiums: (request.medicalPremiums ?? []).flatMap((m) => {
+          const plan = request.plans.find((p) => p.planId === m.planId);
+          return plan ? [{ planCode: plan.code, travellerGuid: m.travellerGuid, premium: m.premium }] : [];
+        }),
       });
       const plans: PricedPlan[] = [];
       const refused: NotPriceable[] = [];

@@ -115,6 +115,7 @@ export async function reviseQuote(
     body,
     currentStage: current.stage,
     now,
+    quoteId: id,
   });
   const values = record(
     evaluation,

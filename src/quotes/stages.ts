@@ -2,6 +2,8 @@ import type { Notification } from '../kernel/notifications/notification.js';
 import type { QuoteInput, QuoteStage } from './schemas.js';
 import { problem } from '../kernel/notifications/problems.js';
 import type { QuoteFacts } from './validation/validate-quote.js';
+import type { TravellerScreening } from '../screening/model.js';
+import { screeningGaps } from './screening-rules.js';
 
 /** The purchase path in order (spec §3). A quote moves forward only when each stage's needs are met. */
 export const STAGES: readonly QuoteStage[] = [
@@ -15,7 +17,7 @@ export const STAGES: readonly QuoteStage[] = [
 
 const rank = (stage: QuoteStage): number => STAGES.indexOf(stage);
 
-type Requirement = (input: QuoteInput, facts: QuoteFacts) => string[];
+type Requirement = (input: QuoteInput, facts: QuoteFacts, screenings: readonly TravellerScreening[]) => string[];
 
 const blank = (value: string | undefined): boolean => value === undefined || value.trim() === '';
 const holders = (input: QuoteInput) =>
@@ -24,7 +26,7 @@ const holders = (input: QuoteInput) =>
 /** What each stage after BASEQUOTE adds to the one before: the input alone decides (no catalogue facts). */
 const INPUT_REQUIREMENTS: Record<
   'OPTIONS' | 'DETAILS' | 'MEDICAL_SCREENING' | 'PAYMENT',
-  (input: QuoteInput) => string[]
+  (input: QuoteInput, screenings: readonly TravellerScreening[]) => string[]
 > = {
   OPTIONS: (input) => ((input.planId ?? 0) === 0 ? ['input.planId'] : []),
   DETAILS: (input) => {
@@ -45,10 +47,13 @@ const INPUT_REQUIREMENTS: Record<
     if (blank(input.homeAddress?.postalCode)) missing.push('input.homeAddress.postalCode');
     return missing;
   },
-  MEDICAL_SCREENING: (input) =>
-    holders(input)
+  // Every traveller opted in for screening (or cover) must have a COMPLETED, not STALE, screening.
+  MEDICAL_SCREENING: (input, screenings) => [
+    ...holders(input)
       .filter(({ holder }) => holder.isDependent !== true && blank(holder.travelClearOption?.optionType))
       .map(({ path }) => `${path}.travelClearOption.optionType`),
+    ...screeningGaps(input, screenings).map((gap) => gap.property),
+  ],
   PAYMENT: (input) => {
     const declarations = input.regulatoryDeclarations ?? [];
     if (declarations.length === 0) return ['input.regulatoryDeclarations'];
@@ -71,7 +76,10 @@ const REQUIREMENTS: Record<QuoteStage, Requirement> = {
       .filter(({ holder }) => holder.age === undefined && blank(holder.dateOfBirth))
       .map(({ path }) => `${path}.age`),
   ],
-  ...INPUT_REQUIREMENTS,
+  OPTIONS: (input, _facts, screenings) => INPUT_REQUIREMENTS.OPTIONS(input, screenings),
+  DETAILS: (input, _facts, screenings) => INPUT_REQUIREMENTS.DETAILS(input, screenings),
+  MEDICAL_SCREENING: (input, _facts, screenings) => INPUT_REQUIREMENTS.MEDICAL_SCREENING(input, screenings),
+  PAYMENT: (input, _facts, screenings) => INPUT_REQUIREMENTS.PAYMENT(input, screenings),
 };
 
 export interface StageRequest {
@@ -83,6 +91,8 @@ export interface StageRequest {
   facts: QuoteFacts;
   /** The input has validation errors (warnings do not count). */
   hasErrors: boolean;
+  /** The travellers' medical screenings (none for a quote not stored yet). */
+  screenings?: readonly TravellerScreening[];
 }
 
 /** The highest stage ≤ `target` whose requirements, and those of every stage before it, are met. */
@@ -90,10 +100,11 @@ function reachable(
   target: QuoteStage,
   input: QuoteInput,
   facts: QuoteFacts,
+  screenings: readonly TravellerScreening[],
 ): { stage: QuoteStage; missing: string[]; blockedAt?: QuoteStage } {
   let reached: QuoteStage = 'INITIAL';
   for (const stage of STAGES.slice(1, rank(target) + 1)) {
-    const missing = REQUIREMENTS[stage](input, facts);
+    const missing = REQUIREMENTS[stage](input, facts, screenings);
     if (missing.length > 0) return { stage: reached, missing, blockedAt: stage };
     reached = stage;
   }
@@ -104,7 +115,7 @@ function reachable(
  * Decides the quote's stage. Refusals are Notifications (the quote answers 200 with
  * `isValid: false` and keeps the stage it could reach), never an HTTP error.
  */
-export function resolveStage({ current, requested, input, facts, hasErrors }: StageRequest): {
+export function resolveStage({ current, requested, input, facts, hasErrors, screenings = [] }: StageRequest): {
   stage: QuoteStage;
   notifications: Notification[];
 } {
@@ -138,13 +149,19 @@ export function resolveStage({ current, requested, input, facts, hasErrors }: St
   }
   // A quote that can be priced is at least BASEQUOTE even when the body names no stage.
   if (requested === undefined && from === 'INITIAL' && !hasErrors) target = 'BASEQUOTE';
-  const result = reachable(target, input, facts);
+  const result = reachable(target, input, facts, screenings);
+  const gaps = new Map(screeningGaps(input, screenings).map((gap) => [gap.property, gap]));
   if (
     result.blockedAt !== undefined &&
     !(requested === undefined && from === 'INITIAL' && result.stage === 'INITIAL')
   ) {
     const blockedAt = result.blockedAt;
     for (const property of result.missing) {
+      const gap = gaps.get(property);
+      if (gap) {
+        notifications.push(problem(gap.code, gap.message, property, undefined, { stage: blockedAt }));
+        continue;
+      }
       notifications.push(
         problem(
           'STAGE_REQUIREMENT_MISSING',
@@ -185,11 +202,15 @@ export interface StageReach {
  * PUT a stage). Stages up to `stored` were checked when it was stored; the later ones depend on
  * the input alone. A quote before BASEQUOTE was never priced and goes no further here.
  */
-export function dataReaches(stored: QuoteStage, input: QuoteInput): StageReach {
+export function dataReaches(
+  stored: QuoteStage,
+  input: QuoteInput,
+  screenings: readonly TravellerScreening[] = [],
+): StageReach {
   if (rank(stored) < rank('BASEQUOTE')) return { stage: stored, missing: [] };
   let reached = stored;
   for (const stage of STAGES.slice(rank(stored) + 1)) {
-    const missing = INPUT_REQUIREMENTS[stage as keyof typeof INPUT_REQUIREMENTS](input);
+    const missing = INPUT_REQUIREMENTS[stage as keyof typeof INPUT_REQUIREMENTS](input, screenings);
     if (missing.length > 0) return { stage: reached, missing, blockedAt: stage };
     reached = stage;
   }

@@ -41,6 +41,7 @@ async function startedPurchase(t: TestApp): Promise<Purchase> {
     gateways: everyRouteTo(stopping),
     clock: () => NOW,
     catalogue: catalogueOf(t.context),
+    screenings: { ofQuote: () => Promise.resolve([]) },
   };
   await expect(purchaseQuote(deps, call)).rejects.toBeInstanceOf(Stop);
   const started = await findPurchaseOfQuote(t.context.db, quote.id, ['STARTED']);

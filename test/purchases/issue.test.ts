@@ -29,7 +29,13 @@ async function startedPurchase(t: TestApp): Promise<Purchase> {
   };
   await expect(
     purchaseQuote(
-      { db: t.context.db, gateways: everyRouteTo(stopping), clock: () => NOW, catalogue: catalogueOf(t.context) },
+      {
+        db: t.context.db,
+        gateways: everyRouteTo(stopping),
+        clock: () => NOW,
+        catalogue: catalogueOf(t.context),
+        screenings: { ofQuote: () => Promise.resolve([]) },
+      },
       call,
     ),
   ).rejects.toBeInstanceOf(Stop);

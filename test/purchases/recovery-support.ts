@@ -17,7 +17,8 @@ export function recoveryDeps(
   gateway: PaymentGateway = t.app.paymentGateway,
   clock = () => NOW,
 ): PurchaseDeps {
-  return { db: t.context.db, gateways: everyRouteTo(gateway), clock, catalogue: catalogueOf(t.context) };
+  const screenings = { ofQuote: () => Promise.resolve([]) };
+  return { db: t.context.db, gateways: everyRouteTo(gateway), clock, catalogue: catalogueOf(t.context), screenings };
 }
 
 /** The sandbox, except that the process "dies" right after the named call reached the gateway. */

@@ -1,4 +1,5 @@
 import type { BrandCode } from '../../src/kernel/brands.js';
+import type { TravellerScreening } from '../../src/screening/model.js';
 import type {
   CampaignInfo,
   Destination,
@@ -240,6 +241,8 @@ export interface FixturePorts extends QuotePorts {
   version: string;
   /** Every pricing request seen, newest last. */
   readonly pricingRequests: QuotePricingRequest[];
+  /** The screenings `screenings.ofQuote` answers for any quote (push to simulate the screening area). */
+  readonly travellerScreenings: TravellerScreening[];
 }
 
 export function fixturePorts(): FixturePorts {
@@ -278,10 +281,13 @@ export function fixturePorts(): FixturePorts {
       });
     },
   };
+  const screenings: TravellerScreening[] = [];
   return {
     catalogue,
     pricing,
     pricingRequests,
+    travellerScreenings: screenings,
+    screenings: { ofQuote: () => Promise.resolve([...screenings]) },
     get version() {
       return state.version;
     },
