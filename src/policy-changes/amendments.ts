@@ -102,6 +102,7 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
     ...(departed ? { quoteDate: judgedOn } : {}),
     // The travellers' screenings keep their medical premiums in the amended price.
     quoteId: policy.quoteId,
+    screeningsAsSold: true,
   });
   const screenings = await deps.ports.screenings.ofQuote(policy.quoteId);
   const next = evaluation.input;

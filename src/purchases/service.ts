@@ -96,7 +96,10 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
 
   const today = dateIn(deps.clock(), brandTimeZone(snapshot, brand));
   const plan = brand.plans.find((p) => p.planId === quote.input.planId);
-  const screenings = await deps.screenings.ofQuote(quote.id);
+  const screenings = await deps.screenings.ofQuote(quote.id, {
+    input: quote.input,
+    catalogueVersion: quote.pricedVersion,
+  });
   const readiness = assessReadiness(quote, call.body, {
     screenings,
     plan,

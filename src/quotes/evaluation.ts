@@ -113,6 +113,8 @@ export async function evaluateQuote(
     quoteDate?: string;
     /** A stored quote's id: its travellers' medical screenings are priced and staged. */
     quoteId?: string;
+    /** Take the screenings as completed, not judged against this input (a sold policy's amendment). */
+    screeningsAsSold?: boolean;
   },
 ): Promise<Evaluation> {
   const { brandCode, now } = request;
@@ -127,7 +129,13 @@ export async function evaluateQuote(
     campaignCode ? ports.catalogue.campaign(brandCode, campaignCode) : Promise.resolve(undefined),
     ports.catalogue.versionInForce(brandCode, now),
   ]);
-  const screenings = request.quoteId === undefined ? [] : await ports.screenings.ofQuote(request.quoteId);
+  const screenings =
+    request.quoteId === undefined
+      ? []
+      : await ports.screenings.ofQuote(
+          request.quoteId,
+          request.screeningsAsSold === true ? undefined : { input, catalogueVersion: version },
+        );
   const { notifications, facts } = validateQuote(input, {
     brandCode,
     partnerCode: request.partnerCode,

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { catalogueQuotePort } from './catalogue-port.js';
 import type { QuotePorts, QuoteScreenings } from './ports.js';
 import { enginePricingPort } from './pricing-port.js';
+import { travellerScreeningsOf } from '../screening/quote-screenings.js';
 
 /** The ports of a running app: the shared in-memory catalogue and the rating engine. */
 export function quotePortsFor(context: AppContext): QuotePorts {
@@ -14,8 +15,8 @@ export function quotePortsFor(context: AppContext): QuotePorts {
   };
 }
 
-/** The travellers' screenings of a stored quote, for the quotes and purchase areas. */
-export function screeningsFor(_context: AppContext): QuoteScreenings {
-  // wired to the screening service at merge
-  return { ofQuote: () => Promise.resolve([]) };
+/** The travellers' screenings of a stored quote (the screening area's), for the quotes and purchase areas. */
+export function screeningsFor(context: AppContext): QuoteScreenings {
+  const deps = { db: context.db, secret: context.config.auth.keyEncryptionSecret };
+  return { ofQuote: (quoteId, against) => travellerScreeningsOf(deps, quoteId, against) };
 }

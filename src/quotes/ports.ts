@@ -3,7 +3,7 @@ import type { PlanVersion as CataloguePlanVersion } from '../catalogue/model.js'
 import type { Notification } from '../kernel/notifications/notification.js';
 import type { PricingTraveller, SpecifiedItemChoice } from '../pricing/request.js';
 import type { TravellerScreening } from '../screening/model.js';
-import type { QuotePriceResult, QuotePriceSummary, QuoteType } from './schemas.js';
+import type { QuoteInput, QuotePriceResult, QuotePriceSummary, QuoteType } from './schemas.js';
 
 /**
  * What the quotes area needs from the catalogue and the pricing engine. The quotes area owns
@@ -165,7 +165,15 @@ export interface QuotePricing {
 
 /** The travellers' medical screenings (TravelClear) of a stored quote; the screening area answers. */
 export interface QuoteScreenings {
-  ofQuote(quoteId: string): Promise<readonly TravellerScreening[]>;
+  /**
+   * `against`: the quote input (and catalogue version) the screenings are judged against: one made
+   * for other destinations, dates, plan, traveller or version reads STALE. Absent: as they were
+   * completed (a sold policy's amendments apply their own screening rules).
+   */
+  ofQuote(
+    quoteId: string,
+    against?: { readonly input: QuoteInput; readonly catalogueVersion?: string },
+  ): Promise<readonly TravellerScreening[]>;
 }
 
 export interface QuotePorts {

@@ -174,8 +174,8 @@ export interface AuthorizedPerson {
   readonly firstName: string;
   readonly surname: string;
   readonly dateOfBirth: string;
-  readonly email?: string;
-  readonly phone?: string;
+  readonly email: string;
+  readonly phone: string;
 }
 
 /**

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { BrandParams } from '../http/schemas.js';
 import { QuoteIdParam } from '../quotes/schemas.js';
 import { CONDITION_OUTCOMES, TRAVELLER_OUTCOMES } from './model.js';
-import { SCREENING_STATUSES } from './screening.js';
+import { SCREENING_STATUSES } from './model.js';
 
 /** The screening API's bodies (issue 30). Amounts are doubles in major units, as quote prices. */
 

@@ -1,16 +1,6 @@
-import type { ScreeningAnswers, TravellerAssessment } from './model.js';
+import type { AuthorizedPerson, ScreeningAnswers, ScreeningStatus, TravellerAssessment } from './model.js';
 
-/** The contract's AuthorizedPerson: who answers the screening for the traveller. */
-export interface AuthorizedPerson {
-  readonly firstName: string;
-  readonly surname: string;
-  readonly dateOfBirth: string;
-  readonly email: string;
-  readonly phone: string;
-}
-
-export const SCREENING_STATUSES = ['IN_PROGRESS', 'COMPLETED', 'STALE'] as const;
-export type ScreeningStatus = (typeof SCREENING_STATUSES)[number];
+export type { AuthorizedPerson, ScreeningStatus };
 
 /** A completed screening's result; `assessment.conditions` is empty once purged (health detail deleted). */
 export interface ScreeningResult {

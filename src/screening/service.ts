@@ -1,5 +1,5 @@
 import type { ScreeningEngineFor } from './live-engine.js';
-import { createHash } from 'node:crypto';
+import { tripFingerprintOf } from './fingerprint.js';
 import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { BrandCode } from '../kernel/brands.js';
@@ -62,17 +62,6 @@ function holderOf(quote: StoredQuote, guid: string) {
   return holder;
 }
 
-/** What of the quote a screening is made for; the quote no longer matching it makes the screening STALE. */
-function fingerprintOf(quote: StoredQuote, guid: string): string {
-  const holder = holderOf(quote, guid);
-  const i = quote.input;
-  const facts = [i.destinationCountryCodes ?? [], i.departureDate, i.returnDate, i.coverEndDate, i.planId];
-  const person = [holder.dateOfBirth ?? null, holder.dateOfBirth ? null : (holder.age ?? null)];
-  return createHash('sha256')
-    .update(JSON.stringify([...facts, ...person]))
-    .digest('base64url');
-}
-
 async function contextOf(deps: ScreeningDeps, actor: Actor, brandCode: BrandCode, quoteId: string, guid: string) {
   const quote = await findQuote(deps.db, quoteId, brandCode, actor.partnerId);
   if (!quote) throw new QuoteNotFound(quoteId);
@@ -95,7 +84,7 @@ async function contextOf(deps: ScreeningDeps, actor: Actor, brandCode: BrandCode
   const context: Context = {
     quote,
     trip,
-    fingerprint: fingerprintOf(quote, guid),
+    fingerprint: tripFingerprintOf(quote.input, guid) ?? '',
     engine: await deps.engineFor(quote.pricedVersion),
   };
   return context;

@@ -4,20 +4,12 @@ import { useTestApp } from '../helpers/app.js';
 import { catalogueScreeningEngine } from '../helpers/screening-engine.js';
 import { baliTrip, fixturePorts, NOW } from '../quotes/fixtures.js';
 import { asPartner } from '../quotes/partners.js';
-import type { Screening } from '../../src/screening/schemas.js';
+import { call, PERSON, walk } from './support.js';
 
 const getApp = useTestApp({
   clock: () => NOW,
   appOptions: { quotePorts: fixturePorts(), screeningEngineFor: catalogueScreeningEngine },
 });
-
-const PERSON = {
-  firstName: 'Alex',
-  surname: 'Canary',
-  dateOfBirth: '1984-01-02',
-  email: 'alex@example.com',
-  phone: '+61 400 000 000',
-};
 
 function tripInput(planId = 101) {
   const input = baliTrip();
@@ -35,48 +27,6 @@ async function newQuote(t: TestApp, planId = 101): Promise<string> {
   });
   expect(res.statusCode).toBe(200);
   return res.json<{ id: string }>().id;
-}
-
-async function call(
-  t: TestApp,
-  quoteId: string,
-  method: 'GET' | 'POST',
-  tail = '',
-  payload?: object,
-  partner: 'A' | 'B' = 'A',
-  guid = 'adult-1',
-) {
-  return t.app.inject({
-    method,
-    url: `/quotes/v2/brandau/quote/${quoteId}/travellers/${guid}/screening${tail}`,
-    headers: await asPartner(t, 'brandau', partner),
-    ...(payload ? { payload } : {}),
-  });
-}
-
-/** Answers whatever is asked: gates (YES unless `allNo`), travel mode AIR, the given conditions, follow-ups NO. */
-async function walk(t: TestApp, quoteId: string, conditions: string[], allNo = false) {
-  let screening = (await call(t, quoteId, 'POST', '', { authorizedPerson: PERSON })).json();
-  expect(screening.status).toBe('IN_PROGRESS');
-  while (screening.questions.length > 0) {
-    const answers = screening.questions.map((q: { id: string; kind: string }) => ({
-      questionId: q.id,
-      choiceCodes:
-        q.kind === 'GATE'
-          ? [allNo ? 'NO' : 'YES']
-          : q.kind === 'TRAVEL_MODE'
-            ? ['AIR']
-            : q.kind === 'CONDITIONS'
-              ? conditions
-              : ['NO'],
-    }));
-    const res = await call(t, quoteId, 'POST', '/answers', { answers });
-    expect(res.statusCode).toBe(200);
-    screening = res.json();
-  }
-  const done = await call(t, quoteId, 'POST', '/complete');
-  expect(done.statusCode).toBe(200);
-  return done.json<Screening>();
 }
 
 describe('screening API', () => {

@@ -1,5 +1,4 @@
-import { validateCatalogue } from '../../src/catalogue/compile.js';
-import { buildScreeningEngine } from '../../src/screening/engine/engine.js';
+import { catalogueScreeningEngine } from '../helpers/screening-engine.js';
 import type {
   ScreeningAnswers,
   ScreeningEngine,
@@ -14,16 +13,8 @@ import type {
  * engine over the repository's catalogue with its fixed test conditions (no hand-written results).
  */
 
-let engine: Promise<ScreeningEngine> | undefined;
-
 /** The engine of the repository's catalogue, with the test conditions (built once). */
-export function testScreeningEngine(): Promise<ScreeningEngine> {
-  engine ??= validateCatalogue('catalogue').then(({ catalogue }) => {
-    if (!catalogue) throw new Error('catalogue invalid');
-    return buildScreeningEngine(catalogue, { testConditions: true });
-  });
-  return engine;
-}
+export const testScreeningEngine = (): Promise<ScreeningEngine> => catalogueScreeningEngine('');
 
 export type TestCondition = (typeof TEST_CONDITION_CODES)[number];
 
@@ -65,7 +56,13 @@ export async function screened(
     status: options.status ?? 'COMPLETED',
     reference: `TC-${travellerGuid.slice(0, 8).toUpperCase()}`,
     screenedAt: '2026-11-20T09:00:00.000Z',
-    authorizedPerson: { firstName: 'Ana', surname: 'Lee', dateOfBirth: '1984-03-02' },
+    authorizedPerson: {
+      firstName: 'Ana',
+      surname: 'Lee',
+      dateOfBirth: '1984-03-02',
+      email: 'ana@example.com',
+      phone: '+61 400 000 001',
+    },
     assessment,
   };
 }
