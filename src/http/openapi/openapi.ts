@@ -36,6 +36,11 @@ export const API_TAGS = [
     description:
       'Your monthly statements per brand: every policy transaction, totals per payment method, the on-account balance; JSON, CSV or a PDF tax invoice (docs/api-contract.md "Statements").',
   },
+  {
+    name: 'screening',
+    description:
+      'Medical screening (TravelClear) of a quote’s traveller: questions, answers, the result priced into the quote (docs/api-contract.md "Medical screening").',
+  },
   { name: 'operations', description: 'Health, readiness and metrics for operators.' },
 ];
 
