@@ -8,7 +8,7 @@ import type {
   TestConditionRule,
   Texts,
 } from '../../catalogue/screening.js';
-import type { ScreeningAnswers, ScreeningTrip } from '../model.js';
+import type { ScreeningAnswers, ScreeningQuestion, ScreeningTrip } from '../model.js';
 
 /** What the engine of one catalogue version holds, indexed once when it is built. */
 export interface EngineData {
@@ -43,13 +43,9 @@ export const gateId = (id: string): string => `gate.${id}`;
 export const followUpId = (conditionCode: string, id: string): string => `${conditionCode}.${id}`;
 
 /** One question of the flow, before it is put in the trip's language. */
-export interface FlowQuestion {
-  readonly id: string;
-  readonly kind: 'GATE' | 'TRAVEL_MODE' | 'CONDITIONS' | 'FOLLOW_UP';
-  readonly conditionCode?: string;
+export interface FlowQuestion extends Omit<ScreeningQuestion, 'text' | 'choices'> {
   readonly text: Texts;
   readonly choices: readonly ChoiceRule[];
-  readonly multiple: boolean;
 }
 
 export function followUpOf(conditionCode: string, question: QuestionRule): FlowQuestion {
