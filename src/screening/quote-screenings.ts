@@ -15,6 +15,11 @@ export async function travellerScreeningsOf(
   quoteId: string,
   against: { readonly input: QuoteInput; readonly catalogueVersion?: string } | undefined,
 ): Promise<TravellerScreening[]> {
+  // Only a traveller who opted in has a screening that counts: none opted in, nothing to read.
+  const optedIn = (against?.input.policyHolders ?? []).some(
+    (h) => h.travelClearOption?.isOptedInForScreening === true || h.travelClearOption?.isOptedInForCover === true,
+  );
+  if (against !== undefined && !optedIn) return [];
   const stored = await screeningsOfQuoteRows(deps.db, deps.secret, quoteId);
   return stored.map((s) => {
     const stale =
