@@ -80,7 +80,7 @@ export type ScreeningFile = Static<typeof ScreeningFile>;
 export type ConditionFile = Static<typeof Condition>;
 
 const BAND_OUTCOMES = CONDITION_OUTCOMES.filter((o) => o !== 'AUTO_COVERED');
-const Band = Type.Object(
+const ScoreBandFile = Type.Object(
   {
     upTo: Opt(Type.Number({ exclusiveMinimum: 0, description: 'Highest score of the band (inclusive); absent on the last band only.' })),
     outcome: Type.Enum(BAND_OUTCOMES, { type: 'string' }),
@@ -90,7 +90,7 @@ const Band = Type.Object(
   },
   Strict,
 );
-const Bands = Type.Array(Band, { minItems: 1 });
+const Bands = Type.Array(ScoreBandFile, { minItems: 1 });
 const DeclineAbove = Type.Number({ exclusiveMinimum: 0, description: "The traveller's score above which the whole traveller is declined." });
 
 // catalogue/<brand>/screening.yaml
@@ -107,4 +107,4 @@ export const BrandScreeningFile = Type.Object(
   Strict,
 );
 export type BrandScreeningFile = Static<typeof BrandScreeningFile>;
-export type BandFile = Static<typeof Band>;
+export type BandFile = Static<typeof ScoreBandFile>;

@@ -48,6 +48,10 @@ export type TravellerOutcome = (typeof TRAVELLER_OUTCOMES)[number];
  */
 export type QuestionId = string;
 
+/** What a question asks: a gate question, the travel mode, the declared conditions, a condition's follow-up. */
+export const QUESTION_KINDS = ['GATE', 'TRAVEL_MODE', 'CONDITIONS', 'FOLLOW_UP'] as const;
+export type QuestionKind = (typeof QUESTION_KINDS)[number];
+
 export interface ScreeningChoice {
   readonly code: string;
   /** In the asked language. */
@@ -56,7 +60,7 @@ export interface ScreeningChoice {
 
 export interface ScreeningQuestion {
   readonly id: QuestionId;
-  readonly kind: 'GATE' | 'TRAVEL_MODE' | 'CONDITIONS' | 'FOLLOW_UP';
+  readonly kind: QuestionKind;
   /** FOLLOW_UP only: the condition it asks about. */
   readonly conditionCode?: string;
   /** In the asked language. */

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { BrandParams } from '../http/schemas.js';
 import { QuoteIdParam } from '../quotes/schemas.js';
 import { CONDITION_OUTCOMES, TRAVELLER_OUTCOMES } from './model.js';
-import { SCREENING_STATUSES } from './model.js';
+import { QUESTION_KINDS, SCREENING_STATUSES } from './model.js';
 
 /** The screening API's bodies (issue 30). Amounts are doubles in major units, as quote prices. */
 
@@ -18,7 +18,7 @@ export const ScreeningParams = Type.Object({
   }),
 });
 
-export const AuthorizedPerson = Type.Object(
+export const AuthorizedPersonInput = Type.Object(
   {
     firstName: Str('First name.', 100),
     surname: Str('Surname.', 100),
@@ -34,7 +34,7 @@ export const AuthorizedPerson = Type.Object(
 );
 
 export const StartScreeningRequest = Type.Object(
-  { authorizedPerson: AuthorizedPerson },
+  { authorizedPerson: AuthorizedPersonInput },
   {
     title: 'StartScreeningRequest',
     additionalProperties: false,
@@ -73,15 +73,15 @@ export const ScreeningAnswersRequest = Type.Object(
   },
 );
 
-const Choice = Type.Object({ code: Type.String(), text: Type.String() }, { title: 'ScreeningChoice' });
+const AnswerChoice = Type.Object({ code: Type.String(), text: Type.String() }, { title: 'ScreeningChoice' });
 
 export const ScreeningQuestion = Type.Object(
   {
     id: Type.String({ description: '`gate.<id>`, `travelMode`, `conditions` or `<conditionCode>.<id>`.' }),
-    kind: Type.Enum(['GATE', 'TRAVEL_MODE', 'CONDITIONS', 'FOLLOW_UP'], { type: 'string' }),
+    kind: Type.Enum([...QUESTION_KINDS], { type: 'string' }),
     conditionCode: Type.Optional(Type.String()),
     text: Type.String(),
-    choices: Type.Array(Choice),
+    choices: Type.Array(AnswerChoice),
     multiple: Type.Boolean({ description: 'Several choices may be given (only `conditions`).' }),
   },
   { title: 'ScreeningQuestion' },
@@ -105,7 +105,7 @@ export const ScreeningResult = Type.Object(
   {
     tamisReferenceNumber: Type.String({ description: 'Our reference: `TC-` and 16 Crockford base-32 characters.' }),
     screeningDate: Type.String({ description: 'YYYY-MM-DD (UTC) of completion.' }),
-    authorizedPerson: Type.Optional(AuthorizedPerson),
+    authorizedPerson: Type.Optional(AuthorizedPersonInput),
     outcome: Type.Enum([...TRAVELLER_OUTCOMES], { type: 'string' }),
     score: Type.Number({ description: "The traveller's score (1.0 = standard risk)." }),
     conditions: Type.Array(ConditionResult, { description: 'Empty once the health detail is purged.' }),
