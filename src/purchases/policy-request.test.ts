@@ -63,7 +63,13 @@ describe('the policy’s TravelClearSummary from the screenings at purchase (rea
     expect(summaries.covered).toEqual({
       tamisReferenceNumber: 'TC-COVERED',
       screeningDate: '2026-11-20T09:00:00.000Z',
-      authorizedPerson: { firstName: 'Ana', surname: 'Lee', dateOfBirth: '1984-03-02' },
+      authorizedPerson: {
+        firstName: 'Ana',
+        surname: 'Lee',
+        dateOfBirth: '1984-03-02',
+        email: 'ana@example.com',
+        phone: '+61 400 000 001',
+      },
       isCovered: true,
       // 250.00 plan excess + 100.00 TEST_COVERED excess.
       excessMinor: 35_000,
