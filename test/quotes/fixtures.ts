@@ -12,7 +12,7 @@ import type {
   QuotePorts,
   QuotePricing,
 } from '../../src/quotes/ports.js';
-import type { PolicyHolderInput, QuoteInput, QuoteType } from '../../src/quotes/schemas.js';
+import type { QuoteType } from '../../src/quotes/schemas.js';
 
 /**
  * In-test catalogue and pricing behind the quotes ports: a small, realistic slice of `brandau`
@@ -297,18 +297,4 @@ export function fixturePorts(): FixturePorts {
   };
 }
 
-/** The issue's bar: two adults and a dependent from Sydney to Bali for 14 days. */
-export function baliTrip(): QuoteInput & { policyHolders: PolicyHolderInput[] } {
-  return {
-    quoteType: 'SINGLETRIP',
-    homeAddress: { countryCode: 'AUS', provinceCode: 'NSW' },
-    destinationCountryCodes: ['IDN'],
-    departureDate: '2026-12-10',
-    returnDate: '2026-12-23',
-    policyHolders: [
-      { guid: 'adult-1', age: 42, isPrimary: true },
-      { guid: 'adult-2', dateOfBirth: '1986-03-15' },
-      { guid: 'child-1', age: 9, isDependent: true },
-    ],
-  };
-}
+export { baliTrip } from './bali-trip.js';
