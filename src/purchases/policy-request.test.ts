@@ -4,7 +4,7 @@ import { snapshotOf, type CatalogueSnapshot } from '../catalogue/reader.js';
 import { brandOf } from '../catalogue/service.js';
 import type { QuoteInput } from '../quotes/schemas.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
-import { screened, type TestCondition } from '../../test/screening/screened.js';
+import { ANSWERED_BY, screened, type TestCondition } from '../../test/screening/screened.js';
 import { buildPolicyRequest } from './policy-request.js';
 
 let snapshot: CatalogueSnapshot;
@@ -63,13 +63,7 @@ describe('the policy’s TravelClearSummary from the screenings at purchase (rea
     expect(summaries.covered).toEqual({
       tamisReferenceNumber: 'TC-COVERED',
       screeningDate: '2026-11-20T09:00:00.000Z',
-      authorizedPerson: {
-        firstName: 'Ana',
-        surname: 'Lee',
-        dateOfBirth: '1984-03-02',
-        email: 'ana@example.com',
-        phone: '+61 400 000 001',
-      },
+      authorizedPerson: ANSWERED_BY,
       isCovered: true,
       // 250.00 plan excess + 100.00 TEST_COVERED excess.
       excessMinor: 35_000,

@@ -22,7 +22,7 @@ import {
   TravellerNotFound,
 } from './errors.js';
 import type { ScreeningEngine, ScreeningQuestion, ScreeningTrip } from './model.js';
-import { findScreening, replaceScreening, saveAnswers, saveResult, screeningsOfQuoteRows } from './repository.js';
+import { findScreening, replaceScreening, saveAnswers, saveResult } from './repository.js';
 import type { AuthorizedPerson, ScreeningResult, ScreeningStatus, StoredScreening } from './screening.js';
 
 export interface ScreeningDeps {
@@ -222,23 +222,4 @@ export async function completeScreening(
     throw new ScreeningChangedConcurrently();
   }
   return readOwn(deps, c, guid);
-}
-
-/**
- * For the quote integration: every traveller's screening of a quote the caller's partner owns, with
- * its status (STALE when the quote no longer matches what was screened) and, when COMPLETED, the assessment.
- */
-export async function screeningsOfQuote(
-  deps: ScreeningDeps,
-  actor: Actor,
-  brandCode: BrandCode,
-  quoteId: string,
-): Promise<ScreeningView[]> {
-  const stored = await screeningsOfQuoteRows(deps.db, deps.secret, quoteId);
-  const views: ScreeningView[] = [];
-  for (const s of stored) {
-    if (s.partnerId !== actor.partnerId) continue;
-    views.push(view(await contextOf(deps, actor, brandCode, quoteId, s.travellerGuid), s));
-  }
-  return views;
 }

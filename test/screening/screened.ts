@@ -16,6 +16,15 @@ import type {
 /** The engine of the repository's catalogue, with the test conditions (built once). */
 export const testScreeningEngine = (): Promise<ScreeningEngine> => catalogueScreeningEngine('');
 
+/** Who answered the screenings these helpers build. */
+export const ANSWERED_BY = {
+  firstName: 'Ana',
+  surname: 'Lee',
+  dateOfBirth: '1984-03-02',
+  email: 'ana@example.com',
+  phone: '+61 400 000 001',
+};
+
 export type TestCondition = (typeof TEST_CONDITION_CODES)[number];
 
 /** brandau's comprehensive plan, Sydney to Bali for 14 days (the quotes fixtures' trip). */
@@ -56,13 +65,7 @@ export async function screened(
     status: options.status ?? 'COMPLETED',
     reference: `TC-${travellerGuid.slice(0, 8).toUpperCase()}`,
     screenedAt: '2026-11-20T09:00:00.000Z',
-    authorizedPerson: {
-      firstName: 'Ana',
-      surname: 'Lee',
-      dateOfBirth: '1984-03-02',
-      email: 'ana@example.com',
-      phone: '+61 400 000 001',
-    },
+    authorizedPerson: ANSWERED_BY,
     assessment,
   };
 }
