@@ -21,6 +21,7 @@ function withCheckDigit(body: string): string {
 /** Issuer prefixes of the schemes and their lengths (Visa, Mastercard both ranges, Amex, Discover, JCB, UnionPay, Maestro, Mir, UATP). */
 const SCHEMES: readonly (readonly [string, readonly number[]])[] = [
   ['4', [13, 16, 19]],
+  ['457631', [19]],
   ['51', [16]],
   ['2221', [16]],
   ['37', [15]],
@@ -30,6 +31,8 @@ const SCHEMES: readonly (readonly [string, readonly number[]])[] = [
   ['6759', [13, 19]],
   ['2200', [16]],
   ['1', [15]],
+  ['1800', [15]],
+  ['2131', [15]],
 ];
 
 const pan = fc.constantFrom(...SCHEMES).chain(([prefix, lengths]) =>
@@ -82,6 +85,8 @@ describe('containsCardNumber', () => {
     'call 0412 345 678 or pay 4111 1111 1111 1111',
     '4111 1111 1111 1111 123',
     'x4111111111111111y',
+    '180000000000002', // JCB's older 15-digit range (shadows UATP's prefix 1)
+    '4576310000000000000', // a 19-digit Visa in a range Elo also issues from (16 digits)
   ])('finds a PAN in %j', (text) => {
     expect(containsCardNumber(text)).toBe(true);
   });

@@ -11,6 +11,7 @@
  * is in no issuer range, and a UUID, with or without its dashes, is an identifier as a whole.
  */
 import creditCardType from 'credit-card-type';
+import type { CreditCardType } from 'credit-card-type/dist/types.js';
 import { propertyPathsHolding } from '../notifications/property-path.js';
 
 /**
@@ -23,22 +24,45 @@ const UUID_OR_DIGIT_RUN =
 const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
 
-// The table's Visa omits 13 digits (older cards, and a common test PAN); UATP (airline cards,
-// 1 and 15 digits) is missing. Both are card numbers here.
+// The table's Visa omits 13 digits (older cards, and a common test PAN); its JCB omits the 15-digit
+// cards of JCB's older ranges 1800 and 2131; UATP (airline cards, 1 and 15 digits) is missing. All
+// are card numbers here.
 creditCardType.updateCard('visa', { lengths: [13, 16, 18, 19] });
-creditCardType.addCard({
+creditCardType.updateCard('jcb', { lengths: [15, 16, 17, 18, 19] });
+const UATP: CreditCardType = {
   niceType: 'UATP',
   type: 'uatp',
   patterns: [1],
   gaps: [4, 9],
   lengths: [15],
   code: { name: 'CVV', size: 0 },
-});
+};
+
+/**
+ * Every scheme of the table, read once. The library's own lookup answers only the most specific
+ * prefix (a 19-digit Visa 457631… is Elo's, whose cards have 16 digits), so a detector asks every
+ * scheme whose prefix matches, whatever the others say.
+ */
+const SCHEMES: readonly CreditCardType[] = [
+  ...Object.values(creditCardType.types).map((type) => creditCardType.getTypeInfo(type)),
+  UATP,
+];
+
+const prefixMatches = (digits: string, pattern: number | number[]): boolean => {
+  if (typeof pattern === 'number') return digits.startsWith(String(pattern));
+  const [low = 0, high = low] = pattern;
+  const width = String(low).length;
+  const head = Number(digits.slice(0, width));
+  return digits.length >= width && head >= low && head <= high;
+};
 
 /** Whether the digits are a card number: a scheme's issuer range and length, and the Luhn check. */
 export function isCardNumber(digits: string): boolean {
   if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS || !luhnValid(digits)) return false;
-  return creditCardType(digits).some((scheme) => scheme.lengths.includes(digits.length));
+  return SCHEMES.some(
+    (scheme) =>
+      scheme.lengths.includes(digits.length) && scheme.patterns.some((pattern) => prefixMatches(digits, pattern)),
+  );
 }
 
 /** The Luhn (mod 10) check over a string of digits. */
