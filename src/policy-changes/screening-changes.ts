@@ -1,18 +1,16 @@
 import type { Notification } from '../kernel/notifications/notification.js';
 import { problem } from '../kernel/notifications/problems.js';
 import type { QuoteInput } from '../quotes/schemas.js';
+import { screenedTripOf } from '../screening/fingerprint.js';
 import type { TravellerScreening } from '../screening/model.js';
 
 /**
- * A screening was assessed for one trip: its destinations, its length, the travellers and the plan.
- * An amendment that changes any of them on a policy with screened travellers needs a new
- * screening; one that keeps them (e.g. the same trip a week later, or an option) keeps it.
+ * An amendment that changes what the screenings were assessed for (the screening area's rule: the
+ * destinations, the days of cover, the plan) or who travels needs a new screening of the screened
+ * travellers; one that keeps them (the same trip a week later, an option) keeps it.
  */
 function fingerprint(input: QuoteInput, planCode: string): string {
-  const destinations = [...new Set((input.destinationCountryCodes ?? []).map((c) => c.toUpperCase()))].sort();
-  const end = input.quoteType === 'MULTITRIP' ? input.coverEndDate : input.returnDate;
-  const days =
-    input.departureDate && end ? Math.round((Date.parse(end) - Date.parse(input.departureDate)) / 86_400_000) + 1 : 0;
+  const { destinations, days } = screenedTripOf(input);
   const travellers = (input.policyHolders ?? []).map((h) => h.guid ?? '').sort();
   return JSON.stringify({ destinations, days, travellers, planCode });
 }

@@ -7,7 +7,7 @@ import { screeningsOfQuoteRows } from './repository.js';
 /**
  * The screenings of a quote as the quote, purchase and policy see them, judged against
  * `against.input`: the input being evaluated (a revision) or the one stored (a purchase). A
- * screening made for other destinations, dates, plan, traveller or catalogue version reads STALE;
+ * screening made for other destinations, days of cover, plan, traveller or catalogue version reads STALE;
  * without `against`, as completed. The caller has established the quote is the asking partner's.
  */
 export async function travellerScreeningsOf(

@@ -91,7 +91,7 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
         tags,
         operationId: 'getScreening',
         summary: "Read a traveller's screening",
-        description: `IN_PROGRESS with the next questions, COMPLETED with the result, or STALE when the quote's destinations, dates, plan or the traveller's date of birth changed since (start again). 404 \`SCREENING_NOT_FOUND\` before a start. ${OWN}`,
+        description: `IN_PROGRESS with the next questions, COMPLETED with the result, or STALE when the quote's destinations, days of cover, plan or the traveller's date of birth changed since (start again). 404 \`SCREENING_NOT_FOUND\` before a start. ${OWN}`,
         params: ScreeningParams,
         response: { 200: Screening, ...errorResponses(400, 401, 403, 404, 503) },
       },

@@ -122,7 +122,7 @@ export const Screening = Type.Object(
     guid: Type.String({ description: 'The traveller.' }),
     status: Type.Enum([...SCREENING_STATUSES], {
       type: 'string',
-      description: '`STALE`: the quote changed (trip, dates, plan, date of birth) since; start again.',
+      description: '`STALE`: the quote changed (destinations, days of cover, plan, date of birth) since; start again.',
     }),
     currencyCode: Type.String(),
     questions: Type.Array(ScreeningQuestion, {

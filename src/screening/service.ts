@@ -1,5 +1,5 @@
 import type { ScreeningEngineFor } from './live-engine.js';
-import { tripFingerprintOf } from './fingerprint.js';
+import { screenedDurationDays, tripFingerprintOf } from './fingerprint.js';
 import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { BrandCode } from '../kernel/brands.js';
@@ -54,8 +54,6 @@ interface Context {
   readonly engine: ScreeningEngine;
 }
 
-const isoDays = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
-
 function holderOf(quote: StoredQuote, guid: string) {
   const holder = quote.input.policyHolders?.find((h) => h.guid === guid);
   if (!holder) throw new TravellerNotFound();
@@ -71,13 +69,11 @@ async function contextOf(deps: ScreeningDeps, actor: Actor, brandCode: BrandCode
   const plans = await deps.catalogue.plans(brandCode, input.quoteType ?? 'SINGLETRIP');
   const plan = plans.find((p) => p.planId === input.planId);
   if (!plan) throw new PlanNotChosen();
-  const departure = input.departureDate ?? '';
-  const end = input.coverEndDate ?? input.returnDate ?? departure;
   const trip: ScreeningTrip = {
     brandCode,
     planCode: plan.code,
     destinationCodes: input.destinationCountryCodes ?? [],
-    durationDays: departure ? isoDays(departure, end) : 1,
+    durationDays: screenedDurationDays(input),
     currencyCode: quote.pricing.currencyCode ?? '',
     language: (input.cultureCode ?? 'en').slice(0, 2).toLowerCase(),
   };
