@@ -3,6 +3,7 @@ import { useTestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';
 import { emptyByDesign, FillRate } from '../helpers/contract/fill-rate.js';
+import { walk } from '../screening/support.js';
 import { answerChallenge, CARDS, NOW, planOf, purchaseBody, readyQuote } from '../purchases/support.js';
 
 /**
@@ -26,7 +27,7 @@ function holders() {
     phoneNumber: '+61 400 000 000',
     emailAddress: `${first.toLowerCase()}@example.com`,
     residentIdentifier: `RES-${guid}`,
-    travelClearOption: { optionType: 'TRAVELCLEAR', isOptedInForScreening: false, isOptedInForCover: false },
+    travelClearOption: { optionType: 'TRAVELCLEAR', isOptedInForScreening: true, isOptedInForCover: true },
     ...extra,
   });
   return [
@@ -161,8 +162,21 @@ describe(`the contract's response fields, filled in a full walk (${DIALECT})`, (
       payload: { stage: 'DETAILS', clientSessionId: 'session-42', clientInfo, input },
     });
     expect(updated.statusCode, updated.body).toBe(200);
-    expect(updated.json<{ validation: { isValid: boolean } }>().validation.isValid, updated.body).toBe(true);
     fill.record('updateQuote', updated.json());
+
+    // Every traveller opted in is screened (a loading, an automatic cover, a child answered for by a parent),
+    // then the quote is refreshed: its premium now holds the medical lines.
+    const outcomes = { 'adult-1': 'TEST_COVERED', 'adult-2': 'TEST_AUTO_COVERED', 'child-1': 'TEST_COVERED' };
+    for (const [guid, condition] of Object.entries(outcomes)) await walk(t, id, [condition], false, guid);
+    const refreshed = await t.app.inject({
+      method: 'PUT',
+      url: `/quotes/v2/brandau/quote/${id}`,
+      headers,
+      payload: { stage: 'DETAILS', clientSessionId: 'session-42', clientInfo, input },
+    });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    expect(refreshed.json<{ validation: { isValid: boolean } }>().validation.isValid, refreshed.body).toBe(true);
+    fill.record('updateQuote', refreshed.json());
 
     const browserInfo = { color: '24', height: '900', width: '1440', tzOffset: '-660', javaEnabled: 'false' };
     const threeDs = {
