@@ -126,8 +126,17 @@ describe(`medical screening: a walk per outcome (${DIALECT})`, () => {
     expect(start.json()).toMatchObject({
       validation: { errors: [expect.objectContaining({ code: 'SCREENING_NOT_OFFERED', property: 'input.planId' })] },
     });
-    // The quote holds the opted-in traveller at DETAILS (see the todo below); opting out lets it on.
-    expect((await quote.refresh()).validation.errors.map((e) => e.code)).toContain('SCREENING_REQUIRED');
+    // The quote names the cause on the opted-in traveller and stays at DETAILS; opting out lets it on.
+    for (const answer of [quote.waiting, await quote.refresh()]) {
+      expect(answer.stage).toBe('DETAILS');
+      expect(answer.validation.errors).toContainEqual(
+        expect.objectContaining({
+          code: 'SCREENING_NOT_OFFERED',
+          property: 'input.policyHolders[0].travelClearOption',
+        }),
+      );
+      expect(answer.validation.errors.map((e) => e.code)).not.toContain('SCREENING_REQUIRED');
+    }
     const optedOut = {
       ...quote.trip,
       policyHolders: quote.trip.policyHolders.map((h) => ({
@@ -145,8 +154,4 @@ describe(`medical screening: a walk per outcome (${DIALECT})`, () => {
     expect(travellers.find((p) => p.guid === 'adult-1')?.travelClear).toEqual({ isCovered: false });
     expect(await certificateText(t, policyNumber)).not.toContain('Medical conditions');
   });
-
-  // Not built: the quote names the cause. Today a traveller opted in on a plan without screening
-  // gets SCREENING_REQUIRED at DETAILS, which no screening can satisfy (the start is refused).
-  it.todo('a plan without screening: the quote says SCREENING_NOT_OFFERED on the opted-in traveller');
 });
