@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { pdfText } from '../documents/pdf-text.js';
+import { policyScreeningsFor } from '../../src/documents/live-ports.js';
 import { useMailingApp, workerOf, type Received } from '../documents/delivery-support.js';
 import { books, CARDS, NOW, purchase, purchaseBody, type PurchaseAnswer } from '../purchases/support.js';
 import { certificateText, medicalLines, policyTravellers, screenedQuote } from './quote-walk.js';
@@ -19,11 +20,24 @@ useMailingApp(NOW, (app, receiver) => {
 
 /** Outcomes that leave the traveller covered for the rest: sold, no MEDICAL line (no loading). */
 const SOLD = [
-  { condition: 'TEST_EXCLUDED', name: 'Test: excluded', outcome: 'EXCLUDED', says: 'excluded: claims arising' },
-  { condition: 'TEST_DECLINED', name: 'Test: declined', outcome: 'DECLINED', says: 'cover declined: claims arising' },
+  {
+    condition: 'TEST_EXCLUDED',
+    name: 'Test: excluded',
+    es: 'Prueba: excluida',
+    outcome: 'EXCLUDED',
+    says: 'excluded: claims arising',
+  },
+  {
+    condition: 'TEST_DECLINED',
+    name: 'Test: declined',
+    es: 'Prueba: rechazada',
+    outcome: 'DECLINED',
+    says: 'cover declined: claims arising',
+  },
   {
     condition: 'TEST_AUTO_COVERED',
     name: 'Test: automatically covered',
+    es: 'Prueba: cubierta automáticamente',
     outcome: 'AUTO_COVERED',
     says: 'covered automatically',
   },
@@ -85,6 +99,9 @@ describe(`medical screening: a walk per outcome (${DIALECT})`, () => {
     // The other adult said no: opted out, nothing screened, nothing on the certificate.
     expect(travellers.find((p) => p.guid === 'adult-2')?.travelClear).toEqual({ isCovered: false });
 
+    // What the documents' port reads: the condition in every language of the screening's catalogue version.
+    const held = await policyScreeningsFor(t.context).onPolicy(quote.id, [reference]);
+    expect(held.map((h) => h.conditions.map((x) => x.names))).toEqual([[{ en: c.name, es: c.es }]]);
     const text = await certificateText(t, policyNumber);
     expect(text).toContain('Medical conditions');
     expect(text).toContain(
