@@ -56,7 +56,9 @@ try {
     const snapshot = await catalogueReaderFor(db).snapshot();
     const brand = snapshot.brands.get(policy.brandCode);
     if (!brand) throw new Error(`brand ${policy.brandCode} is not in the catalogue`);
-    const factsOf = await documentFactsFor(db, snapshot, policy, 'https://bench.example');
+    // The bench's policies carry no screening: the port answers none.
+    const noScreenings = { onPolicy: () => Promise.resolve([]) };
+    const factsOf = await documentFactsFor(db, snapshot, policy, 'https://bench.example', noScreenings);
     const detail = policy.details[0]!;
     described = `${policy.brandCode} ${policy.policyNumber}, ${detail.travellers.length} travellers, ${detail.dependents.length} dependent(s), ${detail.options.length} options`;
     const measure = async (label: string, facts: CertificateFacts) => {

@@ -1,4 +1,5 @@
-import type { DetailRecord, PolicyRecord } from '../policies/model.js';
+import type { DetailRecord, PersonRecord, PolicyRecord } from '../policies/model.js';
+import type { ConditionOutcome, ScreeningOnPolicy, TravellerOutcome } from '../screening/model.js';
 import type { DocumentLanguage } from './labels.js';
 
 /** Catalogue names in the document's language (brand-facts.ts `documentNamesOf`). */
@@ -30,4 +31,34 @@ export interface CertificateFacts {
   readonly cancellationEffectiveDate?: string;
   /** The customer's document link: "your policy online". */
   readonly customerLinkUrl: string;
+  /** The transaction's screened travellers and dependents (a certificate's "Medical conditions"); none: no section. */
+  readonly medical?: readonly MedicalFacts[];
+}
+
+/**
+ * The screenings a policy's travellers carry (`travelClear.tamisReferenceNumber`), read at render
+ * time from the screening area (documents/live-ports.ts wires it). Health data: it goes into the
+ * document's bytes only, never into a log, an event or an e-mail body.
+ */
+export interface PolicyScreenings {
+  onPolicy(quoteId: string, references: readonly string[]): Promise<readonly ScreeningOnPolicy[]>;
+}
+
+/** One screened person of a transaction, conditions named in the document's language. */
+export interface MedicalFacts {
+  readonly person: PersonRecord;
+  readonly reference: string;
+  /** YYYY-MM-DD. */
+  readonly screeningDate: string;
+  /** Opted in for medical cover (`travelClear.isCovered`): without it no condition is covered. */
+  readonly coverChosen: boolean;
+  readonly outcome: TravellerOutcome;
+  readonly conditions: readonly {
+    readonly name: string;
+    readonly outcome: ConditionOutcome;
+    readonly medicalPremiumMinor: number;
+    readonly excessMinor: number;
+  }[];
+  /** The UK medical cover directory sentence is printed. */
+  readonly signposting: boolean;
 }

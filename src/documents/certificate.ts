@@ -12,12 +12,13 @@ import {
 } from './certificate-sections.js';
 import type { CertificateFacts } from './certificate-facts.js';
 import { LABELS } from './labels.js';
+import { medicalSection } from './medical-section.js';
 import { PdfWriter, documentFonts, printable } from '../kernel/pdf/writer.js';
 
 /** CERTIFICATE for a purchase or an amendment; CANCELLATION_NOTICE for a cancellation. */
 export const DOCUMENT_KINDS = ['CERTIFICATE', 'CANCELLATION_NOTICE'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
-export type { CertificateFacts, DocumentNames } from './certificate-facts.js';
+export type { CertificateFacts, DocumentNames, MedicalFacts, PolicyScreenings } from './certificate-facts.js';
 
 export const documentKindOf = (detail: DetailRecord): DocumentKind =>
   detail.actionType === 'Cancellation' ? 'CANCELLATION_NOTICE' : 'CERTIFICATE';
@@ -58,8 +59,8 @@ export async function renderPolicyDocument(facts: CertificateFacts): Promise<Uin
   if (detail.actionType === 'Amendment') amendmentSection(out, facts, labels);
   peopleSection(out, facts, labels);
   optionsSection(out, facts, labels);
-  // Covered and excluded medical conditions go here once medical screening exists: the quote records
-  // no screening today (a traveller's `travelClear` is an opt-in flag), so there is nothing true to show.
+  // Each screened person's conditions and outcomes: the cover a certificate states, not a notice's.
+  if (kind === 'CERTIFICATE') medicalSection(out, facts);
   moneySection(out, facts, labels);
   contactsSection(out, facts, labels);
 

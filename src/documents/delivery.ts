@@ -19,6 +19,7 @@ import { policyNumberOfQuote } from '../policies/repository-read.js';
 import { brandFactsOf, documentLanguagesOf } from './brand-facts.js';
 import { customerLinkUrl } from './document-facts.js';
 import type { DocumentLanguage } from './labels.js';
+import { policyScreeningsFor } from './live-ports.js';
 import { isResendKey, POLICY_DOCUMENTS, type PolicyDocumentsPayload } from './messages.js';
 import { documentFileOf, policyOwnerOf } from './repository.js';
 import { ensureTransactionDocuments, type DocumentDeps } from './service.js';
@@ -37,6 +38,7 @@ export function deliveryDepsOf(context: AppContext, log?: DeliveryDeps['log']): 
     catalogue: catalogueReaderFor(context.db),
     transport: mailTransportFor(context),
     linkBaseUrl: `${context.config.publicBaseUrl}${context.config.basePath}`,
+    screenings: policyScreeningsFor(context),
     clock: context.clock,
     ...(log ? { log } : {}),
   };

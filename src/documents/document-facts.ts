@@ -5,6 +5,7 @@ import { changesOfTransactions } from '../policy-changes/repository.js';
 import { findPurchaseOfQuote } from '../purchases/repository.js';
 import { brandFactsOf, documentNamesOf, pdsReferenceOf } from './brand-facts.js';
 import type { CertificateFacts } from './certificate.js';
+import type { MedicalFacts, PolicyScreenings } from './certificate-facts.js';
 import type { DocumentLanguage } from './labels.js';
 
 /** The customer's document link of a policy (`<PUBLIC_BASE_URL><BASE_PATH>/documents/v1/<value>`). */
@@ -22,6 +23,7 @@ export async function documentFactsFor(
   snapshot: CatalogueSnapshot,
   policy: PolicyRecord,
   linkBaseUrl: string,
+  screenings: PolicyScreenings,
 ): Promise<(detail: DetailRecord, language: DocumentLanguage) => CertificateFacts> {
   const brand = snapshot.brands.get(policy.brandCode);
   if (!brand) throw new Error(`brand ${policy.brandCode} is not in the catalogue`);
@@ -38,6 +40,7 @@ export async function documentFactsFor(
     if (sequenceNumber === 1 && purchase) return purchase.issueRequest.destinations.codes;
     return policy.destinations.codes;
   };
+  const medicalOf = await medicalFactsOf(screenings, policy);
   return (detail, language) => {
     const destinationCodes = destinationsOf(detail.sequenceNumber);
     const previous = detail.actionType === 'Amendment' ? destinationsOf(detail.sequenceNumber - 1) : undefined;
@@ -53,6 +56,45 @@ export async function documentFactsFor(
       ...(previous ? { previousDestinationCodes: previous } : {}),
       ...(pricing?.kind === 'CANCELLATION' ? { cancellationEffectiveDate: pricing.effectiveDate } : {}),
       customerLinkUrl: customerLinkUrl(linkBaseUrl, policy),
+      ...(detail.actionType === 'Cancellation' ? {} : { medical: medicalOf(detail, language) }),
     };
   };
+}
+
+/**
+ * The screenings the policy's people carry, read once (every transaction's people), answered per
+ * transaction and language: each screened traveller and dependent of it, conditions named in the
+ * language (the catalogue's name, else the one it was assessed with).
+ */
+async function medicalFactsOf(
+  screenings: PolicyScreenings,
+  policy: PolicyRecord,
+): Promise<(detail: DetailRecord, language: DocumentLanguage) => MedicalFacts[]> {
+  const peopleOf = (detail: DetailRecord) => [...detail.travellers, ...detail.dependents];
+  const references = [
+    ...new Set(policy.details.flatMap(peopleOf).flatMap((p) => p.travelClear?.tamisReferenceNumber ?? [])),
+  ];
+  const held = new Map((await screenings.onPolicy(policy.quoteId, references)).map((s) => [s.reference, s]));
+  return (detail, language) =>
+    peopleOf(detail).flatMap((person): MedicalFacts[] => {
+      const clear = person.travelClear;
+      const screening = clear?.tamisReferenceNumber ? held.get(clear.tamisReferenceNumber) : undefined;
+      if (!clear || !screening) return [];
+      return [
+        {
+          person,
+          reference: screening.reference,
+          screeningDate: screening.screeningDate,
+          coverChosen: clear.isCovered,
+          outcome: screening.outcome,
+          conditions: screening.conditions.map((c) => ({
+            name: c.names[language] ?? c.assessedName,
+            outcome: c.outcome,
+            medicalPremiumMinor: c.medicalPremiumMinor,
+            excessMinor: c.excessMinor,
+          })),
+          signposting: screening.signposting,
+        },
+      ];
+    });
 }

@@ -7,6 +7,7 @@ import { errorResponses } from '../http/schemas.js';
 import { idempotentRoute } from '../http/idempotency/hooks.js';
 import { PolicyParams } from '../policies/schemas.js';
 import { emptyBodyAsObject } from '../http/guards/empty-body.js';
+import { policyScreeningsFor } from './live-ports.js';
 import { requestDocumentsResend } from './resends.js';
 import {
   PdfAnswer,
@@ -25,6 +26,7 @@ export const documentDepsOf = (context: AppContext): DocumentDeps => ({
   db: context.db,
   catalogue: catalogueReaderFor(context.db),
   linkBaseUrl: `${context.config.publicBaseUrl}${context.config.basePath}`,
+  screenings: policyScreeningsFor(context),
 });
 
 /** A kept PDF as a download; personal data, so no shared cache keeps it. */

@@ -6,7 +6,7 @@ import type { PolicyRecord } from '../policies/model.js';
 import { findPolicy } from '../policies/repository.js';
 import type { PolicyLookup } from '../policies/repository-read.js';
 import { documentLanguagesOf } from './brand-facts.js';
-import { documentFileName, documentKindOf, renderPolicyDocument } from './certificate.js';
+import { documentFileName, documentKindOf, renderPolicyDocument, type PolicyScreenings } from './certificate.js';
 import { documentFactsFor } from './document-facts.js';
 import { DocumentNotFound } from './errors.js';
 import {
@@ -20,12 +20,14 @@ import {
 
 export type { StoredDocument, StoredDocumentFile } from './repository.js';
 
-/** What rendering and keeping documents needs: the database, the catalogue, and where the customer's link points. */
+/** What rendering and keeping documents needs: the database, the catalogue, where the customer's link points, the screenings. */
 export interface DocumentDeps {
   readonly db: Executor;
   readonly catalogue: { snapshot(): Promise<CatalogueSnapshot> };
   /** PUBLIC_BASE_URL + BASE_PATH: the customer's link is `<base>/documents/v1/<policyDocumentAccessGuid>`. */
   readonly linkBaseUrl: string;
+  /** The screenings the policy's travellers carry, for a certificate's medical conditions. */
+  readonly screenings: PolicyScreenings;
 }
 
 /**
@@ -88,7 +90,7 @@ async function renderMissing(deps: DocumentDeps, policy: PolicyRecord, sequenceN
   const snapshot = await deps.catalogue.snapshot();
   const brand = snapshot.brands.get(policy.brandCode);
   if (!brand) throw new Error(`brand ${policy.brandCode} is not in the catalogue`);
-  const factsOf = await documentFactsFor(deps.db, snapshot, policy, deps.linkBaseUrl);
+  const factsOf = await documentFactsFor(deps.db, snapshot, policy, deps.linkBaseUrl, deps.screenings);
   for (const sequenceNumber of sequenceNumbers) {
     const detail = policy.details.find((d) => d.sequenceNumber === sequenceNumber);
     if (!detail) throw new PolicyNotFound(policy.policyNumber);

@@ -45,7 +45,10 @@ export function catalogueQuotePort(reader: CatalogueReader): QuoteCatalogue {
     },
 
     async plans(brandCode: BrandCode, quoteType: QuoteType): Promise<PlanVersion[]> {
-      const brand = brandOf(await reader.snapshot(), brandCode);
+      const snapshot = await reader.snapshot();
+      const brand = brandOf(snapshot, brandCode);
+      // As the screening engine decides (engine.ts `isOffered`): the plan has rules and there are questions.
+      const offers = (code: string) => brand.screening.plans[code] !== undefined && snapshot.screening.gate.length > 0;
       return brand.plans
         .filter((p) => p.quoteType === quoteType)
         .map((p) => ({
@@ -56,6 +59,7 @@ export function catalogueQuotePort(reader: CatalogueReader): QuoteCatalogue {
           homeCountryCodes: p.homeCountryCodes,
           effectiveFromDate: p.effectiveFromDate,
           ...(p.effectiveToDate ? { effectiveToDate: p.effectiveToDate } : {}),
+          offersScreening: offers(p.code),
         }));
     },
 

@@ -170,6 +170,8 @@ export async function evaluateQuote(
     facts,
     hasErrors: notifications.some(isBlocking),
     screenings,
+    // The chosen plan's version: one without screening names the cause instead of asking for a screening.
+    screeningOffered: plans.find((p) => p.planId === input.planId)?.offersScreening !== false,
   });
   const all: Notification[] = [...notifications, ...screeningNotices(input, screenings), ...staged.notifications];
   return {

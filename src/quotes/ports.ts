@@ -81,7 +81,10 @@ export interface Destination {
 export type PlanVersion = Pick<
   CataloguePlanVersion,
   'planId' | 'code' | 'name' | 'quoteType' | 'homeCountryCodes' | 'effectiveFromDate' | 'effectiveToDate'
->;
+> & {
+  /** False when the plan offers no medical screening (the brand's screening rules); absent: offered. */
+  readonly offersScreening?: boolean;
+};
 
 /** A published discount code. */
 export interface CampaignInfo {

@@ -9,7 +9,7 @@ import type { QuoteInput } from './schemas.js';
  * name the holder and outcome only: no condition, answer or score (health data) ever goes in one.
  */
 
-export type ScreeningGapCode = 'SCREENING_REQUIRED' | 'SCREENING_STALE';
+export type ScreeningGapCode = 'SCREENING_REQUIRED' | 'SCREENING_STALE' | 'SCREENING_NOT_OFFERED';
 
 /** A traveller whose screening is missing or out of date, as the JSON path to their choice. */
 export interface ScreeningGap {
@@ -31,10 +31,26 @@ const optedIn = (option: { isOptedInForScreening?: boolean; isOptedInForCover?: 
 const screeningOf = (screenings: readonly TravellerScreening[], guid: string | undefined) =>
   screenings.find((s) => s.travellerGuid === guid);
 
-/** The opted-in travellers without a COMPLETED screening: none, in progress, or STALE. */
-export function screeningGaps(input: QuoteInput, screenings: readonly TravellerScreening[]): ScreeningGap[] {
+/**
+ * The opted-in travellers without a COMPLETED screening: none, in progress, or STALE; on a plan
+ * that offers no screening (`offered` false), every opted-in traveller (none can be screened).
+ */
+export function screeningGaps(
+  input: QuoteInput,
+  screenings: readonly TravellerScreening[],
+  offered = true,
+): ScreeningGap[] {
   return holdersOf(input).flatMap(({ holder, path }): ScreeningGap[] => {
     if (!optedIn(holder.travelClearOption)) return [];
+    if (!offered)
+      return [
+        {
+          property: path,
+          code: 'SCREENING_NOT_OFFERED',
+          message:
+            'The chosen plan offers no medical screening: opt this traveller out of screening and cover, or choose a plan that offers it.',
+        },
+      ];
     const screening = screeningOf(screenings, holder.guid);
     if (screening?.status === 'COMPLETED' && screening.assessment) return [];
     if (screening?.status === 'STALE')

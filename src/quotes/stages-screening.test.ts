@@ -6,7 +6,7 @@ import type { QuoteInput } from './schemas.js';
 import { dataReaches, resolveStage } from './stages.js';
 import { validateQuote } from './validation/validate-quote.js';
 
-function stageOf(input: QuoteInput, screenings: readonly TravellerScreening[]) {
+function stageOf(input: QuoteInput, screenings: readonly TravellerScreening[], screeningOffered?: boolean) {
   const { notifications, facts } = validateQuote(input, {
     brandCode: 'brandau',
     partnerCode: 'PARTNERA',
@@ -24,6 +24,7 @@ function stageOf(input: QuoteInput, screenings: readonly TravellerScreening[]) {
     facts,
     hasErrors: false,
     screenings,
+    ...(screeningOffered === undefined ? {} : { screeningOffered }),
   });
 }
 
@@ -77,6 +78,16 @@ describe('stage MEDICAL_SCREENING and the travellers’ screenings (real engine 
       expect(result.stage).toBe('MEDICAL_SCREENING');
       expect(result.notifications).toEqual([]);
     }
+  });
+
+  it('on a plan without screening, names the cause (SCREENING_NOT_OFFERED) for an opted-in traveller only', () => {
+    const result = stageOf(quote(true), [], false);
+    expect(result.stage).toBe('DETAILS');
+    expect(result.notifications.map((n) => [n.code, n.property])).toEqual([
+      ['SCREENING_NOT_OFFERED', PATH],
+      ['STAGE_NOT_REACHED', 'stage'],
+    ]);
+    expect(stageOf(quote(false), [], false).stage).toBe('MEDICAL_SCREENING');
   });
 
   it('judges a stored quote’s data the same way (purchase readiness)', async () => {

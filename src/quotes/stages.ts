@@ -17,7 +17,12 @@ export const STAGES: readonly QuoteStage[] = [
 
 const rank = (stage: QuoteStage): number => STAGES.indexOf(stage);
 
-type Requirement = (input: QuoteInput, facts: QuoteFacts, screenings: readonly TravellerScreening[]) => string[];
+type Requirement = (
+  input: QuoteInput,
+  facts: QuoteFacts,
+  screenings: readonly TravellerScreening[],
+  screeningOffered: boolean,
+) => string[];
 
 const blank = (value: string | undefined): boolean => value === undefined || value.trim() === '';
 const holders = (input: QuoteInput) =>
@@ -26,7 +31,7 @@ const holders = (input: QuoteInput) =>
 /** What each stage after BASEQUOTE adds to the one before: the input alone decides (no catalogue facts). */
 const INPUT_REQUIREMENTS: Record<
   'OPTIONS' | 'DETAILS' | 'MEDICAL_SCREENING' | 'PAYMENT',
-  (input: QuoteInput, screenings: readonly TravellerScreening[]) => string[]
+  (input: QuoteInput, screenings: readonly TravellerScreening[], screeningOffered: boolean) => string[]
 > = {
   OPTIONS: (input) => ((input.planId ?? 0) === 0 ? ['input.planId'] : []),
   DETAILS: (input) => {
@@ -48,11 +53,11 @@ const INPUT_REQUIREMENTS: Record<
     return missing;
   },
   // Every traveller opted in for screening (or cover) must have a COMPLETED, not STALE, screening.
-  MEDICAL_SCREENING: (input, screenings) => [
+  MEDICAL_SCREENING: (input, screenings, screeningOffered) => [
     ...holders(input)
       .filter(({ holder }) => holder.isDependent !== true && blank(holder.travelClearOption?.optionType))
       .map(({ path }) => `${path}.travelClearOption.optionType`),
-    ...screeningGaps(input, screenings).map((gap) => gap.property),
+    ...screeningGaps(input, screenings, screeningOffered).map((gap) => gap.property),
   ],
   PAYMENT: (input) => {
     const declarations = input.regulatoryDeclarations ?? [];
@@ -76,10 +81,11 @@ const REQUIREMENTS: Record<QuoteStage, Requirement> = {
       .filter(({ holder }) => holder.age === undefined && blank(holder.dateOfBirth))
       .map(({ path }) => `${path}.age`),
   ],
-  OPTIONS: (input, _facts, screenings) => INPUT_REQUIREMENTS.OPTIONS(input, screenings),
-  DETAILS: (input, _facts, screenings) => INPUT_REQUIREMENTS.DETAILS(input, screenings),
-  MEDICAL_SCREENING: (input, _facts, screenings) => INPUT_REQUIREMENTS.MEDICAL_SCREENING(input, screenings),
-  PAYMENT: (input, _facts, screenings) => INPUT_REQUIREMENTS.PAYMENT(input, screenings),
+  OPTIONS: (input, _facts, screenings, offered) => INPUT_REQUIREMENTS.OPTIONS(input, screenings, offered),
+  DETAILS: (input, _facts, screenings, offered) => INPUT_REQUIREMENTS.DETAILS(input, screenings, offered),
+  MEDICAL_SCREENING: (input, _facts, screenings, offered) =>
+    INPUT_REQUIREMENTS.MEDICAL_SCREENING(input, screenings, offered),
+  PAYMENT: (input, _facts, screenings, offered) => INPUT_REQUIREMENTS.PAYMENT(input, screenings, offered),
 };
 
 export interface StageRequest {
@@ -93,6 +99,8 @@ export interface StageRequest {
   hasErrors: boolean;
   /** The travellers' medical screenings (none for a quote not stored yet). */
   screenings?: readonly TravellerScreening[];
+  /** False when the chosen plan offers no medical screening (absent: it does). */
+  screeningOffered?: boolean;
 }
 
 /** The highest stage ≤ `target` whose requirements, and those of every stage before it, are met. */
@@ -101,10 +109,11 @@ function reachable(
   input: QuoteInput,
   facts: QuoteFacts,
   screenings: readonly TravellerScreening[],
+  screeningOffered: boolean,
 ): { stage: QuoteStage; missing: string[]; blockedAt?: QuoteStage } {
   let reached: QuoteStage = 'INITIAL';
   for (const stage of STAGES.slice(1, rank(target) + 1)) {
-    const missing = REQUIREMENTS[stage](input, facts, screenings);
+    const missing = REQUIREMENTS[stage](input, facts, screenings, screeningOffered);
     if (missing.length > 0) return { stage: reached, missing, blockedAt: stage };
     reached = stage;
   }
@@ -115,7 +124,15 @@ function reachable(
  * Decides the quote's stage. Refusals are Notifications (the quote answers 200 with
  * `isValid: false` and keeps the stage it could reach), never an HTTP error.
  */
-export function resolveStage({ current, requested, input, facts, hasErrors, screenings = [] }: StageRequest): {
+export function resolveStage({
+  current,
+  requested,
+  input,
+  facts,
+  hasErrors,
+  screenings = [],
+  screeningOffered = true,
+}: StageRequest): {
   stage: QuoteStage;
   notifications: Notification[];
 } {
@@ -149,8 +166,8 @@ export function resolveStage({ current, requested, input, facts, hasErrors, scre
   }
   // A quote that can be priced is at least BASEQUOTE even when the body names no stage.
   if (requested === undefined && from === 'INITIAL' && !hasErrors) target = 'BASEQUOTE';
-  const result = reachable(target, input, facts, screenings);
-  const gaps = new Map(screeningGaps(input, screenings).map((gap) => [gap.property, gap]));
+  const result = reachable(target, input, facts, screenings, screeningOffered);
+  const gaps = new Map(screeningGaps(input, screenings, screeningOffered).map((gap) => [gap.property, gap]));
   if (
     result.blockedAt !== undefined &&
     !(requested === undefined && from === 'INITIAL' && result.stage === 'INITIAL')
@@ -210,7 +227,8 @@ export function dataReaches(
   if (rank(stored) < rank('BASEQUOTE')) return { stage: stored, missing: [] };
   let reached = stored;
   for (const stage of STAGES.slice(rank(stored) + 1)) {
-    const missing = INPUT_REQUIREMENTS[stage as keyof typeof INPUT_REQUIREMENTS](input, screenings);
+    // The purchase's own check names a plan without screening (SCREENING_REQUIRED: never screened).
+    const missing = INPUT_REQUIREMENTS[stage as keyof typeof INPUT_REQUIREMENTS](input, screenings, true);
     if (missing.length > 0) return { stage: reached, missing, blockedAt: stage };
     reached = stage;
   }

@@ -198,3 +198,33 @@ export interface TravellerScreening {
   /** Set once completed (also when STALE: what it was). */
   readonly assessment?: TravellerAssessment;
 }
+
+/** One assessed condition as a policy document prints it: its name in every catalogue language. */
+export interface ConditionOnPolicy {
+  readonly conditionCode: string;
+  /** Language → display name, from the catalogue version the screening was made under. */
+  readonly names: Readonly<Record<string, string>>;
+  /** The name it was assessed with (the trip's language): for a language `names` lacks. */
+  readonly assessedName: string;
+  readonly outcome: ConditionOutcome;
+  /** Minor units; the loading of a COVERED condition, else 0. */
+  readonly medicalPremiumMinor: number;
+  readonly excessMinor: number;
+}
+
+/**
+ * A sold traveller's completed screening as the policy's documents show it, read at render time.
+ * Health data (the conditions) is unsealed in memory only: it goes into the traveller's own
+ * certificate and nowhere else (no log, event or e-mail body).
+ */
+export interface ScreeningOnPolicy {
+  /** The contract's `tamisReferenceNumber`. */
+  readonly reference: string;
+  /** YYYY-MM-DD (UTC) of completion. */
+  readonly screeningDate: string;
+  readonly outcome: TravellerOutcome;
+  /** Empty when nothing was declared, or once the health detail is purged. */
+  readonly conditions: readonly ConditionOnPolicy[];
+  /** The UK medical cover directory applies (TravellerAssessment `signposting`). */
+  readonly signposting: boolean;
+}

@@ -1,80 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.js';
 import { useTestApp } from '../helpers/app.js';
-import { bearerFor } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';
-import {
-  books,
-  CARDS,
-  detailedTrip,
-  NOW,
-  planOf,
-  purchase,
-  purchaseBody,
-  type PurchaseAnswer,
-} from '../purchases/support.js';
+import { books, CARDS, NOW, purchase, purchaseBody, type PurchaseAnswer } from '../purchases/support.js';
+import { certificateText, medicalLines, policyTravellers, screenedQuote } from './quote-walk.js';
 import { walk } from './support.js';
 
 // The whole path on the running app's own ports: the stored catalogue's engine, the screening
 // service behind the quote and the purchase (no injected screenings).
 const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => NOW });
 
-interface QuoteAnswer {
-  stage: string;
-  validation: { isValid: boolean; errors: { code: string; property?: string }[] };
-  priceResults: {
-    planId: number;
-    optionPriceResults?: { optionTypeCode?: string; policyHolderGuid?: string; saleListPrice?: number }[];
-  }[];
-}
-
-/** A brandau COMP quote at DETAILS whose first adult opted in for screening and cover. */
-async function screenedQuote(t: TestApp) {
-  const plan = await planOf(t, 'brandau', 'COMP');
-  const trip = detailedTrip(plan.planId);
-  // Every adult says whether they screen (the stage's rule); the first opts in for screening and cover.
-  const policyHolders = trip.policyHolders.map((h, i) => ({
-    ...h,
-    travelClearOption: { optionType: 'TRAVELCLEAR', isOptedInForScreening: i === 0, isOptedInForCover: i === 0 },
-  }));
-  const input = { ...trip, policyHolders };
-  const put = (id: string, input: object) =>
-    bearerFor(t, 'brandau').then((headers) =>
-      t.app.inject({
-        method: 'PUT',
-        url: `/quotes/v2/brandau/quote/${id}`,
-        headers,
-        payload: { stage: 'MEDICAL_SCREENING', input },
-      }),
-    );
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/quotes/v2/brandau/quote',
-    headers: await bearerFor(t, 'brandau'),
-    payload: { input },
-  });
-  expect(created.statusCode).toBe(200);
-  const id = created.json<{ id: string }>().id;
-  const waiting = (await put(id, input)).json<QuoteAnswer>();
-  expect(waiting.stage).toBe('DETAILS');
-  expect(waiting.validation.errors.map((e) => e.code)).toContain('SCREENING_REQUIRED');
-  return {
-    id,
-    trip: input,
-    plan,
-    refresh: (changed: object = input) => put(id, changed).then((r) => r.json<QuoteAnswer>()),
-  };
-}
-
-const medicalLines = (quote: QuoteAnswer, planId: number) =>
-  (quote.priceResults.find((p) => p.planId === planId)?.optionPriceResults ?? []).filter(
-    (o) => o.optionTypeCode === 'MEDICAL',
-  );
-
 describe(`medical screening from quote to policy (${DIALECT})`, () => {
   it('prices a covered condition into the quote, sells it and shows the screening on the policy', async () => {
     const t = getApp();
     const quote = await screenedQuote(t);
+    expect(quote.waiting.stage).toBe('DETAILS');
+    expect(quote.waiting.validation.errors.map((e) => e.code)).toContain('SCREENING_REQUIRED');
     const screening = await walk(t, quote.id, ['TEST_COVERED']);
     const refreshed = await quote.refresh();
     expect(refreshed.stage).toBe('MEDICAL_SCREENING');
@@ -84,17 +24,17 @@ describe(`medical screening from quote to policy (${DIALECT})`, () => {
     const res = await purchase(t, purchaseBody({ id: quote.id, termIds: quote.plan.termIds }, CARDS.approved));
     const sold = res.json<PurchaseAnswer>();
     expect(sold.quote.policyNumber).toBeDefined();
-    const policy = await t.app.inject({
-      method: 'GET',
-      url: `/policies/v1/brandau/policies/${sold.quote.policyNumber}`,
-      headers: await bearerFor(t, 'brandau'),
-    });
-    const travellers = policy.json<{ travellers: { guid: string; travelClear?: Record<string, unknown> }[] }>()
-      .travellers;
+    const travellers = await policyTravellers(t, sold.quote.policyNumber!);
     expect(travellers.find((p) => p.guid === 'adult-1')?.travelClear).toMatchObject({
       tamisReferenceNumber: screening.result?.tamisReferenceNumber,
       isCovered: true,
     });
+    // The certificate names the condition, its outcome and its loading.
+    const text = await certificateText(t, sold.quote.policyNumber!);
+    expect(text).toContain(`Ada Lovelace: medical screening ${screening.result?.tamisReferenceNumber}`);
+    expect(text).toContain(
+      'Test: covered with a premium: covered (medical premium $60.00 AUD, extra excess $100.00 AUD)',
+    );
   });
 
   it('holds a referred traveller: the purchase is refused before any money moves', async () => {
