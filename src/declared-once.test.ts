@@ -127,8 +127,12 @@ function typeBoxLiteral(node: ts.Expression): ts.Node {
   return node;
 }
 
-/** An alias that names another type, or part of one (`Static<…>`, `Pick<…>`, `(typeof LIST)[number]`), declares nothing new. */
-const derived = (type: ts.TypeNode) =>
+/**
+ * An alias that names another type, or part of one (`Static<…>`, `Pick<…>`, `(typeof LIST)[number]`),
+ * or joins named types (`Pick<…> & Other`), declares nothing new.
+ */
+const derived = (type: ts.TypeNode): boolean =>
+  (ts.isIntersectionTypeNode(type) && type.types.every(derived)) ||
   ts.isTypeReferenceNode(type) ||
   ts.isIndexedAccessTypeNode(type) ||
   ts.isTypeQueryNode(type) ||

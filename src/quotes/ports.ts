@@ -77,14 +77,18 @@ export interface Destination {
   regionCode: string;
 }
 
+/** Whether a plan version offers medical screening (the brand's screening rules). */
+export interface PlanScreeningOffer {
+  /** False when the plan offers no medical screening; absent: offered. */
+  readonly offersScreening?: boolean;
+}
+
 /** One version of a plan (spec §2.6 subset): the catalogue's, as much of it as a quote reads. */
 export type PlanVersion = Pick<
   CataloguePlanVersion,
   'planId' | 'code' | 'name' | 'quoteType' | 'homeCountryCodes' | 'effectiveFromDate' | 'effectiveToDate'
-> & {
-  /** False when the plan offers no medical screening (the brand's screening rules); absent: offered. */
-  readonly offersScreening?: boolean;
-};
+> &
+  PlanScreeningOffer;
 
 /** A published discount code. */
 export interface CampaignInfo {
