@@ -3,7 +3,10 @@ import type { TestApp } from '../helpers/app.js';
 import { useTestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';
+import { loadConfig } from '../../src/config/config.js';
 import { connectDatabase } from '../../src/db/connect.js';
+import { startServer } from '../../src/server.js';
+import { until } from '../helpers/polling.js';
 import { purgeBatch, purgeDue, type ScreeningPurgeDeps } from '../../src/screening/purge.js';
 import { screeningPurgeDepsFor } from '../../src/screening/purge-port.js';
 import type { Executor } from '../../src/db/database.js';
@@ -157,5 +160,34 @@ describe(`the purge of screenings' health data (${DIALECT})`, () => {
     } finally {
       await other.destroy();
     }
+  });
+
+  it('is done by every server’s recovery sweep', async () => {
+    const t = getApp();
+    const policy = await sold(t, ['TEST_COVERED']);
+    const at = COVER_ENDS + (3 + t.context.config.screening.retentionDays) * DAY;
+    const config = {
+      ...loadConfig({
+        LOG_LEVEL: 'silent',
+        DEMO_DATA: 'true',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SHUTDOWN_DRAIN_MS: '0',
+        PURCHASE_RECOVERY_INTERVAL_SECONDS: '1',
+      }),
+      database: t.database.database,
+    };
+    const db = connectDatabase(t.database.database);
+    try {
+      const server = await startServer(config, { db, logger: false, clock: () => new Date(at) });
+      try {
+        await until(async () => (await rowOf(t, policy.id))?.purged_at != null, 'the sweep to purge the screening');
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await db.destroy();
+    }
+    expect(await rowOf(t, policy.id)).toMatchObject({ conditions_sealed: null, answers_sealed: null });
   });
 });
