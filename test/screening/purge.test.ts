@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import { startServer } from '../../src/server.js';
 import { until } from '../helpers/polling.js';
-import { purgeBatch, purgeDue, type ScreeningPurgeDeps } from '../../src/screening/purge.js';
+import { purgeBatch, purgeDue, type QuoteFate, type ScreeningPurgeDeps } from '../../src/screening/purge.js';
 import { screeningPurgeDepsFor } from '../../src/screening/purge-port.js';
 import type { Executor } from '../../src/db/database.js';
 import { CARDS, detailedTrip, NOW, planOf, purchase, purchaseBody, type PurchaseAnswer } from '../purchases/support.js';
@@ -160,6 +160,31 @@ describe(`the purge of screenings' health data (${DIALECT})`, () => {
     } finally {
       await other.destroy();
     }
+  });
+
+  it('leaves a quote a purchase holds, and follows a cover moved later or earlier', async () => {
+    const t = getApp();
+    const quote = await screenedQuote(t, ['TEST_COVERED']);
+    const retention = t.context.config.screening.retentionDays;
+    let fate: QuoteFate = { kind: 'BUYING' };
+    const deps = (at: number): ScreeningPurgeDeps => ({
+      ...depsAt(t, at),
+      fates: { fatesOf: (ids) => Promise.resolve(new Map(ids.map((id) => [id, fate]))) },
+    });
+    const late = Date.parse('2030-01-01T00:00:00Z');
+    // Held by a purchase: untouched, looked at again in an hour.
+    expect(await purgeBatch(deps(late), 100)).toMatchObject({ erased: 0, deleted: 0 });
+    expect((await rowOf(t, quote.id))?.purge_check_at).toBe(new Date(late + 3_600_000).toISOString());
+    // Sold with a cover amended to end later: not due yet at the old date, looked at again within a week.
+    fate = { kind: 'SOLD', coverEndsOn: '2029-06-30' };
+    const oldDue = COVER_ENDS + (1 + retention) * DAY;
+    const checkAt = Math.max(oldDue, late + 3_600_000);
+    expect(await purgeBatch(deps(checkAt), 100)).toMatchObject({ erased: 0 });
+    expect((await rowOf(t, quote.id))?.purge_check_at).toBe(new Date(checkAt + 7 * DAY).toISOString());
+    // Cancelled: the cover ends earlier, and the next look (within the week) erases.
+    fate = { kind: 'SOLD', coverEndsOn: '2026-12-01' };
+    expect(await purgeBatch(deps(checkAt + 7 * DAY), 100)).toMatchObject({ erased: 1 });
+    expect((await rowOf(t, quote.id))?.conditions_sealed).toBeNull();
   });
 
   it('is done by every server’s recovery sweep', async () => {
