@@ -13,6 +13,7 @@ import { registerPolicyChangeCommands } from './policy-changes/cli.js';
 import { startServer } from './server.js';
 import { registerStatementsCommands } from './statements/cli.js';
 import { registerAuthCommands } from './auth/cli.js';
+import { registerScreeningCommands } from './screening/cli.js';
 
 /** Reads configuration or exits with every problem listed (exit code 2). */
 function configOrExit(): AppConfig {
@@ -120,6 +121,7 @@ registerIdempotencyCommands(program, configOrExit);
 registerPurchasesCommands(program, configOrExit);
 registerPolicyChangeCommands(program, configOrExit);
 registerStatementsCommands(program, configOrExit);
+registerScreeningCommands(program, configOrExit);
 registerOutboxCommands(program.command('documents').description('Policy documents and their e-mails.'), configOrExit);
 
 program.parseAsync().catch((error: unknown) => {

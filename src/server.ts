@@ -22,6 +22,9 @@ import type { OutboxHandler, OutboxKind } from './db/outbox/kinds.js';
 import { startOutboxWorker, type OutboxWorkerOptions } from './db/outbox/worker.js';
 import { stripeWebhookDepsFor } from './payments/stripe/webhooks/deps.js';
 import { applyDueEvents } from './payments/stripe/webhooks/service.js';
+import { failureName } from './db/refused-values.js';
+import { purgeBatch } from './screening/purge.js';
+import { screeningPurgeDepsFor } from './screening/purge-port.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -59,6 +62,9 @@ export interface OutboxPool {
 
 /** Lanes of the publishing pool: publishing is database work only, committed a lease's batch at a time. */
 const PUBLISH_LANES = 2;
+
+/** Screenings a sweep purges at most: a sweep every PURCHASE_RECOVERY_INTERVAL_SECONDS keeps far ahead of sales. */
+const SCREENING_PURGE_BATCH = 100;
 
 /**
  * The outbox's pools of lanes in every server process (tests run workers with the same), one per
@@ -108,6 +114,13 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
     const stripeDeps = stripeWebhookDepsFor(context, app.paymentGateways, app.log);
     const applyStripeEvents = () => applyDueEvents(stripeDeps);
     await applyStripeEvents();
+    // Screenings' health data past its retention, a batch per sweep (screening/purge.ts); a failure waits for the next.
+    const purgeDeps = screeningPurgeDepsFor(context);
+    const purgeLog = app.log;
+    const purgeScreenings = () =>
+      purgeBatch(purgeDeps, SCREENING_PURGE_BATCH).catch((error: unknown) => {
+        purgeLog.warn({ err: error, reason: failureName(error) }, 'screening purge could not run');
+      });
     // Then keep doing so while serving (other processes may die); stopped before the database closes.
     const sweep = startRecoverySweep(recoveryDeps, {
       intervalSeconds: config.purchaseRecoveryIntervalSeconds,
@@ -115,6 +128,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       alsoRecover: async () => {
         await recoverChanges();
         await applyStripeEvents();
+        await purgeScreenings();
       },
     });
     app.addHook('preClose', async () => sweep.stop());

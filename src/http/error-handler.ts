@@ -21,6 +21,16 @@ import { keepPrivate } from './guards/private-answers.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import type { ErrorResponse } from './schemas.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's body holds special-category data (health answers): its schema refusals name the
+     * property but never repeat a value or an unknown key sent (checklist 51).
+     */
+    echoesNoValues?: boolean;
+  }
+}
+
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
   'invalid-input': 400,
   unauthenticated: 401,
@@ -107,7 +117,10 @@ function handleFrameworkError(error: FastifyError, request: FastifyRequest, repl
     const brand = params && error.validation.find((v) => v.instancePath === '/brandCode');
     if (brand)
       return sendDomainError(new UnknownBrand(String((request.params as Record<string, unknown>).brandCode)), reply);
-    return reply.status(400).send(envelope(error.validation.map((v) => schemaViolationToNotification(v))));
+    const echoValues = request.routeOptions.config.echoesNoValues !== true;
+    return reply
+      .status(400)
+      .send(envelope(error.validation.map((v) => schemaViolationToNotification(v, { echoValues }))));
   }
   const known = FRAMEWORK_ERRORS[error.code];
   if (known) return reply.status(known.status).send(envelope([{ code: known.code, message: known.message }]));

@@ -33,10 +33,12 @@ const CODE_BY_KEYWORD: Record<string, string> = {
 /** One Notification per schema violation, with the property as a path and the limits as tokens. */
 export function schemaViolationToNotification(
   violation: FastifySchemaValidationError & { data?: unknown },
+  options: { readonly echoValues: boolean } = { echoValues: true },
 ): Notification {
   const params: Record<string, unknown> = violation.params;
   let property = jsonPointerToPath(violation.instancePath);
-  const missing = params.missingProperty ?? params.additionalProperty;
+  // A route that echoes no values names no unknown key either: the key is the client's text.
+  const missing = params.missingProperty ?? (options.echoValues ? params.additionalProperty : undefined);
   if (typeof missing === 'string') property = property ? `${property}.${missing}` : missing;
 
   const tokens: Record<string, string> = {};
@@ -50,7 +52,7 @@ export function schemaViolationToNotification(
     property,
     tokens,
   };
-  const echoed = violation.keyword === 'required' ? undefined : echoValue(violation.data);
+  const echoed = violation.keyword === 'required' || !options.echoValues ? undefined : echoValue(violation.data);
   if (echoed !== undefined) notification.value = echoed;
   return notification;
 }

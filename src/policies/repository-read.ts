@@ -274,3 +274,16 @@ export async function policyNumberOfQuote(db: Executor, quoteId: string): Promis
     .executeTakeFirst();
   return row?.policy_number;
 }
+
+/** Each sold quote's cover end (its policy's latest transaction's `cover_end_date`); unsold quotes are absent. */
+export async function coverEndsOfQuotes(db: Executor, quoteIds: readonly string[]): Promise<Map<string, string>> {
+  if (quoteIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('policy_header as h')
+    .innerJoin('policy_detail as d', 'd.policy_header_id', 'h.id')
+    .select(['h.quote_id', 'd.cover_end_date', 'd.sequence_number'])
+    .where('h.quote_id', 'in', [...quoteIds])
+    .orderBy('d.sequence_number')
+    .execute();
+  return new Map(rows.map((r) => [r.quote_id, r.cover_end_date]));
+}

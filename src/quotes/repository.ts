@@ -184,3 +184,22 @@ export async function updateQuote(
     .executeTakeFirst();
   return row ? toStored(row) : undefined;
 }
+
+/** Whether each quote is bought or being bought, and when it last changed; unknown quotes are absent. */
+export async function purchaseStatesOfQuotes(
+  db: Executor,
+  publicIds: readonly string[],
+): Promise<Map<string, { readonly buying: boolean; readonly bought: boolean; readonly updatedAt: string }>> {
+  if (publicIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('quote')
+    .select(['public_id', 'is_purchase_initiated', 'is_purchased', 'updated_at'])
+    .where('public_id', 'in', [...publicIds])
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.public_id,
+      { buying: r.is_purchase_initiated === 1, bought: r.is_purchased === 1, updatedAt: r.updated_at },
+    ]),
+  );
+}

@@ -59,9 +59,16 @@ export class ScreeningChangedConcurrently extends Conflict {
   }
 }
 
-/** An answer the engine refuses: named by its question id, never echoing what was answered. */
+/**
+ * An answer the engine refuses, named by its place in the request (`answers[i].questionId` or
+ * `.choiceCodes`; `answers` for one stored earlier), never by its question id: a follow-up's id
+ * (`<conditionCode>.<id>`) names the condition. Nothing answered is echoed.
+ */
 export class AnswerRefused extends InvalidInput {
-  constructor(problem: AnswerProblem) {
-    super(`ANSWER_${problem.code}`, problem.message, { property: `answers.${problem.questionId}` });
+  constructor(problem: AnswerProblem, index: number | undefined) {
+    const field = problem.code === 'UNKNOWN_QUESTION' || problem.code === 'NOT_ASKED' ? 'questionId' : 'choiceCodes';
+    super(`ANSWER_${problem.code}`, problem.message, {
+      property: index === undefined ? 'answers' : `answers[${String(index)}].${field}`,
+    });
   }
 }

@@ -124,6 +124,9 @@ export async function replaceScreening(
       revision: 1,
       created_at: s.createdAt,
       updated_at: s.createdAt,
+      // The purge sweep's first look schedules it (screening/purge.ts).
+      purge_check_at: s.createdAt,
+      purged_at: null,
     })
     .execute();
 }
@@ -173,4 +176,69 @@ export async function saveResult(
     .where('status', '=', 'IN_PROGRESS')
     .executeTakeFirst();
   return Number(done.numUpdatedRows) === 1;
+}
+
+/** A screening the purge sweep looks at: which quote, and when it last changed. */
+export interface PurgeCandidate {
+  readonly id: string;
+  readonly quoteId: string;
+  readonly updatedAt: string;
+}
+
+/** Up to `limit` screenings still holding sealed data whose purge check is due at `now`. */
+export async function purgeCandidates(db: Executor, now: string, limit: number): Promise<PurgeCandidate[]> {
+  const rows = await db
+    .selectFrom('screening')
+    .select(['id', 'quote_id', 'updated_at'])
+    .where('purge_check_at', '<=', now)
+    .where('purged_at', 'is', null)
+    .orderBy('purge_check_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, quoteId: r.quote_id, updatedAt: r.updated_at }));
+}
+
+/** Next look at a screening no earlier than `at` (a process that purged it first wins: purged rows stay). */
+export async function reschedulePurgeCheck(db: Executor, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('screening')
+    .set({ purge_check_at: at })
+    .where('id', '=', id)
+    .where('purged_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Erases a sold screening's sealed columns (answers, conditions, authorized person); reference,
+ * date, outcome and amounts stay for the policy. False when already purged (by another process).
+ */
+export async function eraseSealed(db: Executor, id: string, at: string): Promise<boolean> {
+  const done = await db
+    .updateTable('screening')
+    .set({
+      answers_sealed: null,
+      conditions_sealed: null,
+      authorized_person_sealed: null,
+      purged_at: at,
+      purge_check_at: null,
+    })
+    .where('id', '=', id)
+    .where('purged_at', 'is', null)
+    .executeTakeFirst();
+  return Number(done.numUpdatedRows) === 1;
+}
+
+/**
+ * Deletes an unsold quote's screening whole (nothing needs it; a later purchase screens again).
+ * False when it changed since `updatedAt` (answered, completed or restarted) or is gone already.
+ */
+export async function deleteUnsold(db: Executor, id: string, updatedAt: string): Promise<boolean> {
+  const done = await db
+    .deleteFrom('screening')
+    .where('id', '=', id)
+    .where('updated_at', '=', updatedAt)
+    .where('purged_at', 'is', null)
+    .executeTakeFirst();
+  return Number(done.numDeletedRows) === 1;
 }

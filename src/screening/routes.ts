@@ -34,6 +34,8 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     PATH,
     {
+      // Health answers and who gave them: a refusal repeats nothing sent.
+      config: { echoesNoValues: true },
       schema: {
         tags,
         operationId: 'startScreening',
@@ -53,11 +55,13 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     `${PATH}/answers`,
     {
+      // Health answers and who gave them: a refusal repeats nothing sent.
+      config: { echoesNoValues: true },
       schema: {
         tags,
         operationId: 'answerScreening',
         summary: 'Answer screening questions',
-        description: `Adds answers and returns the next questions. A refused answer is a 400 whose Notification has \`code\` \`ANSWER_<problem>\` (\`ANSWER_UNKNOWN_QUESTION\`, \`ANSWER_NOT_ASKED\`, \`ANSWER_UNKNOWN_CHOICE\`, \`ANSWER_ONE_CHOICE_ONLY\`, \`ANSWER_NO_CHOICE\`) and \`property\` \`answers.<questionId>\`, never the answer. 409 \`SCREENING_NOT_IN_PROGRESS\` once completed or stale. ${NOT_IDEMPOTENCY_KEYED} ${OWN}`,
+        description: `Adds answers and returns the next questions. A refused answer is a 400 whose Notification has \`code\` \`ANSWER_<problem>\` (\`ANSWER_UNKNOWN_QUESTION\`, \`ANSWER_NOT_ASKED\`, \`ANSWER_UNKNOWN_CHOICE\`, \`ANSWER_ONE_CHOICE_ONLY\`, \`ANSWER_NO_CHOICE\`) and \`property\` \`answers[<index>].questionId\` or \`answers[<index>].choiceCodes\` (the answer's place in the request; \`answers\` for one stored earlier), never the question id (a follow-up's names its condition) nor the answer. 409 \`SCREENING_NOT_IN_PROGRESS\` once completed or stale. ${NOT_IDEMPOTENCY_KEYED} ${OWN}`,
         params: ScreeningParams,
         body: ScreeningAnswersRequest,
         response: { 200: Screening, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503) },
@@ -72,6 +76,8 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     `${PATH}/complete`,
     {
+      // Health answers and who gave them: a refusal repeats nothing sent.
+      config: { echoesNoValues: true },
       schema: {
         tags,
         operationId: 'completeScreening',
@@ -87,6 +93,8 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     PATH,
     {
+      // Health answers and who gave them: a refusal repeats nothing sent.
+      config: { echoesNoValues: true },
       schema: {
         tags,
         operationId: 'getScreening',

@@ -175,7 +175,11 @@ export async function answerScreening(
   for (const a of answers) merged[a.questionId] = a.choiceCodes;
   const problems = c.engine.checkAnswers(c.trip, merged);
   const [problem] = problems;
-  if (problem) throw new AnswerRefused(problem);
+  if (problem) {
+    // The request's last answer to that question (a later one replaces an earlier); none: a stored one.
+    const index = answers.map((a) => a.questionId).lastIndexOf(problem.questionId);
+    throw new AnswerRefused(problem, index < 0 ? undefined : index);
+  }
   const saved = await saveAnswers(deps.db, deps.secret, { ...s, answers: merged }, deps.clock().toISOString());
   if (!saved) throw new ScreeningChangedConcurrently();
   return readOwn(deps, c, guid);

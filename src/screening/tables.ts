@@ -29,6 +29,10 @@ export interface ScreeningTable {
   revision: number;
   created_at: string;
   updated_at: string;
+  /** When the purge sweep next looks at this screening (screening/purge.ts). */
+  purge_check_at: string | null;
+  /** When the sealed columns were erased (retention over); null while they are held. */
+  purged_at: string | null;
 }
 
 export interface ScreeningTables {

@@ -69,14 +69,14 @@ describe('screening API', () => {
     });
     expect(res.statusCode).toBe(400);
     const error = res.json().validation.errors[0];
-    expect(error).toMatchObject({ code: 'ANSWER_UNKNOWN_CHOICE', property: 'answers.gate.hospital' });
+    expect(error).toMatchObject({ code: 'ANSWER_UNKNOWN_CHOICE', property: 'answers[0].choiceCodes' });
     expect(res.body).not.toContain('MAYBE-SECRET');
     const notAsked = await call(t, quoteId, 'POST', '/answers', {
       answers: [{ questionId: 'conditions', choiceCodes: ['TEST_COVERED'] }],
     });
     expect(notAsked.json().validation.errors[0]).toMatchObject({
       code: 'ANSWER_NOT_ASKED',
-      property: 'answers.conditions',
+      property: 'answers[0].questionId',
     });
     expect(notAsked.body).not.toContain('TEST_COVERED');
     const early = await call(t, quoteId, 'POST', '/complete');
