@@ -51,9 +51,9 @@ export async function onPostgresServer(statement: string): Promise<void> {
 
 /**
  * The suite's database at PostgreSQL `url`, in `schema` when given (else the database's own
- * search path). Nothing is dropped by `destroy`: test/global-setup.ts drops the run's schemas
- * and databases once the whole run is over, never while another test file may be introspecting
- * the catalogue, which fails if a schema vanishes under it.
+ * search path). `destroy` drops no schema: test/global-setup.ts drops the run's schemas once the
+ * whole run is over, never while another test file may be introspecting the catalogue, which
+ * fails if a schema vanishes under it.
  */
 export function postgresTestDatabase(
   url: string,

@@ -23,7 +23,16 @@ export async function createMigratedTestDatabase(options: TestDatabaseOptions = 
   if (POSTGRES_URL && template?.postgresDatabase) {
     const name = runScopedName();
     await onPostgresServer(`create database ${name} template ${template.postgresDatabase}`);
-    return postgresTestDatabase(urlOfDatabase(POSTGRES_URL, name), undefined, options);
+    const database = postgresTestDatabase(urlOfDatabase(POSTGRES_URL, name), undefined, options);
+    // A database of its own, unlike a schema, is no other file's catalogue: it goes with the file
+    // (its drop waits for a checkpoint; at the end of the run they would queue one after another).
+    return {
+      ...database,
+      async destroy() {
+        await database.destroy();
+        await onPostgresServer(`drop database if exists ${name} with (force)`);
+      },
+    };
   }
   const sqlitePath = template?.sqlitePath;
   if (!POSTGRES_URL && sqlitePath) return sqliteTestDatabase(options, (path) => copySqliteTemplate(sqlitePath, path));

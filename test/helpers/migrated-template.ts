@@ -70,8 +70,8 @@ export async function buildMigratedTemplate(
 }
 
 /**
- * Drops the `test_<run pid>_…` databases (the template and each file's copy) chosen by
- * `shouldDrop`, a few at once: each drop waits for a checkpoint, which concurrent drops share.
+ * Drops the `test_<run pid>_…` databases chosen by `shouldDrop` (the template, and copies a test
+ * file did not drop itself), a few at once: each drop waits for a checkpoint.
  */
 export async function dropRunDatabases(url: string, shouldDrop: (runPid: number) => boolean): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
