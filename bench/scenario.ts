@@ -22,6 +22,8 @@ export interface BenchRun {
   readonly env: Record<string, string>;
   /** Previews prepared per second of load for a change confirm (`--change-supply`), instead of the engine's default. */
   readonly changeSupplyPerSecond?: number;
+  /** Ready quotes prepared per second of load for a purchase row (`--purchase-supply`), instead of the default. */
+  readonly purchaseSupplyPerSecond?: number;
   /** Progress of long preparations (stderr). */
   readonly progress?: (line: string) => void;
 }
@@ -152,7 +154,8 @@ export async function purchases(
   label: string,
   payment: BenchPayment = 'CARD',
 ): Promise<BenchRequest> {
-  const count = Math.ceil((run.durationSeconds + (run.warmUpSeconds ?? 0)) * PURCHASE_SUPPLY_PER_SECOND);
+  const perSecond = run.purchaseSupplyPerSecond ?? PURCHASE_SUPPLY_PER_SECOND;
+  const count = Math.ceil((run.durationSeconds + (run.warmUpSeconds ?? 0)) * perSecond);
   const started = performance.now();
   const request = await purchaseSupply(api, await bearer(api), count, quoteSeeder(run, label), payment);
   run.progress?.(`${label}: ${count + 1} ready quotes in ${((performance.now() - started) / 1000).toFixed(1)} s`);

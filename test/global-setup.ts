@@ -1,4 +1,6 @@
 import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { buildMigratedTemplate, dropRunDatabases } from './helpers/migrated-template.js';
 
 /** Drops the `test_<run pid>_…` schemas (named by runSchemaPrefix in helpers/database.ts) chosen by `shouldDrop`. */
 async function dropSchemas(url: string, shouldDrop: (runPid: number) => boolean): Promise<void> {
@@ -27,14 +29,25 @@ function isRunning(pid: number): boolean {
 }
 
 /**
- * PostgreSQL test schemas are dropped once the whole run is over, not by each test file: a drop
- * while another file's migrator lists the catalogue makes that file fail. At start, schemas of
- * earlier runs that are no longer running are cleaned up too.
+ * Migrates the run's template once (helpers/migrated-template.ts): test files copy it rather than
+ * each running every migration. PostgreSQL test schemas and databases are dropped once the whole
+ * run is over, not by each test file: a drop while another file's migrator lists the catalogue
+ * makes that file fail. At start, those of earlier runs that are no longer running are cleaned up too.
  */
-export default async function setup(): Promise<() => Promise<void>> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const url = process.env.DATABASE_URL;
-  if (url) await dropSchemas(url, (runPid) => runPid !== process.pid && !isRunning(runPid));
+  const ofStoppedRuns = (runPid: number) => runPid !== process.pid && !isRunning(runPid);
+  if (url) {
+    await dropSchemas(url, ofStoppedRuns);
+    await dropRunDatabases(url, ofStoppedRuns);
+  }
+  const { template, dispose } = await buildMigratedTemplate(url, process.pid);
+  project.provide('migratedTemplate', template);
   return async () => {
-    if (url) await dropSchemas(url, (runPid) => runPid === process.pid);
+    dispose();
+    if (url) {
+      await dropSchemas(url, (runPid) => runPid === process.pid);
+      await dropRunDatabases(url, (runPid) => runPid === process.pid);
+    }
   };
 }

@@ -6,7 +6,8 @@ import type { AppContext, Clock } from '../../src/context.js';
 import { prepareDatabase } from '../../src/server.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import type { TestDatabase } from './database.js';
+import { createMigratedTestDatabase } from './migrated-database.js';
 import { checkAnswers } from './contract/taps.js';
 
 export interface TestAppOptions {
@@ -32,12 +33,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds the real app on a clean database of the suite's engine; `close` releases both. */
+/** Builds the real app on a clean, migrated database of the suite's engine; `close` releases both. */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   // Request limits off unless a test turns them on (test/limits/): most suites send bursts.
   const loaded = loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'false', RATE_LIMITS: 'false', ...options.env });
   // The app's connection keeps the DB_* bounds the test's environment sets.
-  const database = await createTestDatabase({
+  // A copy of the run's migrated template: the app's own migration finds nothing left to apply.
+  const database = await createMigratedTestDatabase({
     ...(options.poolSize ? { poolSize: options.poolSize } : {}),
     ...(loaded.database.limits ? { limits: loaded.database.limits } : {}),
   });

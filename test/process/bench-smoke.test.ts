@@ -14,6 +14,12 @@ const LOAD_SECONDS = String(Math.max(1, Math.round(scaled(1000) / 1000)));
  * run out on a quiet machine (~160 confirms/s), so the run prepares 900 per row at scale 3.
  */
 const CHANGE_SUPPLY = '300';
+/**
+ * Ready quotes prepared per second of load for each purchase row (the bench's default, 1600, is
+ * for 50 connections): two connections sell fewer than the full run's 50 do on the same machine
+ * (~600/s on SQLite, bench/results), so half the default never runs out and halves the preparation.
+ */
+const PURCHASE_SUPPLY = '800';
 
 const run = promisify(execFile);
 
@@ -23,7 +29,18 @@ async function benchReport(args: readonly string[]): Promise<{ report: BenchRepo
   try {
     await run(
       process.execPath,
-      ['--import', 'tsx', 'bench/run.ts', '--duration', LOAD_SECONDS, ...args, '--out', out],
+      [
+        '--import',
+        'tsx',
+        'bench/run.ts',
+        '--duration',
+        LOAD_SECONDS,
+        '--purchase-supply',
+        PURCHASE_SUPPLY,
+        ...args,
+        '--out',
+        out,
+      ],
       {
         env: { ...process.env, BENCH_START_SECONDS: String(scaled(30_000) / 1000) },
         timeout: scaled(150_000),

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { OUTBOX_TIMING, startChildServer, type ChildServer } from '../helpers/child-server.js';
 import { pause, until } from '../helpers/polling.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT, type TestDatabase } from '../helpers/database.js';
+import { createMigratedTestDatabase } from '../helpers/migrated-database.js';
 import {
   startWebhookReceiver,
   verifyWebhook,
@@ -78,7 +79,7 @@ function scenario() {
     },
   };
   beforeAll(async () => {
-    world.database = await createTestDatabase();
+    world.database = await createMigratedTestDatabase();
     world.receiver = await startWebhookReceiver();
   });
   afterAll(async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOX_TIMING, startChildServer, type ChildServer } from '../helpers/child-server.js';
 import { pause, until } from '../helpers/polling.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT, type TestDatabase } from '../helpers/database.js';
+import { createMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { PartnerClient } from '../purchases/http-client.js';
 import { startSmtpServer, type Received } from '../documents/delivery-support.js';
 import { isPdf, pdfText } from '../documents/pdf-text.js';
@@ -74,7 +75,7 @@ function scenario(gatewayName: CrashGatewayName = 'sandbox') {
     },
   };
   beforeAll(async () => {
-    world.database = await createTestDatabase();
+    world.database = await createMigratedTestDatabase();
     world.smtp = await startSmtpServer();
   });
   afterAll(async () => {

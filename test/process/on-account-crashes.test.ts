@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer, type ChildServer } from '../helpers/child-server.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT, type TestDatabase } from '../helpers/database.js';
+import { createMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { scaled } from '../helpers/time-scale.js';
 import { PartnerClient } from '../purchases/http-client.js';
 
@@ -53,7 +54,7 @@ describe(`an on-account purchase killed mid-way, then retried (${DIALECT})`, () 
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     await Promise.all(STEPS.map(async (step) => crashed.set(step, await crash(step))));
     // Recovery runs at start, before the server serves.
     restarted = await startChildServer({ ...database.env, DEMO_DATA: 'true', PURCHASE_RECOVERY_GRACE_SECONDS: '0' });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { startChildServer, type ChildServer } from '../helpers/child-server.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT, type TestDatabase } from '../helpers/database.js';
+import { createMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { until } from '../helpers/polling.js';
 import { startSmtpServer, type Received } from '../helpers/smtp-server.js';
 import { scaled } from '../helpers/time-scale.js';
@@ -33,7 +34,7 @@ describe(`one partner's slow endpoints do not delay another partner's deliveries
   };
 
   beforeAll(async () => {
-    world.database = await createTestDatabase();
+    world.database = await createMigratedTestDatabase();
     world.smtp = await startSmtpServer();
     world.slow = await startWebhookReceiver('/a');
     // Partner A's endpoints answer, but only after the attempt has timed out.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer, type ChildServer } from '../helpers/child-server.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT, type TestDatabase } from '../helpers/database.js';
+import { createMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { PartnerClient } from '../purchases/http-client.js';
 import { booksOf, buyOverHttp, policyPath, type Crashed } from './policy-change-crash-support.js';
 import { scaled } from '../helpers/time-scale.js';
@@ -106,7 +107,7 @@ describe.each(RUNS)(
     }
 
     beforeAll(async () => {
-      database = await createTestDatabase();
+      database = await createMigratedTestDatabase();
       // Two lanes of crashing servers at once (each scenario has its own policy): startup dominates the time.
       const lanes = [0, 1].map((lane) => scenarios.filter((_, i) => i % 2 === lane));
       await Promise.all(

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { startChildServer, type ChildServer } from '../helpers/child-server.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT, type TestDatabase } from '../helpers/database.js';
+import { createMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { PartnerClient } from '../purchases/http-client.js';
 import { scaled } from '../helpers/time-scale.js';
 
@@ -18,7 +19,7 @@ describe(`purchases across real server processes (${DIALECT})`, () => {
   let database: TestDatabase;
   const servers: ChildServer[] = [];
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
   });
   afterAll(async () => {
     servers.forEach((s) => s.kill());

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer, type ChildServer } from '../helpers/child-server.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT, type TestDatabase } from '../helpers/database.js';
+import { createMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { scaled } from '../helpers/time-scale.js';
 import { PartnerClient } from '../purchases/http-client.js';
 import { buyOverHttp, policyPath } from './policy-change-crash-support.js';
@@ -137,7 +138,7 @@ describe.each(RUNS)(
     }
 
     beforeAll(async () => {
-      database = await createTestDatabase();
+      database = await createMigratedTestDatabase();
       // Two lanes of crashing servers at once (each scenario has its own quote or policy): startup dominates the time.
       const lanes = [0, 1].map((lane) => scenarios.filter((_, i) => i % 2 === lane));
       await Promise.all(

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { startChildServer, type ChildServer } from '../helpers/child-server.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT, type TestDatabase } from '../helpers/database.js';
+import { createMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { until } from '../helpers/polling.js';
 import { scaled } from '../helpers/time-scale.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -32,7 +33,7 @@ describe(`shutdown with a webhook receiver that never answers (${DIALECT})`, () 
   let receiver: WebhookReceiver;
   const servers: ChildServer[] = [];
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     receiver = await startWebhookReceiver();
   });
   afterAll(async () => {

@@ -2,7 +2,8 @@ import { Agent, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { startChildServer } from '../helpers/child-server.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT, type TestDatabase } from '../helpers/database.js';
+import { createMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { until } from '../helpers/polling.js';
 import { scaled } from '../helpers/time-scale.js';
 import { PartnerClient } from '../purchases/http-client.js';
@@ -70,7 +71,7 @@ describe(`SIGTERM under load (${DIALECT})`, () => {
   it(
     'during 200 concurrent purchases and confirms: every request is answered or refused before any work',
     async () => {
-      const database = await createTestDatabase();
+      const database = await createMigratedTestDatabase();
       // A short drain, so that requests are still arriving when it ends.
       // The shutdown's bound on this machine's scale: a loaded machine keeps clients arriving longer.
       const server = await startChildServer({

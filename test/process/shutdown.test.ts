@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { startServer } from '../../src/server.js';
 import { buildTestApp } from '../helpers/app.js';
-import { createTestDatabase, DIALECT } from '../helpers/database.js';
+import { DIALECT } from '../helpers/database.js';
+import { createMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { startChildServer } from '../helpers/child-server.js';
 import { until } from '../helpers/polling.js';
 import { parseAnswer, rawExchange, sleep } from '../helpers/raw-http.js';
@@ -57,7 +58,7 @@ describe(`graceful shutdown (${DIALECT})`, () => {
   });
 
   it('exits 0 on SIGTERM during a burst, after completing every request', async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     const server = await startChildServer({ ...database.env, SHUTDOWN_DRAIN_MS: String(scaled(2000)) });
     try {
       let answered = 0;
@@ -85,7 +86,7 @@ describe(`graceful shutdown (${DIALECT})`, () => {
   });
 
   it('fails readiness and asks clients to reconnect while draining', async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     const config = {
       // A drain long enough, on this machine's scale, for the two requests below to come inside it.
       ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: String(scaled(1000)), DEMO_DATA: 'false' }),
@@ -107,7 +108,7 @@ describe(`graceful shutdown (${DIALECT})`, () => {
   });
 
   it('stops gracefully when `npm start` itself gets SIGTERM (the signal reaches the server)', async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     const server = await startChildServer({ ...database.env, SHUTDOWN_DRAIN_MS: '0' }, ['npm', 'start', '--silent']);
     try {
       expect((await get(`${server.url}/health`)).status).toBe(200);
@@ -130,7 +131,7 @@ const codesOf = (body: string) =>
 
 describe(`the end of the drain (${DIALECT})`, () => {
   it('answers requests on open connections with 503 SHUTTING_DOWN instead of resetting them', async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     const config = {
       ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '200', DEMO_DATA: 'false' }),
       database: database.database,
@@ -179,7 +180,7 @@ describe(`the end of the drain (${DIALECT})`, () => {
   });
 
   it('answers a connection accepted before the listener stopped whose request comes after', async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     const config = {
       ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '100', DEMO_DATA: 'false' }),
       database: database.database,

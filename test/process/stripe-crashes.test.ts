@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startChildServer } from '../helpers/child-server.js';
-import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
+import { DIALECT, type TestDatabase } from '../helpers/database.js';
+import { createMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { until } from '../helpers/polling.js';
 import { TEST_PAYMENT_METHODS as PM } from '../helpers/stripe-standin/ledger.js';
 import { startStripeStandin, type StripeStandin } from '../helpers/stripe-standin/server.js';
@@ -57,7 +58,7 @@ describe(`Stripe purchases killed at each step, then recovered (${DIALECT})`, ()
   it(
     'one policy and one charge per quote, no hold left, and the retry answers the bought quote',
     async () => {
-      const database = await createTestDatabase();
+      const database = await createMigratedTestDatabase();
       const standin = await startStripeStandin();
       try {
         const crashed: Crashed[] = [];
@@ -122,7 +123,7 @@ describe(`Stripe refunds killed at each step, then recovered (${DIALECT})`, () =
   it(
     'a cancellation killed after Stripe refunded (not recorded) and after recording: refunded exactly once',
     async () => {
-      const database = await createTestDatabase();
+      const database = await createMigratedTestDatabase();
       const standin = await startStripeStandin();
       try {
         const left: { paymentId: string; changeId: string; key: string; path: string; confirm: string }[] = [];
