@@ -6,6 +6,7 @@ import { WebhookEnvSchema, webhookConfigFrom, webhookConfigProblems } from './we
 import { PolicyChangeEnvSchema, policyChangeConfigFrom } from './policy-changes.js';
 import { DeploymentEnvSchema, deploymentConfigProblems, migratesOnStart, trustedProxiesFrom } from './deployment.js';
 import { StripeWebhookEnvSchema, stripeWebhookConfigFrom } from './stripe-webhooks.js';
+import { ScreeningEnvSchema, screeningConfigFrom } from './screening.js';
 
 /**
  * The settings of the areas that keep their own, parsed with the rest in config/config.ts. Each is a
@@ -20,6 +21,7 @@ export const AreaEnvSchema = Type.Object({
   ...WebhookEnvSchema.properties,
   ...DeploymentEnvSchema.properties,
   ...StripeWebhookEnvSchema.properties,
+  ...ScreeningEnvSchema.properties,
 });
 
 export type AreaConfigs = ReturnType<typeof areaConfigsFrom>;
@@ -51,5 +53,7 @@ export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>) {
     migrateOnStart: migratesOnStart(env),
     /** The signing secret of Stripe's webhooks (payments/stripe/webhooks/). */
     stripeWebhooks: stripeWebhookConfigFrom(env),
+    /** The hosted screening page's link. */
+    screening: screeningConfigFrom(env),
   } as const;
 }

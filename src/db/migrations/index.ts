@@ -25,6 +25,7 @@ import * as m20261203_1300 from './20261203_1300_partner_account.js';
 import * as m20261203_1400 from './20261203_1400_statements.js';
 import * as m20261204_1000 from './20261204_1000_partner_brand_codes.js';
 import * as m20261204_1100 from './20261204_1100_screening.js';
+import * as m20261204_1200 from './20261204_1200_screening_link.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '20261203_1400_statements': m20261203_1400,
   '20261204_1000_partner_brand_codes': m20261204_1000,
   '20261204_1100_screening': m20261204_1100,
+  '20261204_1200_screening_link': m20261204_1200,
 };
