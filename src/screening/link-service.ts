@@ -45,6 +45,13 @@ export function acceptedReturnUrl(value: string, production: boolean): string | 
   return undefined;
 }
 
+/** When a link stops opening: SCREENING_LINK_HOURS after `now`, never past the start (UTC) of the departure day. */
+export function linkExpiresAt(now: Date, hours: number, departureDate: string | undefined): string {
+  const byHours = now.getTime() + hours * 3_600_000;
+  const departure = departureDate ? Date.parse(`${departureDate}T00:00:00Z`) : Number.NaN;
+  return new Date(Number.isNaN(departure) ? byHours : Math.min(byHours, departure)).toISOString();
+}
+
 const pageLanguageOf = (asked: string | undefined): PageLanguage => PAGE_LANGUAGES.find((l) => l === asked) ?? 'en';
 
 /** Makes the traveller's link (revoking earlier ones); refused as a start of the screening would be. */
@@ -60,10 +67,7 @@ export async function createScreeningLink(
   if (!returnUrl) throw new ReturnUrlRefused();
   const quote = await screenableTraveller(deps, actor, brandCode, quoteId, guid);
   const now = deps.clock();
-  // At most SCREENING_LINK_HOURS, and never past the start (UTC) of the departure day.
-  const byHours = now.getTime() + deps.linkHours * 3_600_000;
-  const departure = quote.departureDate ? Date.parse(`${quote.departureDate}T00:00:00Z`) : byHours;
-  const expiresAt = new Date(Math.min(byHours, Number.isNaN(departure) ? byHours : departure)).toISOString();
+  const expiresAt = linkExpiresAt(now, deps.linkHours, quote.departureDate);
   const language = asked.language ?? pageLanguageOf(quote.language);
   const value = randomToken(32);
   await deps.db.transaction().execute((trx) =>

@@ -31,6 +31,17 @@ const PAGE_HEADERS = {
   },
   'X-Robots-Tag': { type: 'string', enum: ['noindex, nofollow'], description: 'Never indexed.' },
   'Cache-Control': { type: 'string', enum: ['no-store'], description: 'Never kept by a browser or a proxy.' },
+  'X-Content-Type-Options': { type: 'string', enum: ['nosniff'], description: 'Browsers keep the declared type.' },
+  'X-Frame-Options': { type: 'string', enum: ['DENY'], description: 'Never shown in a frame.' },
+};
+const SEE_PAGE = {
+  type: 'null',
+  description: 'Saved: see the page again (its next step), by GET on the same URL.',
+  headers: {
+    Location: { type: 'string', description: 'The same page.' },
+    'X-Robots-Tag': PAGE_HEADERS['X-Robots-Tag'],
+    'Cache-Control': PAGE_HEADERS['Cache-Control'],
+  },
 };
 const page = (description: string) => ({
   description,
@@ -169,7 +180,7 @@ export const screeningPageRoutes: FastifyPluginAsyncTypebox<{
         params: ScreeningPageParams,
         body: ScreeningPageForm,
         response: {
-          303: { description: 'Saved: see the page again (its next step).' },
+          303: SEE_PAGE,
           400: page('The form again, with its problems.'),
           403: page('The form token was wrong: nothing was stored.'),
           404: page('Not found.'),
