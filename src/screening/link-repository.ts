@@ -5,7 +5,7 @@ import type { ScreeningLinkRow } from './tables.js';
 /** Every query of the `screening_link` table: the link's value is kept only as its sha256. */
 
 /** A traveller's hosted-page link as the service sees it (never its value). */
-export interface ScreeningLink {
+export interface StoredScreeningLink {
   readonly id: string;
   readonly quoteId: string;
   readonly brandCode: string;
@@ -20,7 +20,7 @@ export interface ScreeningLink {
 
 export const linkValueHash = (value: string): string => createHash('sha256').update(value, 'utf8').digest('base64url');
 
-const toLink = (row: ScreeningLinkRow): ScreeningLink => ({
+const toLink = (row: ScreeningLinkRow): StoredScreeningLink => ({
   id: row.id,
   quoteId: row.quote_id,
   brandCode: row.brand_code,
@@ -36,7 +36,7 @@ const toLink = (row: ScreeningLinkRow): ScreeningLink => ({
 /** Stores a new link for the traveller and revokes every earlier one (one transaction: one live link). */
 export async function replaceScreeningLink(
   trx: Tx,
-  link: Omit<ScreeningLink, 'revokedAt'>,
+  link: Omit<StoredScreeningLink, 'revokedAt'>,
   value: string,
 ): Promise<void> {
   await trx
@@ -65,7 +65,7 @@ export async function replaceScreeningLink(
 }
 
 /** The link whose value this is (live, expired or revoked), or undefined. */
-export async function findScreeningLink(db: Executor, value: string): Promise<ScreeningLink | undefined> {
+export async function findScreeningLink(db: Executor, value: string): Promise<StoredScreeningLink | undefined> {
   const row = await db
     .selectFrom('screening_link')
     .selectAll()

@@ -1,9 +1,10 @@
 import type { Actor } from '../auth/principal.js';
+import { DOCUMENT_LANGUAGES, type DocumentLanguage } from '../documents/labels.js';
 import type { BrandCode } from '../kernel/brands.js';
 import { randomToken } from '../kernel/crypto/random-token.js';
 import { newRecordId } from '../kernel/ids/ordered-ids.js';
 import { InvalidInput } from '../kernel/errors.js';
-import { findScreeningLink, replaceScreeningLink, type ScreeningLink } from './link-repository.js';
+import { findScreeningLink, replaceScreeningLink, type StoredScreeningLink } from './link-repository.js';
 import { screenableTraveller, type ScreeningDeps } from './service.js';
 
 /**
@@ -12,11 +13,11 @@ import { screenableTraveller, type ScreeningDeps } from './service.js';
  * for the traveller. The link does not start the screening: the page asks who answers first.
  */
 
-/** The languages the page and the screening's questions come in. */
-export const PAGE_LANGUAGES = ['en', 'es'] as const;
-export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
+/** The languages the page and the screening's questions come in: those a brand's texts may be in. */
+export const PAGE_LANGUAGES = DOCUMENT_LANGUAGES;
+export type PageLanguage = DocumentLanguage;
 
-export interface LinkDeps extends ScreeningDeps {
+export interface ScreeningLinkDeps extends ScreeningDeps {
   /** SCREENING_LINK_HOURS. */
   readonly linkHours: number;
   /** Outside production a return URL may be http on 127.0.0.1 or localhost (a partner's test page). */
@@ -56,7 +57,7 @@ const pageLanguageOf = (asked: string | undefined): PageLanguage => PAGE_LANGUAG
 
 /** Makes the traveller's link (revoking earlier ones); refused as a start of the screening would be. */
 export async function createScreeningLink(
-  deps: LinkDeps,
+  deps: ScreeningLinkDeps,
   actor: Actor,
   brandCode: BrandCode,
   quoteId: string,
@@ -94,12 +95,17 @@ export async function createScreeningLink(
 const PLAUSIBLE = /^[A-Za-z0-9_-]{43}$/;
 
 /** What a link value opens: its live link, a real link past its time or replaced, or nothing. */
-export type LinkOpening =
-  | { readonly state: 'open'; readonly link: ScreeningLink; readonly language: PageLanguage; readonly actor: Actor }
+export type ScreeningLinkOpening =
+  | {
+      readonly state: 'open';
+      readonly link: StoredScreeningLink;
+      readonly language: PageLanguage;
+      readonly actor: Actor;
+    }
   | { readonly state: 'expired'; readonly language: PageLanguage }
   | { readonly state: 'unknown' };
 
-export async function openScreeningLink(deps: LinkDeps, value: string): Promise<LinkOpening> {
+export async function openScreeningLink(deps: ScreeningLinkDeps, value: string): Promise<ScreeningLinkOpening> {
   if (!PLAUSIBLE.test(value)) return { state: 'unknown' };
   const link = await findScreeningLink(deps.db, value);
   if (!link) return { state: 'unknown' };

@@ -3,7 +3,7 @@ import type { PageLook } from '../kernel/html/look.js';
 import type { RenderedPage } from '../kernel/html/page.js';
 import { AnswerRefused, ScreeningIncomplete, ScreeningNotInProgress, ScreeningNotStarted } from './errors.js';
 import { FORM_STEPS, formToken, isFormToken, type FormStep } from './form-token.js';
-import type { LinkDeps, LinkOpening } from './link-service.js';
+import type { ScreeningLinkDeps, ScreeningLinkOpening } from './link-service.js';
 import type { AuthorizedPerson } from './model.js';
 import { choiceId, confirmPage, messagePage, questionsPage, resultPage, whoPage, type FieldProblem } from './page.js';
 import { type PageFrame, type WhoForm } from './page.js';
@@ -23,7 +23,7 @@ import {
  * the API give one result. Nothing changes on a GET; a POST without its step's token changes nothing.
  */
 
-type Open = Extract<LinkOpening, { state: 'open' }>;
+type Open = Extract<ScreeningLinkOpening, { state: 'open' }>;
 
 /** A page to show with its status, or "see the page again" (303 to the same URL) after a change. */
 export type PageAnswer = { readonly status: number; readonly page: RenderedPage } | { readonly redirect: true };
@@ -43,7 +43,7 @@ export function backHrefOf(opened: Open, status: string): string {
 const at = (o: Open) =>
   [o.actor, o.link.brandCode as Parameters<typeof readScreening>[2], o.link.quoteId, o.link.travellerGuid] as const;
 
-async function currentScreening(deps: LinkDeps, o: Open): Promise<ScreeningView | undefined> {
+async function currentScreening(deps: ScreeningLinkDeps, o: Open): Promise<ScreeningView | undefined> {
   try {
     return await readScreening(deps, ...at(o));
   } catch (error) {
@@ -53,7 +53,7 @@ async function currentScreening(deps: LinkDeps, o: Open): Promise<ScreeningView 
 }
 
 interface Page {
-  readonly deps: LinkDeps;
+  readonly deps: ScreeningLinkDeps;
   readonly opened: Open;
   readonly look: PageLook;
 }

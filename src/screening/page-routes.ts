@@ -8,7 +8,7 @@ import { isHexColour, SERVICE_LOOK, type PageLook } from '../kernel/html/look.js
 import type { RenderedPage } from '../kernel/html/page.js';
 import type { QuotePorts } from '../quotes/ports.js';
 import type { ScreeningEngineFor } from './live-engine.js';
-import { openScreeningLink, type LinkDeps, type LinkOpening } from './link-service.js';
+import { openScreeningLink, type ScreeningLinkDeps, type ScreeningLinkOpening } from './link-service.js';
 import { postPage, showPage, type PageAnswer } from './page-flow.js';
 import { messagePage } from './page.js';
 import { PAGE_WORDS } from './page-words.js';
@@ -88,7 +88,7 @@ export const screeningPageRoutes: FastifyPluginAsyncTypebox<{
   limits?: RateLimits;
 }> = async (app, { context, ports, engineFor, limits }) => {
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
-  const deps = (language?: string): LinkDeps => ({
+  const deps = (language?: string): ScreeningLinkDeps => ({
     db: context.db,
     clock: context.clock,
     secret: context.config.auth.keyEncryptionSecret,
@@ -121,7 +121,7 @@ export const screeningPageRoutes: FastifyPluginAsyncTypebox<{
     request: FastifyRequest,
     reply: FastifyReply,
     value: string,
-    run: (opened: Extract<LinkOpening, { state: 'open' }>, d: LinkDeps) => Promise<PageAnswer>,
+    run: (opened: Extract<ScreeningLinkOpening, { state: 'open' }>, d: ScreeningLinkDeps) => Promise<PageAnswer>,
   ) {
     const opened = await openScreeningLink(deps(), value);
     if (opened.state === 'unknown') {
@@ -137,7 +137,7 @@ export const screeningPageRoutes: FastifyPluginAsyncTypebox<{
       return reply.code(303).headers(LINK_HEADERS).header('Cache-Control', 'no-store').redirect(request.url, 303);
     return send(reply, result.status, result.page);
   }
-  const pageOf = async (opened: Extract<LinkOpening, { state: 'open' }>, d: LinkDeps) => ({
+  const pageOf = async (opened: Extract<ScreeningLinkOpening, { state: 'open' }>, d: ScreeningLinkDeps) => ({
     deps: d,
     opened,
     look: await lookOf(context, opened.link.brandCode, opened.language),

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { DOCUMENT_LANGUAGES } from '../documents/labels.js';
 import { BrandParams } from '../http/schemas.js';
 import { QuoteIdParam } from '../quotes/schemas.js';
 import { CONDITION_OUTCOMES, TRAVELLER_OUTCOMES } from './model.js';
@@ -165,7 +166,7 @@ export const ScreeningLinkRequest = Type.Object(
         "The partner's page the traveller returns to, with `quoteId`, `travellerGuid` and `screeningStatus` added to its query (never conditions). An absolute `https` URL without credentials; outside production also `http` on 127.0.0.1 or localhost.",
     }),
     language: Type.Optional(
-      Type.Enum(['en', 'es'], {
+      Type.Enum([...DOCUMENT_LANGUAGES], {
         type: 'string',
         description: "The page's and the questions' language; default the quote's (`cultureCode`), else `en`.",
       }),
@@ -186,7 +187,7 @@ export const ScreeningLink = Type.Object(
     expiresAt: Type.String({
       description: 'ISO date-time: `SCREENING_LINK_HOURS` (24) after now, never past the start (UTC) of departure day.',
     }),
-    language: Type.Enum(['en', 'es'], { type: 'string' }),
+    language: Type.Enum([...DOCUMENT_LANGUAGES], { type: 'string' }),
   },
   {
     title: 'ScreeningLink',
