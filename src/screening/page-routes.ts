@@ -34,6 +34,11 @@ const PAGE_HEADERS = {
   'X-Content-Type-Options': { type: 'string', enum: ['nosniff'], description: 'Browsers keep the declared type.' },
   'X-Frame-Options': { type: 'string', enum: ['DENY'], description: 'Never shown in a frame.' },
 };
+const TOO_MANY = {
+  description: 'Too many requests from this client address; see `Retry-After`.',
+  headers: { 'X-Robots-Tag': PAGE_HEADERS['X-Robots-Tag'], 'Cache-Control': PAGE_HEADERS['Cache-Control'] },
+  content: { 'text/plain': { schema: { type: 'string' } } },
+};
 const SEE_PAGE = {
   type: 'null',
   description: 'Saved: see the page again (its next step), by GET on the same URL.',
@@ -158,10 +163,7 @@ export const screeningPageRoutes: FastifyPluginAsyncTypebox<{
           404: page('Not found: the same page for every value that opens nothing.'),
           409: page('The screening cannot change (the quote was bought, or it no longer screens this traveller).'),
           410: page('The link expired or was replaced by a newer one.'),
-          429: {
-            description: 'Too many requests from this address; see `Retry-After`.',
-            content: { 'text/plain': { schema: { type: 'string' } } },
-          },
+          429: TOO_MANY,
         },
       },
     },
@@ -186,10 +188,7 @@ export const screeningPageRoutes: FastifyPluginAsyncTypebox<{
           404: page('Not found.'),
           409: page('The screening cannot change.'),
           410: page('The link expired or was replaced.'),
-          429: {
-            description: 'Too many requests from this address.',
-            content: { 'text/plain': { schema: { type: 'string' } } },
-          },
+          429: TOO_MANY,
         },
       },
     },

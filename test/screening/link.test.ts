@@ -184,3 +184,21 @@ describe('the hosted screening link', () => {
     expect(pageResult).toEqual({ ...apiResult, authorizedPerson: PERSON });
   });
 });
+
+describe('the hosted screening page under its per-address limit', () => {
+  const getLimited = useTestApp({
+    clock: () => NOW,
+    env: { RATE_LIMITS: 'true', RATE_LIMIT_SCREENING_LINK_PER_ADDRESS: '2' },
+    appOptions: { quotePorts: fixturePorts(), screeningEngineFor: catalogueScreeningEngine },
+  });
+
+  it('answers 429 with Retry-After past the budget, whatever value is tried', async () => {
+    const t = getLimited();
+    for (let i = 0; i < 2; i++)
+      expect((await t.app.inject({ method: 'GET', url: `/screening/v1/guess${i}` })).statusCode).toBe(404);
+    const refused = await t.app.inject({ method: 'GET', url: '/screening/v1/guess3' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(refused.headers['cache-control']).toBe('no-store');
+  });
+});
