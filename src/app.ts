@@ -46,6 +46,7 @@ import type { EventWebhooks } from './events/model.js';
 import { eventsRoutes } from './events/routes.js';
 import { statementsRoutes } from './statements/routes.js';
 import { screeningRoutes } from './screening/routes.js';
+import { screeningPageRoutes } from './screening/page-routes.js';
 import { liveScreeningEngines, type ScreeningEngineFor } from './screening/live-engine.js';
 import { eventWebhooks } from './events/openapi-webhooks.js';
 import { limitPartnerRequests, registerRateLimits } from './http/limits/rate-limits.js';
@@ -140,18 +141,26 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       });
       // The customer's document link: public (the link value is the key), limited per client address.
       await api.register(documentLinkRoutes, { context, ...(rateLimits ? { limits: rateLimits } : {}) });
+      const quotePorts = options.quotePorts ?? quotePortsFor(context);
+      const screeningEngineFor = options.screeningEngineFor ?? liveScreeningEngines(context);
+      // The traveller's hosted screening page: public (the link value is the key), limited per client address.
+      await api.register(screeningPageRoutes, {
+        context,
+        ports: quotePorts,
+        engineFor: screeningEngineFor,
+        ...(rateLimits ? { limits: rateLimits } : {}),
+      });
       await api.register(async (protectedApi) => {
         // Every route in this scope requires a bearer token for its brand.
         protectWithBearer(protectedApi);
         // After the guard: budgets are per partner, by route class.
         limitPartnerRequests(protectedApi, rateLimits);
         await protectedApi.register(productRoutes, { context, frontCache });
-        const quotePorts = options.quotePorts ?? quotePortsFor(context);
         await protectedApi.register(quotesRoutes, { context, ports: quotePorts });
         await protectedApi.register(screeningRoutes, {
           context,
           ports: quotePorts,
-          engineFor: options.screeningEngineFor ?? liveScreeningEngines(context),
+          engineFor: screeningEngineFor,
         });
         await protectedApi.register(policiesRoutes, { context });
         await protectedApi.register(documentsRoutes, { context });

@@ -53,7 +53,7 @@ export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>) {
     migrateOnStart: migratesOnStart(env),
     /** The signing secret of Stripe's webhooks (payments/stripe/webhooks/). */
     stripeWebhooks: stripeWebhookConfigFrom(env),
-    /** How long screenings' health data is kept (screening/purge.ts). */
+    /** Screenings: how long their health data is kept (screening/purge.ts); the hosted page's link. */
     screening: screeningConfigFrom(env),
   } as const;
 }

@@ -40,6 +40,11 @@ export const RateLimitEnvSchema = Type.Object({
     minimum: 1,
     description: 'Customer document-link requests (page and downloads, any link value) per client address per window.',
   }),
+  RATE_LIMIT_SCREENING_LINK_PER_ADDRESS: Type.Integer({
+    default: 60,
+    minimum: 1,
+    description: 'Hosted screening page requests (any link value, pages and answers) per client address per window.',
+  }),
   REDIS_URL: Type.Optional(
     Type.String({
       pattern: '^rediss?://',
@@ -52,7 +57,8 @@ export const RateLimitEnvSchema = Type.Object({
 type RateLimitEnv = Static<typeof RateLimitEnvSchema>;
 
 /** The budgets by name; the names appear in the `RateLimit-Policy` and `RateLimit` headers. */
-export type LimitClass = 'reads' | 'quote-writes' | 'purchases' | 'token-address' | 'token-username' | 'document-link';
+export type LimitClass =
+  'reads' | 'quote-writes' | 'purchases' | 'token-address' | 'token-username' | 'document-link' | 'screening-link';
 
 /** Request limits per partner and route class, and on the token endpoint: the shape `rateLimitConfigFrom` builds. */
 export type RateLimitConfig = ReturnType<typeof rateLimitConfigFrom>;
@@ -68,6 +74,7 @@ export function rateLimitConfigFrom(env: RateLimitEnv) {
       'token-address': env.RATE_LIMIT_TOKEN_PER_ADDRESS,
       'token-username': env.RATE_LIMIT_TOKEN_PER_USERNAME,
       'document-link': env.RATE_LIMIT_DOCUMENT_LINK_PER_ADDRESS,
+      'screening-link': env.RATE_LIMIT_SCREENING_LINK_PER_ADDRESS,
     }),
     /** Counters in Redis (shared by every process) when set; in this process otherwise. */
     redisUrl: env.REDIS_URL,

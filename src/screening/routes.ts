@@ -6,6 +6,8 @@ import type { QuotePorts } from '../quotes/ports.js';
 import { toContractScreening } from './contract.js';
 import type { ScreeningEngineFor } from './live-engine.js';
 import { Screening, ScreeningAnswersRequest, ScreeningParams, StartScreeningRequest } from './schemas.js';
+import { ScreeningLink, ScreeningLinkRequest } from './schemas.js';
+import { createScreeningLink } from './link-service.js';
 import { answerScreening, completeScreening, readScreening, startScreening, type ScreeningDeps } from './service.js';
 
 const tags = ['screening'];
@@ -27,6 +29,12 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
     secret: context.config.auth.keyEncryptionSecret,
     engineFor,
     catalogue: ports.catalogue,
+  };
+  const linkDeps = {
+    ...deps,
+    linkHours: context.config.screening.linkHours,
+    production: context.config.env === 'production',
+    linkBaseUrl: `${context.config.publicBaseUrl}${context.config.basePath}`,
   };
   const at = (p: { brandCode: string; quoteId: string; guid: string }) =>
     [p.brandCode as Parameters<typeof readScreening>[2], p.quoteId, p.guid] as const;
@@ -88,6 +96,22 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => toContractScreening(await completeScreening(deps, principalOf(request), ...at(request.params))),
+  );
+
+  app.post(
+    `${PATH}/link`,
+    {
+      schema: {
+        tags,
+        operationId: 'createScreeningLink',
+        summary: 'Make the traveller a link to the hosted screening page',
+        description: `A link to the hosted questionnaire (\`url\`, public, HTML) for this traveller only: a random 256-bit value, stored only as its hash, expiring at \`expiresAt\` (\`SCREENING_LINK_HOURS\` after now, never past the start of the departure day, UTC). Making a new link revokes the traveller's earlier ones (410). It does not start the screening: the page asks who answers (the traveller or a person they authorised) and starts it. Send the traveller to \`url\`; they come back to \`returnUrl\` with \`quoteId\`, \`travellerGuid\` and \`screeningStatus\` in its query; then read the screening or refresh the quote. 400 \`INVALID_RETURN_URL\`; the same 4xx as a start (422 \`PLAN_NOT_CHOSEN\`, \`SCREENING_NOT_OFFERED\`, \`NOT_OPTED_IN_FOR_SCREENING\`; 409 on a purchased quote). ${OWN}`,
+        params: ScreeningParams,
+        body: ScreeningLinkRequest,
+        response: { 200: ScreeningLink, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 503) },
+      },
+    },
+    async (request) => createScreeningLink(linkDeps, principalOf(request), ...at(request.params), request.body),
   );
 
   app.get(

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { DOCUMENT_LANGUAGES } from '../documents/labels.js';
 import { BrandParams } from '../http/schemas.js';
 import { QuoteIdParam } from '../quotes/schemas.js';
 import { CONDITION_OUTCOMES, TRAVELLER_OUTCOMES } from './model.js';
@@ -155,3 +156,59 @@ export const Screening = Type.Object(
   },
 );
 export type Screening = Static<typeof Screening>;
+
+export const ScreeningLinkRequest = Type.Object(
+  {
+    returnUrl: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description:
+        "The partner's page the traveller returns to, with `quoteId`, `travellerGuid` and `screeningStatus` added to its query (never conditions). An absolute `https` URL without credentials; outside production also `http` on 127.0.0.1 or localhost.",
+    }),
+    language: Type.Optional(
+      Type.Enum([...DOCUMENT_LANGUAGES], {
+        type: 'string',
+        description: "The page's and the questions' language; default the quote's (`cultureCode`), else `en`.",
+      }),
+    ),
+  },
+  {
+    title: 'ScreeningLinkRequest',
+    additionalProperties: false,
+    examples: [{ returnUrl: 'https://shop.partner.example/quote/screened', language: 'en' }],
+  },
+);
+
+export const ScreeningLink = Type.Object(
+  {
+    url: Type.String({
+      description: 'The hosted page: send the traveller there. Shown once; only its hash is stored.',
+    }),
+    expiresAt: Type.String({
+      description: 'ISO date-time: `SCREENING_LINK_HOURS` (24) after now, never past the start (UTC) of departure day.',
+    }),
+    language: Type.Enum([...DOCUMENT_LANGUAGES], { type: 'string' }),
+  },
+  {
+    title: 'ScreeningLink',
+    examples: [
+      {
+        url: 'https://api.example.com/screening/v1/q3JtW0m1J7Z2kX8d1c9V0aH5yQ4pL6nR2sT8uW0xY3z',
+        expiresAt: '2026-11-29T10:00:00.000Z',
+        language: 'en',
+      },
+    ],
+  },
+);
+export type ScreeningLink = Static<typeof ScreeningLink>;
+
+export const ScreeningPageParams = Type.Object({
+  value: Type.String({ minLength: 1, maxLength: 200, description: "The link's secret value (from `url`)." }),
+});
+
+/** The page's forms: every field a string or, repeated (ticked boxes), a list; read by screening/page-flow.ts. */
+export const ScreeningPageForm = Type.Record(
+  Type.String({ maxLength: 300 }),
+  Type.Union([Type.String({ maxLength: 500 }), Type.Array(Type.String({ maxLength: 500 }), { maxItems: 100 })]),
+  { maxProperties: 200 },
+);

@@ -33,6 +33,8 @@ export interface ScreeningDeps {
   /** The engine of the catalogue version that priced the quote. */
   readonly engineFor: ScreeningEngineFor;
   readonly catalogue: Pick<QuoteCatalogue, 'plans'>;
+  /** The questions' language when not the quote's (the hosted page's link chooses one). */
+  readonly language?: string;
 }
 
 /** A screening as the API and the quote integration see it. */
@@ -75,7 +77,7 @@ async function contextOf(deps: ScreeningDeps, actor: Actor, brandCode: BrandCode
     destinationCodes: input.destinationCountryCodes ?? [],
     durationDays: screenedDurationDays(input),
     currencyCode: quote.pricing.currencyCode ?? '',
-    language: (input.cultureCode ?? 'en').slice(0, 2).toLowerCase(),
+    language: deps.language ?? (input.cultureCode ?? 'en').slice(0, 2).toLowerCase(),
   };
   const context: Context = {
     quote,
@@ -105,6 +107,37 @@ function refuseClosedQuote(quote: StoredQuote): void {
   if (quote.isPurchaseInitiated) throw new QuotePurchaseInitiated();
 }
 
+async function screenable(deps: ScreeningDeps, actor: Actor, brandCode: BrandCode, quoteId: string, guid: string) {
+  const c = await contextOf(deps, actor, brandCode, quoteId, guid);
+  refuseClosedQuote(c.quote);
+  if (!c.engine.isOffered(brandCode, c.trip.planCode)) throw new ScreeningNotOffered();
+  if (holderOf(c.quote, guid).travelClearOption?.isOptedInForScreening !== true) throw new NotOptedInForScreening();
+  return c;
+}
+
+/** What of the quote a screening may start on (the same refusals as a start): the hosted link's checks. */
+export async function screenableTraveller(
+  deps: ScreeningDeps,
+  actor: Actor,
+  brandCode: BrandCode,
+  quoteId: string,
+  guid: string,
+) {
+  const c = await screenable(deps, actor, brandCode, quoteId, guid);
+  const holder = holderOf(c.quote, guid);
+  return {
+    departureDate: c.quote.input.departureDate,
+    language: c.trip.language,
+    traveller: {
+      firstName: holder.firstName ?? '',
+      surname: holder.lastName ?? '',
+      dateOfBirth: holder.dateOfBirth ?? '',
+      email: holder.emailAddress ?? '',
+      phone: holder.phoneNumber ?? '',
+    },
+  };
+}
+
 /** Starts (or restarts, replacing the earlier one) a traveller's screening. */
 export async function startScreening(
   deps: ScreeningDeps,
@@ -114,10 +147,7 @@ export async function startScreening(
   guid: string,
   authorizedPerson: AuthorizedPerson,
 ): Promise<ScreeningView> {
-  const c = await contextOf(deps, actor, brandCode, quoteId, guid);
-  refuseClosedQuote(c.quote);
-  if (!c.engine.isOffered(brandCode, c.trip.planCode)) throw new ScreeningNotOffered();
-  if (holderOf(c.quote, guid).travelClearOption?.isOptedInForScreening !== true) throw new NotOptedInForScreening();
+  const c = await screenable(deps, actor, brandCode, quoteId, guid);
   const at = deps.clock().toISOString();
   await replaceScreening(deps.db, deps.secret, {
     id: newRecordId(),

@@ -35,11 +35,32 @@ export interface ScreeningTable {
   purged_at: string | null;
 }
 
+/** A hosted-page link of one traveller (screening/link-repository.ts): the value itself is never stored. */
+export interface ScreeningLinkTable {
+  id: string;
+  /** sha256 (base64url) of the link's random value. */
+  value_hash: string;
+  quote_id: string;
+  brand_code: string;
+  partner_id: number;
+  traveller_guid: string;
+  /** The partner's page the traveller returns to. */
+  return_url: string;
+  /** `en` or `es`: the page's and the questions' language. */
+  language: string;
+  expires_at: string;
+  /** Set when a newer link for the traveller replaced this one. */
+  revoked_at: string | null;
+  created_at: string;
+}
+
 export interface ScreeningTables {
   screening: ScreeningTable;
+  screening_link: ScreeningLinkTable;
 }
 
 export type ScreeningRow = Selectable<ScreeningTable>;
+export type ScreeningLinkRow = Selectable<ScreeningLinkTable>;
 
 declare module '../db/database.js' {
   /** This area's tables, part of the one `Database` type (db/ imports no area). */

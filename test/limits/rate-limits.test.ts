@@ -137,6 +137,7 @@ describe('request limits are configurable', () => {
         'token-address': 120,
         'token-username': 60,
         'document-link': 30,
+        'screening-link': 60,
       },
       redisUrl: undefined,
       redisPrefix: 'partner-api:rate-limit:',

@@ -151,10 +151,11 @@ export function limitPartnerRequests(scope: FastifyInstance, limits: RateLimits 
 export function documentLinkLimit(
   limits: RateLimits | undefined,
   refuse: (reply: FastifyReply, headers: Record<string, string>) => FastifyReply,
+  limitClass: Extract<LimitClass, 'document-link' | 'screening-link'> = 'document-link',
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
   return async (request, reply) => {
     if (!limits) return undefined;
-    const verdict = await limits.take('document-link', `address:${request.ip}`);
+    const verdict = await limits.take(limitClass, `address:${request.ip}`);
     // Returning the reply ends the request here (an async hook that answered).
     return verdict.allowed ? undefined : refuse(reply, verdict.headers);
   };

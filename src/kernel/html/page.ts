@@ -40,6 +40,14 @@ const BASE_CSS = [
   '.button.secondary{background:#fff;color:var(--brand)}',
   '.languages{display:flex;gap:1rem;margin:0 0 1rem;padding:0;list-style:none}',
   'footer{color:#57606a;font-size:.875rem;border-top:1px solid #d0d7de}',
+  // Forms (the hosted screening page): one field per line, inputs as wide as the column allows.
+  'fieldset{border:1px solid #d0d7de;border-radius:.5rem;margin:0 0 1rem;padding:.75rem 1rem;min-width:0}',
+  'legend{font-weight:600;padding:0 .25rem}.field{margin:0 0 1rem}.field label{display:block;font-weight:600}',
+  '.field input{width:100%;max-width:24rem;min-height:2.75rem;padding:.5rem;font:inherit;border:1px solid #57606a;border-radius:.25rem}',
+  '.choice{display:flex;gap:.5rem;align-items:flex-start;padding:.375rem 0}',
+  '.choice input{width:1.25rem;height:1.25rem;margin:.15rem 0 0;flex:none}.choice label{overflow-wrap:anywhere}',
+  '.hint{color:#57606a;font-size:.875rem;margin:0 0 .25rem}.error{color:#a40e26;font-weight:600;margin:0 0 .25rem}',
+  'input:focus-visible{outline:3px solid var(--brand);outline-offset:2px}',
 ].join('');
 
 export interface PageInput {
