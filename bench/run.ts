@@ -40,6 +40,7 @@ interface Options {
   cpuProf?: string;
   nodeFlags?: string;
   changeSupply?: string;
+  screeningSupply?: string;
   sellRate?: string;
 }
 
@@ -69,6 +70,10 @@ const program = new Command()
     'previews prepared per second of load for each change-confirm scenario (default 1500 SQLite, 600 PostgreSQL)',
   )
   .option(
+    '--screening-supply <per second>',
+    'screenings prepared per second of load for each screening row (default per row: bench/scenarios-screening.ts)',
+  )
+  .option(
     '--sell-rate <per second>',
     `purchases per second the ${SUSTAINED_ROW} row sells (default ${SELL_RATE.sqlite} SQLite, ${SELL_RATE.postgres} PostgreSQL)`,
   )
@@ -93,6 +98,10 @@ if (!Number.isSafeInteger(rounds) || rounds < 1) {
 }
 if (options.changeSupply !== undefined && !(Number(options.changeSupply) > 0)) {
   process.stderr.write(`--change-supply must be a positive number, got ${options.changeSupply}\n`);
+  process.exit(2);
+}
+if (options.screeningSupply !== undefined && !(Number(options.screeningSupply) > 0)) {
+  process.stderr.write(`--screening-supply must be a positive number, got ${options.screeningSupply}\n`);
   process.exit(2);
 }
 if (options.sellRate !== undefined && !(Number(options.sellRate) > 0)) {
@@ -142,6 +151,7 @@ async function main(): Promise<void> {
         ...settings,
         warmUpSeconds: warmUp.durationSeconds,
         ...(options.changeSupply ? { changeSupplyPerSecond: Number(options.changeSupply) } : {}),
+        ...(options.screeningSupply ? { screeningSupplyPerSecond: Number(options.screeningSupply) } : {}),
         env,
         progress: (line) => process.stderr.write(`${line}\n`),
       };

@@ -22,6 +22,8 @@ export interface BenchRun {
   readonly env: Record<string, string>;
   /** Previews prepared per second of load for a change confirm (`--change-supply`), instead of the engine's default. */
   readonly changeSupplyPerSecond?: number;
+  /** Screenings prepared per second of load for each screening row (`--screening-supply`). */
+  readonly screeningSupplyPerSecond?: number;
   /** Progress of long preparations (stderr). */
   readonly progress?: (line: string) => void;
 }
