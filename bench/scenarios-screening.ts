@@ -10,7 +10,7 @@ import { bearer, BRAND, LOGIN, quoteSeeder, type BenchRun, type Engine, type Sce
 const SCREENING_SUPPLY_PER_SECOND: Record<ScreeningStep, Record<Engine, number>> = {
   answer: { sqlite: 1_500, postgres: 800 },
   complete: { sqlite: 2_000, postgres: 1_000 },
-  refresh: { sqlite: 1_000, postgres: 600 },
+  refresh: { sqlite: 1_500, postgres: 800 },
 };
 
 const screeningCount = (run: BenchRun, step: ScreeningStep) =>
