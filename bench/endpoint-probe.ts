@@ -1,5 +1,5 @@
 // `npx tsx bench/endpoint-probe.ts <scenario> [requests] [concurrency] [--postgres] [--profile=<file>]`:
-// drives one replayable scenario (quoteCreate, quoteRetrieve, policySummary, policyDetails, …) in
+// drives one scenario (quoteCreate, quoteRetrieve, policySummary, policyDetails, a screening row, …) in
 // one process through the real app (app.inject: no sockets, no load generator) and says what a
 // request costs: the app's CPU, statements by kind and the time spent in them, and on PostgreSQL
 // the CPU of the server processes of its pool. CPU per request and statement counts move much
@@ -25,7 +25,8 @@ const scenario = SCENARIOS.find((s) => s.name === name);
 if (!scenario) throw new Error(`unknown scenario ${name}`);
 const database = await freshDatabase(usePostgres);
 try {
-  const env = { ...database.env, LOG_LEVEL: 'silent', DEMO_DATA: 'true' };
+  // As bench servers run (bench/server.ts): no per-partner limits.
+  const env = { ...database.env, LOG_LEVEL: 'silent', DEMO_DATA: 'true', RATE_LIMITS: 'false' };
   const fixtures = await prepareBenchDatabase(env);
   const config = loadConfig({ ...process.env, ...env });
   const db = timedDatabase(config, APPLICATION_NAME);
@@ -38,10 +39,17 @@ try {
       durationSeconds: 1,
       connections: C,
       env,
+      // A row with a supply (a screening row) gets one prepared request per call of the probe.
+      screeningSupplyPerSecond: N + WARM_UP,
     });
     let bytes = 0;
     const once = async () => {
-      const res = await api.call(request);
+      const supplied = request.supply?.next();
+      const res = await api.call({
+        ...request,
+        ...supplied,
+        ...(supplied?.headers ? { headers: { ...request.headers, ...supplied.headers } } : {}),
+      });
       if (res.status !== 200) throw new Error(`${res.status} ${res.body}`);
       bytes = res.body.length;
     };

@@ -72,7 +72,7 @@ export async function planFacts(api: BenchApi, headers: Record<string, string>):
 }
 
 /** One ready quote through the API, as a partner makes it. */
-async function createReadyQuote(
+export async function createReadyQuote(
   api: BenchApi,
   headers: Record<string, string>,
   body: string,

@@ -19,6 +19,7 @@ import {
 } from './report.js';
 import { watchOutbox, type OutboxWatch } from './outbox.js';
 import { runScale } from './scale.js';
+import { checkSupplyOptions, withSupplyOptions, type SupplyOptions } from './supply-options.js';
 import type { BenchApi } from './requests.js';
 import type { BenchRun, Scenario } from './scenario.js';
 import { SCENARIOS } from './scenarios.js';
@@ -27,7 +28,7 @@ import type { SustainedReport } from './sustained-report.js';
 import { prepareBenchDatabase, type BenchFixtures } from './seed/database.js';
 import { startApiServer, startCeilingServer, type ServerProcess } from './server.js';
 
-interface Options {
+interface Options extends SupplyOptions {
   duration: string;
   warmUp: string;
   connections: string;
@@ -39,12 +40,9 @@ interface Options {
   sizes: string;
   cpuProf?: string;
   nodeFlags?: string;
-  changeSupply?: string;
-  purchaseSupply?: string;
-  sellRate?: string;
 }
 
-const program = new Command()
+const program = withSupplyOptions(new Command())
   .name('bench')
   .description('Benchmark the partner API against same-bytes ceilings.')
   .option('--duration <seconds>', 'seconds of load per server', '10')
@@ -66,18 +64,6 @@ const program = new Command()
   .option('--sizes <list>', 'stored policies per scale step (with --scale)', '10000,1000000')
   .option('--cpu-prof <dir>', 'run the API server under node --cpu-prof, profiles written to <dir>')
   .option(
-    '--change-supply <per second>',
-    'previews prepared per second of load for each change-confirm scenario (default 1500 SQLite, 600 PostgreSQL)',
-  )
-  .option(
-    '--purchase-supply <per second>',
-    'ready quotes prepared per second of load for each purchase row (default 1600: twice the highest target)',
-  )
-  .option(
-    '--sell-rate <per second>',
-    `purchases per second the ${SUSTAINED_ROW} row sells (default ${SELL_RATE.sqlite} SQLite, ${SELL_RATE.postgres} PostgreSQL)`,
-  )
-  .option(
     '--node-flags <flags>',
     'extra Node or V8 flags for the API server, space-separated (e.g. "--max-semi-space-size=64")',
   );
@@ -96,18 +82,7 @@ if (!Number.isSafeInteger(rounds) || rounds < 1) {
   process.stderr.write(`--rounds must be a whole number of at least 1, got ${options.rounds}\n`);
   process.exit(2);
 }
-if (options.changeSupply !== undefined && !(Number(options.changeSupply) > 0)) {
-  process.stderr.write(`--change-supply must be a positive number, got ${options.changeSupply}\n`);
-  process.exit(2);
-}
-if (options.purchaseSupply !== undefined && !(Number(options.purchaseSupply) > 0)) {
-  process.stderr.write(`--purchase-supply must be a positive number, got ${options.purchaseSupply}\n`);
-  process.exit(2);
-}
-if (options.sellRate !== undefined && !(Number(options.sellRate) > 0)) {
-  process.stderr.write(`--sell-rate must be a positive number, got ${options.sellRate}\n`);
-  process.exit(2);
-}
+checkSupplyOptions(options);
 const usePostgres = Boolean(options.postgres ?? process.env.DATABASE_URL);
 const nodeArgs = [
   ...(options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] : []),
@@ -152,6 +127,7 @@ async function main(): Promise<void> {
         warmUpSeconds: warmUp.durationSeconds,
         ...(options.changeSupply ? { changeSupplyPerSecond: Number(options.changeSupply) } : {}),
         ...(options.purchaseSupply ? { purchaseSupplyPerSecond: Number(options.purchaseSupply) } : {}),
+        ...(options.screeningSupply ? { screeningSupplyPerSecond: Number(options.screeningSupply) } : {}),
         env,
         progress: (line) => process.stderr.write(`${line}\n`),
       };

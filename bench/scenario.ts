@@ -24,6 +24,8 @@ export interface BenchRun {
   readonly changeSupplyPerSecond?: number;
   /** Ready quotes prepared per second of load for a purchase row (`--purchase-supply`), instead of the default. */
   readonly purchaseSupplyPerSecond?: number;
+  /** Screenings prepared per second of load for each screening row (`--screening-supply`). */
+  readonly screeningSupplyPerSecond?: number;
   /** Progress of long preparations (stderr). */
   readonly progress?: (line: string) => void;
 }

@@ -11,6 +11,7 @@ import {
 } from './scenario.js';
 import { AFTER_SALE_SCENARIOS } from './scenarios-after-sale.js';
 import { EVENT_SCENARIOS } from './scenarios-events.js';
+import { SCREENING_SCENARIOS } from './scenarios-screening.js';
 import { STATEMENT_SCENARIOS } from './scenarios-statements.js';
 
 /** Every row of `npm run bench`, in the order they run. */
@@ -99,6 +100,7 @@ export const SCENARIOS: Scenario[] = [
     outboxWorker: true,
     prepare: (api, _fixtures, run) => purchases(api, run, 'purchaseWithDocuments'),
   },
+  ...SCREENING_SCENARIOS,
   ...AFTER_SALE_SCENARIOS,
   ...EVENT_SCENARIOS,
   ...STATEMENT_SCENARIOS,

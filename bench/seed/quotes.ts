@@ -1,12 +1,29 @@
 import { sql } from 'kysely';
+import type { Actor } from '../../src/auth/principal.js';
 import { catalogueReaderFor } from '../../src/catalogue/reader.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { AppContext } from '../../src/context.js';
 import { connectDatabase } from '../../src/db/connect.js';
+import type { Db } from '../../src/db/database.js';
 import type { BrandCode } from '../../src/kernel/brands.js';
 import { quotePortsFor } from '../../src/quotes/live-ports.js';
 import type { QuoteRequest } from '../../src/quotes/schemas.js';
 import { createQuote } from '../../src/quotes/service.js';
+
+/** The login's user as the services see the caller (its partner owns what is seeded). */
+export async function benchActor(db: Db, login: string): Promise<Actor> {
+  return db
+    .selectFrom('app_user')
+    .innerJoin('partner', 'partner.id', 'app_user.partner_id')
+    .select([
+      'app_user.id as userId',
+      'app_user.login as username',
+      'partner.id as partnerId',
+      'partner.code as partnerCode',
+    ])
+    .where('app_user.login_key', '=', login.toLowerCase())
+    .executeTakeFirstOrThrow();
+}
 
 /** Quotes per transaction: one durable commit for many quotes (the server is idle meanwhile). */
 const BATCH = 500;
@@ -32,17 +49,7 @@ export async function seedQuotes(env: Record<string, string>, seed: QuoteSeed): 
   const db = connectDatabase(config.database);
   const context: AppContext = { config, db, clock: () => new Date() };
   try {
-    const user = await db
-      .selectFrom('app_user')
-      .innerJoin('partner', 'partner.id', 'app_user.partner_id')
-      .select([
-        'app_user.id as userId',
-        'app_user.login as username',
-        'partner.id as partnerId',
-        'partner.code as partnerCode',
-      ])
-      .where('app_user.login_key', '=', seed.login.toLowerCase())
-      .executeTakeFirstOrThrow();
+    const user = await benchActor(db, seed.login);
     // The quotes service reads the catalogue through a reader on this handle; inside a
     // transaction SQLite's one connection is busy, so the snapshot is loaded first and not
     // refreshed during the seeding (nothing imports meanwhile).

@@ -26,7 +26,18 @@ function unsealJson(secret: string, info: string, id: string, sealed: string | n
   return JSON.parse(text) as unknown;
 }
 
+/** A screening as the quote reads it: everything but the answers (never unsealed there). */
+export type ScreeningWithoutAnswers = Omit<StoredScreening, 'answers'>;
+
 function toStored(secret: string, row: ScreeningRow): StoredScreening {
+  return {
+    ...withoutAnswers(secret, row),
+    answers:
+      (unsealJson(secret, INFO.answers, row.id, row.answers_sealed) as StoredScreening['answers'] | undefined) ?? {},
+  };
+}
+
+function withoutAnswers(secret: string, row: ScreeningRow): ScreeningWithoutAnswers {
   const result: ScreeningResult | undefined =
     row.reference_number === null || row.traveller_outcome === null
       ? undefined
@@ -55,8 +66,6 @@ function toStored(secret: string, row: ScreeningRow): StoredScreening {
     currencyCode: row.currency_code,
     authorizedPerson: unsealJson(secret, INFO.person, row.id, row.authorized_person_sealed) as
       AuthorizedPerson | undefined,
-    answers:
-      (unsealJson(secret, INFO.answers, row.id, row.answers_sealed) as StoredScreening['answers'] | undefined) ?? {},
     ...(result ? { result } : {}),
     revision: row.revision,
     createdAt: row.created_at,
@@ -78,15 +87,19 @@ export async function findScreening(
   return row ? toStored(secret, row) : undefined;
 }
 
-/** Every screening of a quote, in traveller order of storage. */
-export async function screeningsOfQuoteRows(db: Executor, secret: string, quoteId: string): Promise<StoredScreening[]> {
+/** Every screening of a quote, in traveller order of storage, without its answers (the quote needs none). */
+export async function screeningsOfQuoteRows(
+  db: Executor,
+  secret: string,
+  quoteId: string,
+): Promise<ScreeningWithoutAnswers[]> {
   const rows = await db
     .selectFrom('screening')
     .selectAll()
     .where('quote_id', '=', quoteId)
     .orderBy('created_at')
     .execute();
-  return rows.map((row) => toStored(secret, row));
+  return rows.map((row) => withoutAnswers(secret, row));
 }
 
 /** Starts a traveller's screening, replacing any earlier one (a stale or redone screening). */

@@ -181,9 +181,15 @@ export async function readScreening(
   return readOwn(deps, await contextOf(deps, actor, brandCode, quoteId, guid), guid);
 }
 
-async function inProgress(deps: ScreeningDeps, c: Context, guid: string): Promise<StoredScreening> {
+/** The screening if it may take answers; `read` when the caller has just read it. */
+async function inProgress(
+  deps: ScreeningDeps,
+  c: Context,
+  guid: string,
+  read?: StoredScreening,
+): Promise<StoredScreening> {
   refuseClosedQuote(c.quote);
-  const s = await findScreening(deps.db, deps.secret, c.quote.id, guid);
+  const s = read ?? (await findScreening(deps.db, deps.secret, c.quote.id, guid));
   if (!s) throw new ScreeningNotStarted();
   const status = view(c, s).status;
   if (status !== 'IN_PROGRESS') throw new ScreeningNotInProgress(status);
@@ -212,7 +218,8 @@ export async function answerScreening(
   }
   const saved = await saveAnswers(deps.db, deps.secret, { ...s, answers: merged }, deps.clock().toISOString());
   if (!saved) throw new ScreeningChangedConcurrently();
-  return readOwn(deps, c, guid);
+  // The row is what was just written (saveAnswers matched its revision): no read back.
+  return view(c, { ...s, answers: merged, revision: s.revision + 1 });
 }
 
 /** `TC-` and 16 characters of Crockford base 32 (80 random bits): our reference for the screening. */
@@ -237,7 +244,7 @@ export async function completeScreening(
   const c = await contextOf(deps, actor, brandCode, quoteId, guid);
   const current = await findScreening(deps.db, deps.secret, quoteId, guid);
   if (current && view(c, current).status === 'COMPLETED') return view(c, current);
-  const s = await inProgress(deps, c, guid);
+  const s = await inProgress(deps, c, guid, current);
   if (c.engine.checkAnswers(c.trip, s.answers).length > 0) throw new ScreeningIncomplete();
   if (c.engine.nextQuestions(c.trip, s.answers).length > 0) throw new ScreeningIncomplete();
   const now = deps.clock();

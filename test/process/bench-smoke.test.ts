@@ -20,6 +20,11 @@ const CHANGE_SUPPLY = '300';
  * (~600/s on SQLite, bench/results), so half the default never runs out and halves the preparation.
  */
 const PURCHASE_SUPPLY = '800';
+/**
+ * Screenings (or screened quotes) prepared per second of load for each screening row: above what
+ * two connections reach on a quiet machine (an answer or complete costs ~1.3 ms of server CPU).
+ */
+const SCREENING_SUPPLY = '800';
 
 const run = promisify(execFile);
 
@@ -108,6 +113,31 @@ describe('benchmark script', () => {
       expect(report.scenarios.map((s) => s.name)).toEqual(names);
       for (const scenario of report.scenarios) {
         // Every confirm confirmed its own preview: none refused, the supply did not run out.
+        expect(scenario.endpoint.total, scenario.name).toBeGreaterThan(0);
+        expect(scenario.endpoint, scenario.name).toMatchObject({ non2xx: 0, errors: 0 });
+        expect(scenario.endpoint.supplyExhausted ?? 0, scenario.name).toBe(0);
+        expect(scenario.nodeCeiling.total, scenario.name).toBeGreaterThan(0);
+      }
+      for (const name of names) expect(markdown).toMatch(new RegExp(`\\| ${name} \\| \\d+`));
+    },
+    scaled(180_000),
+  );
+
+  it(
+    'measures the medical screening rows beside the purchase, each request on its own screening or quote',
+    async () => {
+      const names = ['purchase', 'screeningAnswer', 'screeningComplete', 'quoteRefreshScreened'];
+      const { report, markdown } = await benchReport([
+        '--connections',
+        '2',
+        '--screening-supply',
+        SCREENING_SUPPLY,
+        '--only',
+        names.join(','),
+      ]);
+      expect(report.scenarios.map((s) => s.name)).toEqual(names);
+      for (const scenario of report.scenarios) {
+        // Each answer, complete or refresh had its own prepared screening or quote: none refused, none left short.
         expect(scenario.endpoint.total, scenario.name).toBeGreaterThan(0);
         expect(scenario.endpoint, scenario.name).toMatchObject({ non2xx: 0, errors: 0 });
         expect(scenario.endpoint.supplyExhausted ?? 0, scenario.name).toBe(0);
