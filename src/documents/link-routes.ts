@@ -1,18 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import { SECRET_LINK_HEADERS, sendSecretLinkPage } from '../http/secret-link-page.js';
 import type { AppContext } from '../context.js';
 import { documentLinkLimit, type RateLimits } from '../http/limits/rate-limits.js';
-import type { RenderedPage } from '../kernel/html/page.js';
 import { customerDocumentsPage, linkExpiredPage, linkNotFoundPage } from './link-page.js';
 import { documentThroughLink, openDocumentLink, type LinkDeps } from './link-service.js';
 import { documentDepsOf, sendPdf } from './routes.js';
 import { DocumentLinkFileParams, DocumentLinkParams, DocumentLinkQuery, HtmlAnswer, PdfAnswer } from './schemas.js';
 
-/** Beside the page kit's headers: the secret URL is never indexed. */
-const LINK_HEADERS = { 'X-Robots-Tag': 'noindex, nofollow' } as const;
 /** The headers of a PDF answer (it has no style, so its policy allows nothing at all). */
 const FILE_HEADERS = {
-  ...LINK_HEADERS,
+  ...SECRET_LINK_HEADERS,
   'Content-Security-Policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
@@ -40,13 +37,6 @@ const withPageHeaders = (answer: { description: string; headers?: object; conten
   ...answer,
   headers: { ...answer.headers, ...PAGE_HEADER_DOCS },
 });
-
-const send = (reply: FastifyReply, status: number, page: RenderedPage) =>
-  reply
-    .code(status)
-    .headers({ ...page.headers, ...LINK_HEADERS })
-    .type('text/html; charset=utf-8')
-    .send(page.body);
 
 const LINK =
   "Public (no bearer token): the link value is the key. It opens until the end of the cover plus `DOCUMENT_LINK_DAYS_AFTER_COVER` days (90 unless configured); after that the value answers 410 with the brand's contacts. A wrong or malformed value answers the same 404 page whatever it is. Requests are limited per client address (`RATE_LIMIT_DOCUMENT_LINK_PER_ADDRESS` per window; 429 with `Retry-After`).";
@@ -99,14 +89,15 @@ export const documentLinkRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
     async (request, reply) => {
       const value = request.params.policyDocumentAccessGuid;
       const opened = await openDocumentLink(depsAt(), value, request.query.lang);
-      if (opened.state === 'unknown') return send(reply, 404, linkNotFoundPage(opened.language));
-      if (opened.state === 'expired') return send(reply, 410, linkExpiredPage(opened.brand, opened.language));
+      if (opened.state === 'unknown') return sendSecretLinkPage(reply, 404, linkNotFoundPage(opened.language));
+      if (opened.state === 'expired')
+        return sendSecretLinkPage(reply, 410, linkExpiredPage(opened.brand, opened.language));
       const page = customerDocumentsPage({
         ...opened,
         // Relative to /documents/v1/{value}: works under any BASE_PATH.
         hrefOf: (doc) => `${encodeURIComponent(value)}/${encodeURIComponent(doc.documentId)}`,
       });
-      return send(reply, 200, page);
+      return sendSecretLinkPage(reply, 200, page);
     },
   );
 
@@ -134,9 +125,10 @@ export const documentLinkRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
       const file = await documentThroughLink(deps, policyDocumentAccessGuid, documentId);
       if (file === 'expired') {
         const opened = await openDocumentLink(deps, policyDocumentAccessGuid);
-        if (opened.state === 'expired') return send(reply, 410, linkExpiredPage(opened.brand, opened.language));
+        if (opened.state === 'expired')
+          return sendSecretLinkPage(reply, 410, linkExpiredPage(opened.brand, opened.language));
       }
-      if (!file || file === 'expired') return send(reply, 404, linkNotFoundPage('en'));
+      if (!file || file === 'expired') return sendSecretLinkPage(reply, 404, linkNotFoundPage('en'));
       return sendPdf(reply.headers(FILE_HEADERS), file, 'no-store');
     },
   );

@@ -1,11 +1,11 @@
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SECRET_LINK_HEADERS, sendSecretLinkPage } from '../http/secret-link-page.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { catalogueReaderFor } from '../catalogue/reader.js';
 import { documentLinkLimit, type RateLimits } from '../http/limits/rate-limits.js';
 import { isHexColour, SERVICE_LOOK, type PageLook } from '../kernel/html/look.js';
-import type { RenderedPage } from '../kernel/html/page.js';
 import type { QuotePorts } from '../quotes/ports.js';
 import type { ScreeningEngineFor } from './live-engine.js';
 import { openScreeningLink, type ScreeningLinkDeps, type ScreeningLinkOpening } from './link-service.js';
@@ -16,7 +16,6 @@ import { ScreeningPageForm, ScreeningPageParams } from './schemas.js';
 
 /** The hosted screening page (issue 30): public, the link's value is the key; HTTP only. */
 
-const LINK_HEADERS = { 'X-Robots-Tag': 'noindex, nofollow' } as const;
 const PAGE_HEADERS = {
   'Content-Security-Policy': {
     type: 'string',
@@ -53,13 +52,6 @@ const page = (description: string) => ({
   headers: PAGE_HEADERS,
   content: { 'text/html': { schema: { type: 'string' } } },
 });
-
-const send = (reply: FastifyReply, status: number, rendered: RenderedPage) =>
-  reply
-    .code(status)
-    .headers({ ...rendered.headers, ...LINK_HEADERS })
-    .type('text/html; charset=utf-8')
-    .send(rendered.body);
 
 const LINK =
   'Public (no bearer token): the link value is the key, bound to one quote and traveller. It opens until its `expiresAt`; after that, or once a newer link was made for the traveller, it answers 410. A value that opens nothing answers the same 404 page whatever it is. Requests are limited per client address (`RATE_LIMIT_SCREENING_LINK_PER_ADDRESS` per window; 429 with `Retry-After`).';
@@ -109,7 +101,7 @@ export const screeningPageRoutes: FastifyPluginAsyncTypebox<{
     (reply, headers) =>
       reply
         .code(429)
-        .headers({ ...LINK_HEADERS, 'Cache-Control': 'no-store', ...headers })
+        .headers({ ...SECRET_LINK_HEADERS, 'Cache-Control': 'no-store', ...headers })
         .type('text/plain; charset=utf-8')
         .send('Too many requests.\n'),
     'screening-link',
@@ -119,7 +111,7 @@ export const screeningPageRoutes: FastifyPluginAsyncTypebox<{
     const words = PAGE_WORDS.en;
     const status = error.validation || (error.statusCode ?? 500) < 500 ? 400 : 500;
     if (status === 500) request.log.error({ errorName: error.name, code: error.code }, 'screening page failed');
-    return send(reply, status, messagePage('en', words.refusedTitle, words.refusedText));
+    return sendSecretLinkPage(reply, status, messagePage('en', words.refusedTitle, words.refusedText));
   });
 
   async function answer(
@@ -131,16 +123,20 @@ export const screeningPageRoutes: FastifyPluginAsyncTypebox<{
     const opened = await openScreeningLink(deps(), value);
     if (opened.state === 'unknown') {
       const words = PAGE_WORDS.en;
-      return send(reply, 404, messagePage('en', words.notFoundTitle, words.notFoundText));
+      return sendSecretLinkPage(reply, 404, messagePage('en', words.notFoundTitle, words.notFoundText));
     }
     if (opened.state === 'expired') {
       const words = PAGE_WORDS[opened.language];
-      return send(reply, 410, messagePage(opened.language, words.expiredTitle, words.expiredText));
+      return sendSecretLinkPage(reply, 410, messagePage(opened.language, words.expiredTitle, words.expiredText));
     }
     const result = await run(opened, deps(opened.language));
     if ('redirect' in result)
-      return reply.code(303).headers(LINK_HEADERS).header('Cache-Control', 'no-store').redirect(request.url, 303);
-    return send(reply, result.status, result.page);
+      return reply
+        .code(303)
+        .headers(SECRET_LINK_HEADERS)
+        .header('Cache-Control', 'no-store')
+        .redirect(request.url, 303);
+    return sendSecretLinkPage(reply, result.status, result.page);
   }
   const pageOf = async (opened: Extract<ScreeningLinkOpening, { state: 'open' }>, d: ScreeningLinkDeps) => ({
     deps: d,
