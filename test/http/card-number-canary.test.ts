@@ -2,10 +2,10 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { InjectOptions } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { loggerOptions } from '../../src/logging/options.js';
+import { everyRowText } from '../helpers/every-row.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { bearerFor, ensureTestUser } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';
@@ -82,26 +82,8 @@ async function injected(options: InjectOptions): Promise<Answer> {
 const codeOf = (answer: Answer) =>
   (JSON.parse(answer.body) as { validation: { errors: { code: string }[] } }).validation.errors[0]?.code;
 
-/** Every row of every table of the app's database (its own schema on PostgreSQL). */
-async function everyRow(): Promise<string> {
-  const { db } = t.context;
-  const schema =
-    DIALECT === 'postgres'
-      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
-      : undefined;
-  const tables = (await db.introspection.getTables({ withInternalKyselyTables: true })).filter(
-    (table) => schema === undefined || table.schema === schema,
-  );
-  expect(tables.map((table) => table.name)).toEqual(
-    expect.arrayContaining(['quote', 'purchase', 'policy_header', 'idempotency_key', 'login_failure']),
-  );
-  const dumps: string[] = [];
-  for (const table of tables) {
-    const rows = await sql`select * from ${sql.table(table.name)}`.execute(db);
-    dumps.push(`${table.name}: ${JSON.stringify(rows.rows)}`);
-  }
-  return dumps.join('\n');
-}
+const everyRow = () =>
+  everyRowText(t.context.db, ['quote', 'purchase', 'policy_header', 'idempotency_key', 'login_failure']);
 
 describe(`a card number sent anywhere is kept nowhere (${DIALECT})`, () => {
   it('is in no answer, no log line and no table', async () => {

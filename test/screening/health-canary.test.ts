@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import type { InjectOptions } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { loggerOptions } from '../../src/logging/options.js';
+import { everyRowText } from '../helpers/every-row.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';
@@ -82,26 +82,12 @@ interface Question {
   kind: string;
 }
 
-/** Every row of every table but the catalogue's (its own schema on PostgreSQL). */
-async function everyRow(): Promise<string> {
-  const { db } = t.context;
-  const schema =
-    DIALECT === 'postgres'
-      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
-      : undefined;
-  const tables = (await db.introspection.getTables({ withInternalKyselyTables: true })).filter(
-    (table) => (schema === undefined || table.schema === schema) && !CATALOGUE_TABLES.test(table.name),
+const everyRow = () =>
+  everyRowText(
+    t.context.db,
+    ['screening', 'quote', 'policy_traveller', 'partner_event', 'outbox_message'],
+    CATALOGUE_TABLES,
   );
-  expect(tables.map((table) => table.name)).toEqual(
-    expect.arrayContaining(['screening', 'quote', 'policy_traveller', 'partner_event', 'outbox_message']),
-  );
-  const dumps: string[] = [];
-  for (const table of tables) {
-    const rows = await sql`select * from ${sql.table(table.name)}`.execute(db);
-    dumps.push(`${table.name}: ${JSON.stringify(rows.rows)}`);
-  }
-  return dumps.join('\n');
-}
 
 describe(`a declared condition and its answers are kept nowhere in clear (${DIALECT})`, () => {
   it('through screening, quote, purchase and cancellation: no log, error, event, webhook, e-mail or table', async () => {
