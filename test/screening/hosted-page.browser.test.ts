@@ -63,76 +63,94 @@ describe.skipIf(!hasChromium)(`the hosted screening page in Chromium without Jav
     seen.push(await page.content());
   }
 
-  it(
-    'walks who answers → gate → TEST_COVERED → finish → result → back to the partner; the API reads the same result',
-    async () => {
-      const t = getApp();
-      const quoteId = await screenableQuote(t);
-      const returnUrl = `${partnerOrigin}/quote/back`;
-      const link = (await linkOf(t, quoteId, { returnUrl })).json<{ url: string }>();
-      const path = new URL(link.url).pathname;
-      const context = await browser!.newContext({ javaScriptEnabled: false, viewport: PHONE });
-      const seen: string[] = [];
-      try {
-        const page = await context.newPage();
-        const opened = await page.goto(`${origin}${path}`);
-        expect(opened?.status()).toBe(200);
-        await checkStep(page, seen);
-        // Who answers: a person the traveller authorised.
-        await page.getByLabel('I answer for the traveller, with their permission').check();
-        await page.getByLabel('First name').fill('Alex');
-        await page.getByLabel('Surname').fill('Canary');
-        await page.getByLabel('Date of birth').fill('1984-01-02');
-        await page.getByLabel('E-mail address').fill('alex@example.com');
-        await page.getByLabel('Phone number').fill('+61 400 000 000');
-        await page.getByRole('button', { name: 'Continue' }).click();
-        // The gate questions: one YES, the rest NO.
-        await checkStep(page, seen);
-        const gates = page.locator('input[name^="q:gate."][value="NO"]');
-        for (let i = 0; i < (await gates.count()); i++) await gates.nth(i).check();
-        await page.locator('input[name^="q:gate."][value="YES"]').first().check();
-        await page.getByRole('button', { name: 'Continue' }).click();
+  interface ApiScreening {
+    status: string;
+    result: {
+      tamisReferenceNumber: string;
+      outcome: string;
+      medicalPremium: number;
+      excess: number;
+      conditions: { outcome: string }[];
+    };
+  }
+
+  /**
+   * The traveller's walk on a phone without JavaScript: who answers → gates (one YES, or all NO when
+   * nothing is declared) → travel mode and `declared` → follow-ups NO → finish → result → back to the
+   * partner. Answers the result page's text, the API's read of the screening, and the way back.
+   */
+  async function walkPage(declared: string | undefined, seen: string[]) {
+    const t = getApp();
+    const quoteId = await screenableQuote(t);
+    const link = (await linkOf(t, quoteId, { returnUrl: `${partnerOrigin}/quote/back` })).json<{ url: string }>();
+    const context = await browser!.newContext({ javaScriptEnabled: false, viewport: PHONE });
+    try {
+      const page = await context.newPage();
+      const opened = await page.goto(`${origin}${new URL(link.url).pathname}`);
+      expect(opened?.status()).toBe(200);
+      await checkStep(page, seen);
+      // Who answers: a person the traveller authorised.
+      await page.getByLabel('I answer for the traveller, with their permission').check();
+      await page.getByLabel('First name').fill('Alex');
+      await page.getByLabel('Surname').fill('Canary');
+      await page.getByLabel('Date of birth').fill('1984-01-02');
+      await page.getByLabel('E-mail address').fill('alex@example.com');
+      await page.getByLabel('Phone number').fill('+61 400 000 000');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await checkStep(page, seen);
+      const gates = page.locator('input[name^="q:gate."][value="NO"]');
+      for (let i = 0; i < (await gates.count()); i++) await gates.nth(i).check();
+      if (declared) await page.locator('input[name^="q:gate."][value="YES"]').first().check();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      if (declared) {
         // Travel mode and the declared condition; then follow-ups while any are asked.
         await checkStep(page, seen);
         await page.locator('input[name="q:travelMode"][value="AIR"]').check();
-        await page.locator('input[name="q:conditions"][value="TEST_COVERED"]').check();
+        await page.locator(`input[name="q:conditions"][value="${declared}"]`).check();
         await page.getByRole('button', { name: 'Continue' }).click();
         while ((await page.locator('input[name="step"][value="answers"]').count()) > 0) {
           const radios = page.locator('fieldset input[type=radio][value="NO"]');
           for (let i = 0; i < (await radios.count()); i++) await radios.nth(i).check();
           await page.getByRole('button', { name: 'Continue' }).click();
         }
-        await checkStep(page, seen);
-        await page.getByRole('button', { name: 'Finish the screening' }).click();
-        await checkStep(page, seen);
-        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Your screening result');
-        const body = (await page.textContent('main')) ?? '';
-        expect(body).toContain('Your conditions are covered.');
-        expect(body).toMatch(/\$60\.00/);
-        expect(body).toMatch(/\$100\.00/);
-        const api = (await call(t, quoteId, 'GET')).json<{
-          status: string;
-          result: { tamisReferenceNumber: string; outcome: string; medicalPremium: number; excess: number };
-        }>();
-        expect([api.status, api.result.outcome, api.result.medicalPremium, api.result.excess]).toEqual([
-          'COMPLETED',
-          'COVERED',
-          60,
-          100,
-        ]);
-        expect(body).toContain(api.result.tamisReferenceNumber);
-        await page.getByRole('link', { name: 'Return to your quote' }).click();
-        await page.waitForURL(`${partnerOrigin}/**`);
-        const back = new URL(page.url());
-        expect(back.pathname).toBe('/quote/back');
-        expect(Object.fromEntries(back.searchParams)).toEqual({
-          quoteId,
-          travellerGuid: 'adult-1',
-          screeningStatus: 'COMPLETED',
-        });
-      } finally {
-        await context.close();
       }
+      await checkStep(page, seen);
+      await page.getByRole('button', { name: 'Finish the screening' }).click();
+      await checkStep(page, seen);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Your screening result');
+      const body = (await page.textContent('main')) ?? '';
+      const api = (await call(t, quoteId, 'GET')).json<ApiScreening>();
+      await page.getByRole('link', { name: 'Return to your quote' }).click();
+      await page.waitForURL(`${partnerOrigin}/**`);
+      const back = new URL(page.url());
+      expect(back.pathname).toBe('/quote/back');
+      // Only the quote, the traveller and the status go back: never a condition.
+      expect(Object.fromEntries(back.searchParams)).toEqual({
+        quoteId,
+        travellerGuid: 'adult-1',
+        screeningStatus: 'COMPLETED',
+      });
+      return { body, api };
+    } finally {
+      await context.close();
+    }
+  }
+
+  it(
+    'walks who answers → gate → TEST_COVERED → finish → result → back to the partner; the API reads the same result',
+    async () => {
+      const seen: string[] = [];
+      const { body, api } = await walkPage('TEST_COVERED', seen);
+      expect(body).toContain('Your conditions are covered.');
+      expect(body).toMatch(/\$60\.00/);
+      expect(body).toMatch(/\$100\.00/);
+      expect([api.status, api.result.outcome, api.result.medicalPremium, api.result.excess]).toEqual([
+        'COMPLETED',
+        'COVERED',
+        60,
+        100,
+      ]);
+      expect(body).toContain(api.result.tamisReferenceNumber);
       // axe on each step's markup (in a page with JavaScript: axe is a script; the walk had none).
       const checker = await browser!.newPage({ viewport: PHONE });
       try {
@@ -147,6 +165,64 @@ describe.skipIf(!hasChromium)(`the hosted screening page in Chromium without Jav
       } finally {
         await checker.close();
       }
+    },
+    scaled(120_000),
+  );
+
+  // Each outcome as the traveller reads it and as the API reads it (issue 30: a walk per outcome).
+  it.each([
+    [
+      'TEST_EXCLUDED',
+      'COVERED_WITH_EXCLUSIONS',
+      'You are covered, except for the conditions marked not covered.',
+      'EXCLUDED',
+      'Not covered (excluded)',
+    ],
+    [
+      'TEST_DECLINED',
+      'COVERED_WITH_EXCLUSIONS',
+      'You are covered, except for the conditions marked not covered.',
+      'DECLINED',
+      'Not covered (declined)',
+    ],
+    ['TEST_AUTO_COVERED', 'COVERED', 'Your conditions are covered.', 'AUTO_COVERED', 'Covered at no extra cost'],
+    [
+      'TEST_REFERRED',
+      'REFERRED',
+      'An underwriter must look at your answers before the policy can be bought.',
+      'REFERRED',
+      'Waiting for an underwriter',
+    ],
+    [
+      'TEST_DECLINE_TRAVELLER',
+      'DECLINED',
+      'We cannot offer cover to this traveller.',
+      'DECLINED',
+      'Not covered (declined)',
+    ],
+  ])(
+    '%s: the result page says %s in words, and the API reads the same',
+    async (declared, travellerOutcome, travellerText, conditionOutcome, conditionText) => {
+      const { body, api } = await walkPage(declared, []);
+      expect(body).toContain(travellerText);
+      expect(body).toContain(conditionText);
+      expect(body).toContain(api.result.tamisReferenceNumber);
+      expect([api.status, api.result.outcome, api.result.conditions.map((c) => c.outcome)]).toEqual([
+        'COMPLETED',
+        travellerOutcome,
+        [conditionOutcome],
+      ]);
+      expect([api.result.medicalPremium, api.result.excess]).toEqual([0, 0]);
+    },
+    scaled(120_000),
+  );
+
+  it(
+    'a traveller who declares nothing: standard cover, no condition listed',
+    async () => {
+      const { body, api } = await walkPage(undefined, []);
+      expect(body).toContain('No screening needed: standard cover.');
+      expect([api.status, api.result.outcome, api.result.conditions]).toEqual(['COMPLETED', 'NO_SCREENING_NEEDED', []]);
     },
     scaled(120_000),
   );

@@ -65,7 +65,7 @@ describe('the hosted screening link', () => {
     expect(JSON.stringify(rows)).not.toContain(link.url.split('/').at(-1));
   });
 
-  it('refuses a bad return URL, another partner, a traveller not opted in, with code and property', async () => {
+  it('refuses a bad return URL, another partner, a traveller not opted in, a plan without screening, with code and property', async () => {
     const t = getApp();
     const quoteId = await screenableQuote(t);
     for (const returnUrl of ['http://shop.example/x', 'javascript:alert(1)', 'https://u:p@shop.example/'])
@@ -88,6 +88,9 @@ describe('the hosted screening link', () => {
         property: 'travelClearOption.isOptedInForScreening',
       }),
     ]);
+    // A plan that offers no screening (BASIC): no link, as no start.
+    const basic = await screenableQuote(t, 103);
+    expect(codeOf(await linkOf(t, basic))).toEqual([422, expect.objectContaining({ code: 'SCREENING_NOT_OFFERED' })]);
   });
 
   it('opens nothing for an unknown value (404), 410 once expired or replaced; its headers keep the secret', async () => {
