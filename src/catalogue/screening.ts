@@ -98,6 +98,10 @@ export const NO_SCREENING: ScreeningCatalogue = {
 };
 export const NO_BRAND_SCREENING: BrandScreening = { plans: {} };
 
+/** Whether a brand's plan offers medical screening: the brand has rules for it and the catalogue asks questions. */
+export const offersScreening = (rules: ScreeningCatalogue, brand: BrandScreening, planCode: string): boolean =>
+  brand.plans[planCode] !== undefined && rules.gate.length > 0;
+
 /** shared/screening.yaml compiled (checked first by checks-screening.ts). */
 export function compileScreening(file: ScreeningFile): ScreeningCatalogue {
   const choice = (c: { code: string; weight: number; text?: Texts }): ChoiceRule => ({

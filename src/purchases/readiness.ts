@@ -27,6 +27,8 @@ export interface ReadinessFacts {
   readonly partnerGroupIds: readonly number[];
   /** The travellers' medical screenings of the quote. */
   readonly screenings: readonly TravellerScreening[];
+  /** False when the chosen plan offers no medical screening (absent: it does). */
+  readonly screeningOffered?: boolean;
 }
 
 export interface Readiness {
@@ -195,7 +197,7 @@ export function assessReadiness(quote: StoredQuote, body: PurchaseRequest, facts
   const reach = dataReaches(quote.stage, input, facts.screenings);
   if (stageRank(reach.stage) < stageRank(READY_STAGE)) notifications.push(...notReady(reach));
   // Screening refusals come before any money moves (docs/api-contract.md, "Medical screening").
-  notifications.push(...screeningPurchaseProblems(input, facts.screenings));
+  notifications.push(...screeningPurchaseProblems(input, facts.screenings, facts.screeningOffered));
   if (facts.plan)
     notifications.push(...declarationProblems(purchaseTerms(facts.plan, input, facts.partnerGroupIds), input));
   return { notifications, input, price, stage: reach.stage };

@@ -6,6 +6,7 @@ import { partnerGroupsOf } from '../catalogue/responses.js';
 import type { CatalogueReader, CatalogueSnapshot } from '../catalogue/reader.js';
 import { dateIn } from '../kernel/calendar/zones.js';
 import { brandOf, brandTimeZone, versionInForce } from '../catalogue/service.js';
+import { offersScreening } from '../catalogue/screening.js';
 import type { Db } from '../db/database.js';
 import type { Notification } from '../kernel/notifications/notification.js';
 import { QuoteChangedConcurrently, QuotePurchased } from '../quotes/errors.js';
@@ -103,6 +104,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
   const readiness = assessReadiness(quote, call.body, {
     screenings,
     plan,
+    screeningOffered: !plan || offersScreening(snapshot.screening, brand.screening, plan.code),
     today,
     partnerGroupIds: partnerGroupsOf(brand, call.buyer.partnerCode),
   });

@@ -1,6 +1,7 @@
 import type { BrandCode } from '../kernel/brands.js';
 import { brandOf, brandTimeZone, homeCountryQuoteConfiguration, versionInForce } from '../catalogue/service.js';
 import type { CatalogueReader } from '../catalogue/reader.js';
+import { offersScreening } from '../catalogue/screening.js';
 import type { CampaignInfo, Destination, PlanVersion, QuoteCatalogue, QuoteConfiguration } from './ports.js';
 import type { QuoteType } from './schemas.js';
 
@@ -48,7 +49,6 @@ export function catalogueQuotePort(reader: CatalogueReader): QuoteCatalogue {
       const snapshot = await reader.snapshot();
       const brand = brandOf(snapshot, brandCode);
       // As the screening engine decides (engine.ts `isOffered`): the plan has rules and there are questions.
-      const offers = (code: string) => brand.screening.plans[code] !== undefined && snapshot.screening.gate.length > 0;
       return brand.plans
         .filter((p) => p.quoteType === quoteType)
         .map((p) => ({
@@ -59,7 +59,7 @@ export function catalogueQuotePort(reader: CatalogueReader): QuoteCatalogue {
           homeCountryCodes: p.homeCountryCodes,
           effectiveFromDate: p.effectiveFromDate,
           ...(p.effectiveToDate ? { effectiveToDate: p.effectiveToDate } : {}),
-          offersScreening: offers(p.code),
+          offersScreening: offersScreening(snapshot.screening, brand.screening, p.code),
         }));
     },
 

@@ -117,8 +117,9 @@ export function screeningNotices(input: QuoteInput, screenings: readonly Travell
 export function screeningPurchaseProblems(
   input: QuoteInput,
   screenings: readonly TravellerScreening[],
+  offered = true,
 ): Notification[] {
-  const gaps = screeningGaps(input, screenings).map((g) => problem(g.code, g.message, `quote.${g.property}`));
+  const gaps = screeningGaps(input, screenings, offered).map((g) => problem(g.code, g.message, `quote.${g.property}`));
   const outcomes = holdersOf(input).flatMap(({ holder, path }) => {
     const screening = screeningOf(screenings, holder.guid);
     if (!optedIn(holder.travelClearOption) || screening?.status !== 'COMPLETED') return [];

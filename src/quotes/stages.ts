@@ -227,7 +227,7 @@ export function dataReaches(
   if (rank(stored) < rank('BASEQUOTE')) return { stage: stored, missing: [] };
   let reached = stored;
   for (const stage of STAGES.slice(rank(stored) + 1)) {
-    // The purchase's own check names a plan without screening (SCREENING_REQUIRED: never screened).
+    // A plan without screening is the purchase's own check to name (screeningPurchaseProblems).
     const missing = INPUT_REQUIREMENTS[stage as keyof typeof INPUT_REQUIREMENTS](input, screenings, true);
     if (missing.length > 0) return { stage: reached, missing, blockedAt: stage };
     reached = stage;

@@ -154,6 +154,12 @@ describe(`medical screening: a walk per outcome (${DIALECT})`, () => {
       );
       expect(answer.validation.errors.map((e) => e.code)).not.toContain('SCREENING_REQUIRED');
     }
+    // A purchase asked anyway says the same, before any money moves.
+    const refused = await buy(quote);
+    expect(refused.quote.isPurchased).toBe(false);
+    expect(refused.validation.errors.map((e) => e.code)).toContain('SCREENING_NOT_OFFERED');
+    expect(refused.validation.errors.map((e) => e.code)).not.toContain('SCREENING_REQUIRED');
+    expect(await books(t, quote.id)).toMatchObject({ policies: 0, captures: 0, authorisations: 0 });
     const optedOut = {
       ...quote.trip,
       policyHolders: quote.trip.policyHolders.map((h) => ({
