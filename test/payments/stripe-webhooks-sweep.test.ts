@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
+import { sweepServerConfig } from '../helpers/sweep-server.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { eventFactsOf } from '../../src/payments/stripe/webhooks/facts.js';
@@ -43,19 +43,10 @@ describe(`Stripe events in the server's sweep (${DIALECT})`, () => {
   it('a running server applies an event another process recorded and abandoned: at start, and in its periodic sweep', async () => {
     const t = getApp();
     const atStart = await recordedAndAbandoned(t.context.db, 'du_sweep_start');
-    const config = {
-      ...loadConfig({
-        LOG_LEVEL: 'silent',
-        DEMO_DATA: 'true',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SHUTDOWN_DRAIN_MS: '0',
-        PURCHASE_RECOVERY_INTERVAL_SECONDS: '1',
-        PURCHASE_RECOVERY_GRACE_SECONDS: '1',
-        STRIPE_WEBHOOK_SECRET: SECRET,
-      }),
-      database: t.database.database,
-    };
+    const config = sweepServerConfig(t.database.database, {
+      PURCHASE_RECOVERY_GRACE_SECONDS: '1',
+      STRIPE_WEBHOOK_SECRET: SECRET,
+    });
     const db = connectDatabase(t.database.database);
     opened.push(db);
     servers.push(await startServer(config, { db, logger: false }));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
+import { sweepServerConfig } from '../helpers/sweep-server.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { startRecoverySweep } from '../../src/purchases/sweeper.js';
@@ -45,18 +45,7 @@ describe(`purchase recovery sweep (${DIALECT})`, () => {
 
   it('running servers finish a purchase another process abandoned, without a restart, exactly once', async () => {
     const t = getApp();
-    const config = {
-      ...loadConfig({
-        LOG_LEVEL: 'silent',
-        DEMO_DATA: 'true',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SHUTDOWN_DRAIN_MS: '0',
-        PURCHASE_RECOVERY_INTERVAL_SECONDS: '1',
-        PURCHASE_RECOVERY_GRACE_SECONDS: '1',
-      }),
-      database: t.database.database,
-    };
+    const config = sweepServerConfig(t.database.database, { PURCHASE_RECOVERY_GRACE_SECONDS: '1' });
     for (let i = 0; i < 2; i += 1) servers.push(await startServer(config, { db: secondConnection(t), logger: false }));
     // Abandoned after the servers started: their start-up recovery never saw it.
     const { quoteId } = await buyDirectly(t, dyingAfter(t, 'authorise'));

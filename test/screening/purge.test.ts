@@ -3,7 +3,7 @@ import type { TestApp } from '../helpers/app.js';
 import { useTestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';
-import { loadConfig } from '../../src/config/config.js';
+import { sweepServerConfig } from '../helpers/sweep-server.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import { startServer } from '../../src/server.js';
 import { until } from '../helpers/polling.js';
@@ -191,17 +191,7 @@ describe(`the purge of screenings' health data (${DIALECT})`, () => {
     const t = getApp();
     const policy = await sold(t, ['TEST_COVERED']);
     const at = COVER_ENDS + (3 + t.context.config.screening.retentionDays) * DAY;
-    const config = {
-      ...loadConfig({
-        LOG_LEVEL: 'silent',
-        DEMO_DATA: 'true',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SHUTDOWN_DRAIN_MS: '0',
-        PURCHASE_RECOVERY_INTERVAL_SECONDS: '1',
-      }),
-      database: t.database.database,
-    };
+    const config = sweepServerConfig(t.database.database);
     const db = connectDatabase(t.database.database);
     try {
       const server = await startServer(config, { db, logger: false, clock: () => new Date(at) });
