@@ -1,0 +1,4 @@
+import type { ConsolePages } from './kit.js';
+
+/** The console's page plugins, mounted under /console behind its session guard (console/plugin.ts). */
+export const CONSOLE_AREAS: readonly ConsolePages[] = [];
