@@ -7,6 +7,7 @@ import { PolicyChangeEnvSchema, policyChangeConfigFrom } from './policy-changes.
 import { DeploymentEnvSchema, deploymentConfigProblems, migratesOnStart, trustedProxiesFrom } from './deployment.js';
 import { StripeWebhookEnvSchema, stripeWebhookConfigFrom } from './stripe-webhooks.js';
 import { ScreeningEnvSchema, screeningConfigFrom } from './screening.js';
+import { ConsoleEnvSchema, consoleConfigFrom, consoleConfigProblems } from './console.js';
 
 /**
  * The settings of the areas that keep their own, parsed with the rest in config/config.ts. Each is a
@@ -22,6 +23,7 @@ export const AreaEnvSchema = Type.Object({
   ...DeploymentEnvSchema.properties,
   ...StripeWebhookEnvSchema.properties,
   ...ScreeningEnvSchema.properties,
+  ...ConsoleEnvSchema.properties,
 });
 
 export type AreaConfigs = ReturnType<typeof areaConfigsFrom>;
@@ -32,10 +34,11 @@ export function areaConfigProblems(env: Static<typeof AreaEnvSchema>, production
     ...outboxConfigProblems(env, production),
     ...webhookConfigProblems(env),
     ...deploymentConfigProblems(env),
+    ...consoleConfigProblems(env, production),
   ];
 }
 
-export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>) {
+export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>, production: boolean) {
   return {
     /** Amendment and cancellation previews and their crash-test hook. */
     policyChanges: policyChangeConfigFrom(env),
@@ -55,5 +58,7 @@ export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>) {
     stripeWebhooks: stripeWebhookConfigFrom(env),
     /** Screenings: how long their health data is kept (screening/purge.ts); the hosted page's link. */
     screening: screeningConfigFrom(env),
+    /** The operators' console: session cookie secret, idle and absolute timeouts. */
+    console: consoleConfigFrom(env, production),
   } as const;
 }

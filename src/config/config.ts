@@ -250,7 +250,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env) {
     idempotencyRetentionHours: env.IDEMPOTENCY_RETENTION_HOURS,
     /** Request limits per partner and route class, and on the token endpoint (http/limits/rate-limits.ts). */
     rateLimits: rateLimitConfigFrom(env),
-    ...areaConfigsFrom(env),
+    ...areaConfigsFrom(env, production),
     /** Purchases changed more recently than this are left to the process working on them. */
     purchaseRecoveryGraceSeconds: env.PURCHASE_RECOVERY_GRACE_SECONDS,
     purchaseRecoveryIntervalSeconds: env.PURCHASE_RECOVERY_INTERVAL_SECONDS,

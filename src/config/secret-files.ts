@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
  * mounted secret of the orchestrator), so the value never sits in the environment or an image.
  */
 export const SECRET_SETTINGS = [
+  'CONSOLE_SESSION_SECRET',
   'KEY_ENCRYPTION_SECRET',
   'METRICS_TOKEN',
   'SMTP_URL',

@@ -23,9 +23,14 @@ export const CONSOLE_LOOK = { name: 'Operators’ console', colour: '#2f4858' } 
 /** The console's prefix; page plugins register their paths under it. */
 export const CONSOLE_PREFIX = '/console';
 
+/** A route's preHandler made by `allow`: it names its action, so tests can list every route's. */
+export type ActionGuard = ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) & {
+  readonly operatorAction: OperatorAction;
+};
+
 /** A route's preHandler: the signed-in operator's role must allow the action, else 403 (a page). */
-export function allow(action: OperatorAction) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+export function allow(action: OperatorAction): ActionGuard {
+  const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (!may(request.operator, action)) {
       await sendConsolePage(reply, request, {
         status: 403,
@@ -35,6 +40,7 @@ export function allow(action: OperatorAction) {
       });
     }
   };
+  return Object.assign(guard, { operatorAction: action });
 }
 
 export interface ConsolePageInput {
