@@ -1,4 +1,4 @@
-import { minorDigits, pricesToMajor } from '../kernel/money/units.js';
+import { minorDigits, pricesToMajor, toMajor } from '../kernel/money/units.js';
 import type { Quote } from './schemas.js';
 import type { QuoteView } from './service.js';
 
@@ -24,5 +24,12 @@ export function toContractQuote(quote: QuoteView): Quote {
   if (quote.policyNumber !== undefined) answer.policyNumber = quote.policyNumber;
   if (quote.clientInfo !== undefined) answer.clientInfo = quote.clientInfo;
   if (quote.audit !== undefined) answer.audit = quote.audit;
+  if (quote.referral !== undefined) {
+    const { extraExcessMinor, reasonCodes, ...referral } = quote.referral;
+    answer.referral = Object.assign(
+      { ...referral, reasonCodes: [...reasonCodes] },
+      extraExcessMinor === undefined ? {} : { extraExcess: toMajor(extraExcessMinor, digits) },
+    );
+  }
   return answer;
 }
