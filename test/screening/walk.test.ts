@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { books, CARDS, NOW, purchase, purchaseBody, type PurchaseAnswer } from '../purchases/support.js';
-import { certificateText, medicalLines, policyTravellers, screenedQuote } from './quote-walk.js';
+import { certificateText, medicalLines, policyTravellers, screenedQuote, type QuoteAnswer } from './quote-walk.js';
 import { walk } from './support.js';
 
 // The whole path on the running app's own ports: the stored catalogue's engine, the screening
@@ -37,15 +37,16 @@ describe(`medical screening from quote to policy (${DIALECT})`, () => {
     );
   });
 
-  it('holds a referred traveller: the purchase is refused before any money moves', async () => {
+  it('holds a referred traveller: the quote is referred (MEDICAL_REFERRED) and its purchase refused before any money moves', async () => {
     const t = getApp();
     const quote = await screenedQuote(t);
     await walk(t, quote.id, ['TEST_REFERRED']);
-    await quote.refresh();
+    const refreshed = (await quote.refresh()) as QuoteAnswer & { referral?: { status: string; reasonCodes: string[] } };
+    expect(refreshed.referral).toMatchObject({ status: 'REFERRED', reasonCodes: ['MEDICAL_REFERRED'] });
     const res = await purchase(t, purchaseBody({ id: quote.id, termIds: quote.plan.termIds }, CARDS.approved));
+    expect(res.statusCode).toBe(409);
     const body = res.json<PurchaseAnswer>();
-    expect(body.quote.isPurchased).toBe(false);
-    expect(body.validation.errors.map((e) => e.code)).toContain('SCREENING_REFERRED');
+    expect(body.validation.errors.map((e) => e.code)).toEqual(['QUOTE_REFERRED']);
     expect(await books(t, quote.id)).toMatchObject({ policies: 0, captures: 0, authorisations: 0 });
   });
 
