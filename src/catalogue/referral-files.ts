@@ -1,11 +1,20 @@
 import { Type, type Static } from 'typebox';
-import { REFERRAL_RULE_KINDS } from './referrals.js';
 
 /**
  * Schema of `<brand>/referrals.yaml`: the rules that refer a quote to an underwriter, each with a
  * reason code, the brand's rules and per plan code a list that replaces them; and the underwriters'
  * authority. catalogue/README.md, "Referrals", explains them.
  */
+
+/** What a rule looks at. */
+export const REFERRAL_RULE_KINDS = [
+  'TRIP_VALUE_PER_TRAVELLER',
+  'TRAVELLER_AGE',
+  'SCREENING_REFERRED',
+  'DUPLICATE_POLICY',
+  'DESTINATION_WATCH_LIST',
+] as const;
+export type ReferralRuleKind = (typeof REFERRAL_RULE_KINDS)[number];
 
 const Strict = { additionalProperties: false } as const;
 const Opt = Type.Optional;

@@ -7,15 +7,7 @@ import type { BrandReferralsFile, ReferralRuleFile } from './referral-files.js';
  * a quote against them.
  */
 
-/** What a rule looks at. */
-export const REFERRAL_RULE_KINDS = [
-  'TRIP_VALUE_PER_TRAVELLER',
-  'TRAVELLER_AGE',
-  'SCREENING_REFERRED',
-  'DUPLICATE_POLICY',
-  'DESTINATION_WATCH_LIST',
-] as const;
-export type ReferralRuleKind = (typeof REFERRAL_RULE_KINDS)[number];
+export { REFERRAL_RULE_KINDS, type ReferralRuleKind } from './referral-files.js';
 
 export type ReferralRule =
   | { readonly kind: 'TRIP_VALUE_PER_TRAVELLER'; readonly reasonCode: string; readonly aboveMinor: number }
