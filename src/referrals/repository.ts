@@ -156,7 +156,7 @@ export async function updateReferral(
 }
 
 /** The queue's filters; `olderThan` an ISO instant (referred before it). */
-export interface QueueFilters {
+export interface OpenReferralFilters {
   readonly brandCode?: string;
   readonly reasonCode?: string;
   readonly referredBefore?: string;
@@ -165,7 +165,7 @@ export interface QueueFilters {
 /** Open referrals, oldest first, a page at a time (`after`: the last id of the page before). */
 export async function openReferrals(
   db: Executor,
-  filters: QueueFilters,
+  filters: OpenReferralFilters,
   page: { readonly limit: number; readonly offset: number },
 ): Promise<Referral[]> {
   let query = db

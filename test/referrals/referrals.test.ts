@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 import { DIALECT } from '../helpers/database.js';
-import { books, CARDS, NOW, purchase, purchaseBody, type PurchaseAnswer } from '../purchases/support.js';
+import {
+  books,
+  CARDS,
+  detailedTrip,
+  NOW,
+  planOf,
+  purchase,
+  purchaseBody,
+  type PurchaseAnswer,
+} from '../purchases/support.js';
 import { publishEvents, wholeFeed } from '../events/support.js';
 import { actionsOnSubject } from '../../src/operators/audit-repository.js';
 import { approveReferral, declineReferral, requestInformation } from '../../src/referrals/decisions.js';
@@ -244,5 +253,35 @@ describe(`referrals (${DIALECT})`, () => {
     ]);
     expect(detail.quote.id).toBe(quote.id);
     expect(detail.authority).toMatchObject({ currency: 'AUD', needsSenior: false });
+  });
+
+  it('refers a second Essentials policy for the same traveller over the same days (DUPLICATE_POLICY)', async () => {
+    const t = getApp();
+    const headers = await bearerFor(t, 'brandau', 'A');
+    const plan = await planOf(t, 'brandau', 'ESSE');
+    const input = { ...detailedTrip(plan.planId), departureDate: '2027-01-10', returnDate: '2027-01-20' };
+    const quoteOf = async () => {
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/quotes/v2/brandau/quote',
+        headers,
+        payload: { input },
+      });
+      const id = created.json<{ id: string }>().id;
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: `/quotes/v2/brandau/quote/${id}`,
+        headers,
+        payload: { stage: 'DETAILS', input },
+      });
+      expect(put.statusCode, put.body).toBe(200);
+      return { id, answer: put.json<{ referral?: ReferralAnswer }>() };
+    };
+    const first = await quoteOf();
+    expect(first.answer.referral).toBeUndefined();
+    const bought = await purchase(t, purchaseBody({ id: first.id, termIds: plan.termIds }, CARDS.approved));
+    expect(bought.json<PurchaseAnswer>().quote.isPurchased, bought.body).toBe(true);
+    const second = await quoteOf();
+    expect(second.answer.referral).toMatchObject({ status: 'REFERRED', reasonCodes: ['DUPLICATE_POLICY'] });
   });
 });
