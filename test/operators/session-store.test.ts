@@ -11,20 +11,22 @@ const database = useMigratedTestDatabase();
 const NOW = Date.parse('2026-12-05T10:00:00.000Z');
 const HOUR = 3_600_000;
 
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+
 /** The store's callbacks as promises. */
 function on(store: OperatorSessionStore) {
   return {
     set: (id: string, value: object) =>
       new Promise<void>((resolve, reject) =>
-        store.set(id, value as Session, (error) => (error ? reject(error as Error) : resolve())),
+        store.set(id, value as Session, (error) => (error ? reject(asError(error)) : resolve())),
       ),
     get: (id: string) =>
       new Promise<Session | null | undefined>((resolve, reject) =>
-        store.get(id, (error, result) => (error ? reject(error as Error) : resolve(result))),
+        store.get(id, (error, result) => (error ? reject(asError(error)) : resolve(result))),
       ),
     destroy: (id: string) =>
       new Promise<void>((resolve, reject) =>
-        store.destroy(id, (error) => (error ? reject(error as Error) : resolve())),
+        store.destroy(id, (error) => (error ? reject(asError(error)) : resolve())),
       ),
   };
 }
@@ -104,11 +106,11 @@ describe('the console session store', () => {
         store: new OperatorSessionStore(database.db, () => new Date()),
         saveUninitialized: false,
       });
-      app.post('/set', async (request) => {
+      app.post('/set', (request) => {
         (request.session as unknown as { operatorId: number }).operatorId = 42;
         return { ok: true };
       });
-      app.get('/read', async (request) => ({
+      app.get('/read', (request) => ({
         operatorId: (request.session as unknown as { operatorId?: number }).operatorId ?? null,
       }));
       app.post('/end', async (request) => {
