@@ -38,7 +38,7 @@ const BASE_CSS = [
   '.button{display:inline-block;min-height:2.75rem;padding:.625rem 1.25rem;border:2px solid var(--brand);',
   'border-radius:.375rem;background:var(--brand);color:#fff;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}',
   '.button.secondary{background:#fff;color:var(--brand)}',
-  '.languages{display:flex;gap:1rem;margin:0 0 1rem;padding:0;list-style:none}',
+  '.languages{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin:0 0 1rem;padding:0;list-style:none}',
   'footer{color:#57606a;font-size:.875rem;border-top:1px solid #d0d7de}',
   // Forms (the hosted screening page): one field per line, inputs as wide as the column allows.
   'fieldset{border:1px solid #d0d7de;border-radius:.5rem;margin:0 0 1rem;padding:.75rem 1rem;min-width:0}',
