@@ -26,7 +26,7 @@ import { failureName } from './db/refused-values.js';
 import { purgeBatch } from './screening/purge.js';
 import { screeningPurgeDepsFor } from './screening/purge-port.js';
 import { seedDemoOperators } from './operators/demo.js';
-import { OperatorSessionStore } from './operators/session-store.js';
+import { purgeOperatorLeftovers } from './operators/purge.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -68,8 +68,8 @@ const PUBLISH_LANES = 2;
 
 /** Screenings a sweep purges at most: a sweep every PURCHASE_RECOVERY_INTERVAL_SECONDS keeps far ahead of sales. */
 const SCREENING_PURGE_BATCH = 100;
-/** Expired console sessions a sweep deletes at most. */
-const SESSION_PURGE_BATCH = 500;
+/** Expired console sessions (and idle sign-in counters) a sweep deletes at most. */
+const OPERATOR_PURGE_BATCH = 500;
 
 /**
  * The outbox's pools of lanes in every server process (tests run workers with the same), one per
@@ -126,11 +126,10 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       purgeBatch(purgeDeps, SCREENING_PURGE_BATCH).catch((error: unknown) => {
         purgeLog.warn({ err: error, reason: failureName(error) }, 'screening purge could not run');
       });
-    // Console sessions past their expiry (never served: the store reads only live ones); a batch per sweep.
-    const sessionStore = new OperatorSessionStore(db, context.clock);
-    const purgeSessions = () =>
-      sessionStore.purgeExpired(SESSION_PURGE_BATCH).catch((error: unknown) => {
-        purgeLog.warn({ err: error, reason: failureName(error) }, 'console session purge could not run');
+    // Expired console sessions and idle sign-in counters (operators/purge.ts); a batch per sweep.
+    const purgeOperators = () =>
+      purgeOperatorLeftovers(context, OPERATOR_PURGE_BATCH).catch((error: unknown) => {
+        purgeLog.warn({ err: error, reason: failureName(error) }, 'operator purge could not run');
       });
     // Then keep doing so while serving (other processes may die); stopped before the database closes.
     const sweep = startRecoverySweep(recoveryDeps, {
@@ -140,7 +139,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
         await recoverChanges();
         await applyStripeEvents();
         await purgeScreenings();
-        await purgeSessions();
+        await purgeOperators();
       },
     });
     app.addHook('preClose', async () => sweep.stop());
