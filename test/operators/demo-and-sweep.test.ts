@@ -1,4 +1,3 @@
-import type { Session } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/connect.js';
 import { OPERATOR_ROLES } from '../../src/operators/model.js';
@@ -47,15 +46,17 @@ describe('demo operators (staging) and the sweep of expired sessions', () => {
 
   it("each server's sweep deletes expired console sessions and keeps live ones", async () => {
     const t = getApp();
-    const store = new OperatorSessionStore(t.context.db, () => new Date());
-    const save = (id: string, expires: Date) =>
+    // A session saved two hours ago with an hour's cookie has expired; one saved now has not.
+    const save = (id: string, savedAt: number) =>
       new Promise<void>((resolve, reject) =>
-        store.set(id, { cookie: { expires: expires.toISOString() } } as unknown as Session, (error) =>
-          error ? reject(error instanceof Error ? error : new Error('session store failed')) : resolve(),
+        new OperatorSessionStore(t.context.db, () => new Date(savedAt)).set(
+          id,
+          { cookie: { originalMaxAge: 3_600_000 } },
+          (error) => (error ? reject(error instanceof Error ? error : new Error('session store failed')) : resolve()),
         ),
       );
-    await save('expired-session-id', new Date(Date.now() - 60_000));
-    await save('live-session-id', new Date(Date.now() + 3_600_000));
+    await save('expired-session-id', Date.now() - 2 * 3_600_000);
+    await save('live-session-id', Date.now());
     const count = async () => (await t.context.db.selectFrom('operator_session').select('expires_at').execute()).length;
     expect(await count()).toBe(2);
     const db = connectDatabase(t.database.database);
