@@ -82,7 +82,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('policy_header')
     .columns(['booking_reference', 'id'])
     .execute();
-  await db.schema.createIndex('policy_header_partner_id_idx').on('policy_header').columns(['partner_id', 'id']).execute();
+  await db.schema
+    .createIndex('policy_header_partner_id_idx')
+    .on('policy_header')
+    .columns(['partner_id', 'id'])
+    .execute();
 
   const prefixable = (column: string) => (postgres ? `lower(${column}) collate "C"` : `lower(${column})`);
   await sql`create index policy_traveller_name_idx on policy_traveller (${sql.raw(prefixable('surname'))}, ${sql.raw(prefixable('first_name'))}, policy_header_id)`.execute(
