@@ -29,8 +29,8 @@ export async function transactionRef(
     .executeTakeFirst();
   return (
     row && {
-      policyHeaderId: Number(row.header_id),
-      policyDetailId: Number(row.detail_id),
+      policyHeaderId: row.header_id,
+      policyDetailId: row.detail_id,
       sequenceNumber: row.sequence_number,
       presentationTimeZoneCode: row.presentation_time_zone_code,
     }

@@ -9,7 +9,7 @@ type ReasonPart = Pick<PolicyNoteReasonRow, (typeof REASON_COLUMNS)[number]>;
 
 function reasonOf(row: ReasonPart): NoteReason {
   return {
-    id: Number(row.id),
+    id: row.id,
     text: row.reason_text,
     isActive: row.is_active === 1,
     displayOrder: row.display_order,
@@ -55,7 +55,7 @@ export async function insertReason(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return Number(row.id);
+  return row.id;
 }
 
 /** The next free display order (after the last one). */
@@ -64,7 +64,7 @@ export async function nextDisplayOrder(db: Executor): Promise<number> {
     .selectFrom('policy_note_reason')
     .select((eb) => eb.fn.max('display_order').as('last'))
     .executeTakeFirst();
-  return (Number(row?.last ?? 0) || 0) + 10;
+  return (row?.last ?? 0) + 10;
 }
 
 /** No reason is the default any more (before another becomes it). */
@@ -100,7 +100,7 @@ export async function insertNote(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return Number(row.id);
+  return row.id;
 }
 
 /** Every note of a policy with its reason, oldest first (by the header's index). */
@@ -121,11 +121,11 @@ export async function notesOfPolicy(db: Executor, policyHeaderId: number): Promi
     .orderBy('n.id')
     .execute();
   return rows.map((row) => ({
-    id: Number(row.note_id),
-    policyHeaderId: Number(row.policy_header_id),
-    policyDetailId: Number(row.policy_detail_id),
+    id: row.note_id,
+    policyHeaderId: row.policy_header_id,
+    policyDetailId: row.policy_detail_id,
     text: row.note_text,
-    userId: Number(row.user_id),
+    userId: row.user_id,
     createdAt: row.created_at,
     reason: reasonOf(row),
   }));

@@ -1,5 +1,5 @@
 import type { Clock } from '../context.js';
-import type { Db, Executor, Tx } from '../db/database.js';
+import type { Executor, Tx } from '../db/database.js';
 import { containsCardNumber } from '../kernel/card-numbers/card-numbers.js';
 import { may, type Operator } from '../operators/model.js';
 import { recordOperatorAction } from '../operators/audit-repository.js';
@@ -30,7 +30,8 @@ const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 export function checkedNoteText(text: string): string {
   const kept = text.replace(/\r\n?/g, '\n').trim();
   if (kept.length === 0) throw new InvalidNoteText('A note needs some text.');
-  if ([...kept].length > NOTE_TEXT_MAX) throw new InvalidNoteText(`A note holds at most ${NOTE_TEXT_MAX} characters.`);
+  if (Array.from(kept).length > NOTE_TEXT_MAX)
+    throw new InvalidNoteText(`A note holds at most ${NOTE_TEXT_MAX} characters.`);
   if (CONTROL.test(kept)) throw new InvalidNoteText('A note cannot hold control characters.');
   // Card numbers are never kept anywhere (checklist 46), notes included.
   if (containsCardNumber(kept)) throw new InvalidNoteText('A note cannot hold a card number.');
@@ -39,7 +40,7 @@ export function checkedNoteText(text: string): string {
 
 /** Runs `work` in the caller's transaction when `db` is one, else in a transaction of its own. */
 function inTransaction<T>(db: Executor, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db as Tx) : (db as Db).transaction().execute(work);
+  return db.isTransaction ? work(db as Tx) : db.transaction().execute(work);
 }
 
 /**

@@ -20,7 +20,7 @@ function lowered(db: Executor, text: string): string {
 
 /** The first string after every string that starts with `prefix`, in code point order (undefined: none). */
 export function prefixEnd(prefix: string): string | undefined {
-  const points = [...prefix];
+  const points = Array.from(prefix);
   while (points.length > 0) {
     const last = (points.pop() as string).codePointAt(0) as number;
     if (last < 0x10ffff) return points.join('') + String.fromCodePoint(last + 1 === 0xd800 ? 0xe000 : last + 1);
@@ -115,7 +115,7 @@ export async function searchPolicies(
     .orderBy('h.id', 'desc')
     .execute();
   return rows.map((row) => ({
-    policyHeaderId: Number(row.id),
+    policyHeaderId: row.id,
     policyNumber: row.policy_number,
     brandCode: row.brand_code,
     partnerCode: row.partner_code ?? '',

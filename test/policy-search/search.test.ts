@@ -26,8 +26,22 @@ describe(`operators' policy search (${DIALECT})`, () => {
     await database.db
       .insertInto('partner')
       .values([
-        { id: PARTNER_IDS.A, code: 'PARTA', name: 'Partner A' },
-        { id: PARTNER_IDS.B, code: 'PARTB', name: 'Partner B' },
+        {
+          id: PARTNER_IDS.A,
+          code: 'PARTA',
+          name: 'Partner A',
+          status_code: 'ACTIVE',
+          is_on_account_purchase_enabled: 0,
+          is_demo: 0,
+        },
+        {
+          id: PARTNER_IDS.B,
+          code: 'PARTB',
+          name: 'Partner B',
+          status_code: 'ACTIVE',
+          is_on_account_purchase_enabled: 0,
+          is_demo: 0,
+        },
       ])
       .execute();
     const people: [string, string, string, string, number][] = [

@@ -36,18 +36,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .where(sql.ref('is_default'), '=', 1)
     .execute();
   const loadedAt = new Date().toISOString();
-  await db
-    .insertInto('policy_note_reason' as never)
-    .values(
-      REASONS.map((text, i) => ({
-        reason_text: text,
-        is_active: 1,
-        display_order: (i + 1) * 10,
-        is_default: text === DEFAULT_REASON ? 1 : 0,
-        etl_at: loadedAt,
-      })) as never,
-    )
-    .execute();
+  for (const [i, text] of REASONS.entries()) {
+    await sql`insert into policy_note_reason (reason_text, is_active, display_order, is_default, etl_at)
+      values (${text}, 1, ${(i + 1) * 10}, ${text === DEFAULT_REASON ? 1 : 0}, ${loadedAt})`.execute(db);
+  }
 
   await withIdColumn(db, db.schema.createTable('policy_note'))
     .addColumn('policy_header_id', big, (c) => c.notNull().references('policy_header.id'))
@@ -95,16 +87,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index policy_traveller_email_idx on policy_traveller (lower(email_address), policy_header_id)`.execute(
     db,
   );
-  // The policy page lists the policy's partner events.
-  await db.schema
-    .createIndex('partner_event_policy_idx')
-    .on('partner_event')
-    .columns(['policy_number', 'policy_sequence'])
-    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex('partner_event_policy_idx').execute();
   await db.schema.dropIndex('policy_traveller_email_idx').execute();
   await db.schema.dropIndex('policy_traveller_name_idx').execute();
   await db.schema.dropIndex('policy_header_partner_id_idx').execute();
