@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { policyScreeningsFor } from '../documents/live-ports.js';
+import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { DomainError } from '../kernel/errors.js';
 import { html } from '../kernel/html/markup.js';
 import { may } from '../operators/model.js';
@@ -122,7 +123,9 @@ export const policyPages: ConsolePages = (app, { context }) => {
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const status = error.kind === 'not-found' ? 404 : error.kind === 'forbidden' ? 403 : 400;
-        return showPolicy(request, reply, policyNumber, { ...form, problem: error.message, status });
+        // What was typed comes back, never a card number in it (checklist 46).
+        const typed = { ...form, text: redactCardNumbers(form.text) };
+        return showPolicy(request, reply, policyNumber, { ...typed, problem: error.message, status });
       }
       return seeOther(reply, `${pagePath(policyNumber)}#transaction-${form.sequenceNumber ?? ''}`);
     },
