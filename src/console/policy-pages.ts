@@ -11,6 +11,9 @@ import { allow, csrfField, seeOther, sendConsolePage, type ConsolePages } from '
 import { policySearchView, type SearchQuery } from './policy-search-view.js';
 import { policyView, type NoteFormState } from './policy-view.js';
 
+/** Console pages are no part of the partner API's OpenAPI document. */
+const HIDDEN = { hide: true } as const;
+
 interface PolicyParams {
   readonly policyNumber: string;
 }
@@ -46,7 +49,7 @@ export const policyPages: ConsolePages = (app, { context }) => {
   const screenings = policyScreeningsFor(context);
   const deps: PolicyOverviewDeps = { db: context.db, screeningsOf: (quote, refs) => screenings.onPolicy(quote, refs) };
 
-  app.get<{ Querystring: SearchQuery }>('/policies', { preHandler: allow('policy.read') }, async (request, reply) => {
+  app.get<{ Querystring: SearchQuery }>('/policies', { schema: HIDDEN, preHandler: allow('policy.read') }, async (request, reply) => {
     const query: SearchQuery = {
       by: text(request.query.by),
       q: text(request.query.q),
@@ -81,13 +84,13 @@ export const policyPages: ConsolePages = (app, { context }) => {
     });
   };
 
-  app.get<{ Params: PolicyParams }>('/policies/:policyNumber', { preHandler: allow('policy.read') }, (request, reply) =>
+  app.get<{ Params: PolicyParams }>('/policies/:policyNumber', { schema: HIDDEN, preHandler: allow('policy.read') }, (request, reply) =>
     showPolicy(request, reply, request.params.policyNumber),
   );
 
   app.get<{ Params: PolicyParams & { documentId: string } }>(
     '/policies/:policyNumber/documents/:documentId',
-    { preHandler: allow('policy.read') },
+    { schema: HIDDEN, preHandler: allow('policy.read') },
     async (request, reply) => {
       const file = await policyDocument(context.db, request.params.policyNumber, request.params.documentId);
       if (!file)
@@ -103,7 +106,7 @@ export const policyPages: ConsolePages = (app, { context }) => {
 
   app.post<{ Params: PolicyParams; Body: Record<string, unknown> }>(
     '/policies/:policyNumber/notes',
-    { preHandler: allow('note.add') },
+    { schema: HIDDEN, preHandler: allow('note.add') },
     async (request, reply) => {
       const { policyNumber } = request.params;
       const body = request.body as Record<string, unknown> | undefined;
