@@ -49,18 +49,22 @@ export const policyPages: ConsolePages = (app, { context }) => {
   const screenings = policyScreeningsFor(context);
   const deps: PolicyOverviewDeps = { db: context.db, screeningsOf: (quote, refs) => screenings.onPolicy(quote, refs) };
 
-  app.get<{ Querystring: SearchQuery }>('/policies', { schema: HIDDEN, preHandler: allow('policy.read') }, async (request, reply) => {
-    const query: SearchQuery = {
-      by: text(request.query.by),
-      q: text(request.query.q),
-      firstName: text(request.query.firstName),
-      after: text(request.query.after),
-    };
-    const search = searchOf(query);
-    const after = Number.parseInt(query.after ?? '', 10);
-    const page = search && (await findPolicies(context.db, search, Number.isSafeInteger(after) ? { after } : {}));
-    return sendConsolePage(reply, request, { title: 'Policies', main: policySearchView(query, page) });
-  });
+  app.get<{ Querystring: SearchQuery }>(
+    '/policies',
+    { schema: HIDDEN, preHandler: allow('policy.read') },
+    async (request, reply) => {
+      const query: SearchQuery = {
+        by: text(request.query.by),
+        q: text(request.query.q),
+        firstName: text(request.query.firstName),
+        after: text(request.query.after),
+      };
+      const search = searchOf(query);
+      const after = Number.parseInt(query.after ?? '', 10);
+      const page = search && (await findPolicies(context.db, search, Number.isSafeInteger(after) ? { after } : {}));
+      return sendConsolePage(reply, request, { title: 'Policies', main: policySearchView(query, page) });
+    },
+  );
 
   const showPolicy = async (
     request: FastifyRequest,
@@ -84,8 +88,10 @@ export const policyPages: ConsolePages = (app, { context }) => {
     });
   };
 
-  app.get<{ Params: PolicyParams }>('/policies/:policyNumber', { schema: HIDDEN, preHandler: allow('policy.read') }, (request, reply) =>
-    showPolicy(request, reply, request.params.policyNumber),
+  app.get<{ Params: PolicyParams }>(
+    '/policies/:policyNumber',
+    { schema: HIDDEN, preHandler: allow('policy.read') },
+    (request, reply) => showPolicy(request, reply, request.params.policyNumber),
   );
 
   app.get<{ Params: PolicyParams & { documentId: string } }>(

@@ -119,7 +119,7 @@ describe(`console policy pages (${DIALECT})`, () => {
     const response = await support.post(
       `${policyPath()}/notes`,
       { sequenceNumber: '1', reasonId, text: 'Customer <b>called</b> about dates.' },
-      csrfOf(page)!,
+      csrfOf(page),
     );
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe(`${policyPath()}#transaction-1`);
@@ -145,7 +145,7 @@ describe(`console policy pages (${DIALECT})`, () => {
     const tooLong = await support.post(
       `${policyPath()}/notes`,
       { sequenceNumber: '1', reasonId, text: `Typed ${'x'.repeat(2001)}` },
-      csrfOf(page)!,
+      csrfOf(page),
     );
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.body).toContain('A note holds at most 2000 characters.');
@@ -154,7 +154,7 @@ describe(`console policy pages (${DIALECT})`, () => {
     const card = await support.post(
       `${policyPath()}/notes`,
       { sequenceNumber: '1', reasonId, text: 'pay with 4111 1111 1111 1111' },
-      csrfOf(page)!,
+      csrfOf(page),
     );
     expect(card.statusCode).not.toBe(303);
     expect(card.body).not.toContain('4111');
