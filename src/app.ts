@@ -36,6 +36,7 @@ import { stripeWebhookRoutes } from './payments/stripe/webhooks/routes.js';
 import { idempotencyServiceFor } from './http/idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
 import { purchaseRoutes } from './purchases/routes.js';
+import { referralRoutes } from './referrals/routes.js';
 import { policyChangeRoutes } from './policy-changes/routes.js';
 import { documentsRoutes } from './documents/routes.js';
 import { documentLinkRoutes } from './documents/link-routes.js';
@@ -176,6 +177,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         await protectedApi.register(policiesRoutes, { context });
         await protectedApi.register(documentsRoutes, { context });
         await protectedApi.register(purchaseRoutes, { context });
+        await protectedApi.register(referralRoutes, { context });
         await protectedApi.register(policyChangeRoutes, { context });
         await protectedApi.register(webhookRoutes, {
           context,
