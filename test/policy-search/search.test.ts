@@ -4,6 +4,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { PolicyIssueRequest } from '../../src/policies/issue-request.js';
 import { prefixEnd } from '../../src/policy-search/repository.js';
 import { findPolicies, type PolicySearch } from '../../src/policy-search/service.js';
+import { queryPlanOf } from '../helpers/query-plan.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 import { issue, issueRequest, PARTNER_IDS } from '../policies/fixtures.js';
 
@@ -123,22 +124,7 @@ describe(`operators' policy search (${DIALECT})`, () => {
     expect(prefixEnd('\u{10ffff}')).toBeUndefined();
   });
 
-  async function planOf(query: CompiledQuery): Promise<string> {
-    return database.db.connection().execute(async (connection) => {
-      if (DIALECT === 'postgres') {
-        await connection.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
-        const { rows } = await connection.executeQuery<{ 'QUERY PLAN': string }>(
-          CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
-        );
-        await connection.executeQuery(CompiledQuery.raw('reset enable_seqscan'));
-        return rows.map((r) => r['QUERY PLAN']).join('\n');
-      }
-      const { rows } = await connection.executeQuery<{ detail: string }>(
-        CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
-      );
-      return rows.map((r) => r.detail).join('\n');
-    });
-  }
+  const planOf = (query: CompiledQuery) => queryPlanOf(database.db, query);
 
   it.each<[string, PolicySearch, string]>([
     ['policy number', { kind: 'policyNumber', policyNumber: 'X1' }, 'policy_number'],
