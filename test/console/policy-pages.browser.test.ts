@@ -1,17 +1,12 @@
-import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import axe from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { ensureOperator, operatorLogin, operatorPassword } from '../helpers/console.js';
+import { hasChromium, launchChromium, listen } from '../helpers/console-browser.js';
 import { DIALECT } from '../helpers/database.js';
 import { scaled } from '../helpers/time-scale.js';
 import { issue, issueRequest, testPartnerId } from '../policies/fixtures.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`console policy pages browser test skipped: ${CHROMIUM} is missing`);
 
 // Issue 31: the policy search and policy page in a real browser, checked by axe (labels, table
 // headers, headings, contrast), with the page kit's CSP (no refusal) and no script.
@@ -23,16 +18,12 @@ describe.skipIf(!hasChromium)(`console policy pages in a browser (${DIALECT})`, 
 
   beforeAll(async () => {
     const t = getApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    origin = await listen(t);
     const partnerId = await testPartnerId(t, 'brandau', 'A');
     policyNumber = (await issue(t.context.db, issueRequest({ partnerId, bookingReference: 'BK-BROWSER' })))
       .policyNumber;
     await ensureOperator(t, 'UNDERWRITER');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, scaled(60_000));
   afterAll(async () => {
     await browser?.close();
