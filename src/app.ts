@@ -53,6 +53,8 @@ import { eventWebhooks } from './events/openapi-webhooks.js';
 import { limitPartnerRequests, registerRateLimits } from './http/limits/rate-limits.js';
 import { fastifyTrustProxy } from './http/client-address.js';
 import { tokenEndpointLimits } from './auth/token-limits.js';
+import { consoleRoutes, type ConsoleRoute } from './console/plugin.js';
+import { consoleOperatorsFor } from './operators/console-operators.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -130,6 +132,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await app.register(stripeWebhookRoutes, { context });
   // The staging sandbox mailbox (/sandbox/mail): e-mails kept instead of sent; never in production.
   if (config.env !== 'production') await app.register(sandboxMailRoutes, { context });
+  // The operators' console: its own sessions and pages at /console, outside the partner API's base path.
+  const consoleRouteTable: ConsoleRoute[] = [];
+  app.decorate('consoleRouteTable', consoleRouteTable);
+  await app.register(consoleRoutes, {
+    prefix: '/console',
+    context,
+    operators: consoleOperatorsFor(context),
+    routeTable: consoleRouteTable,
+  });
   // RFC 8414 metadata lives under /.well-known, ahead of BASE_PATH.
   await app.register(metadataRoutes, { context });
   await app.register(
@@ -195,5 +206,7 @@ declare module 'fastify' {
     lifecycle: Lifecycle;
     /** Answers repeated product reads ahead of routing (http/front-cache/front-cache.ts). */
     frontCache: FrontCache;
+    /** Every console route and the action it asks (console/plugin.ts). */
+    consoleRouteTable: readonly ConsoleRoute[];
   }
 }

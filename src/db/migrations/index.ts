@@ -29,6 +29,9 @@ import * as m20261204_1200 from './20261204_1200_screening_purge.js';
 import * as m20261204_1300 from './20261204_1300_screening_link.js';
 import * as m20261205_1000 from './20261205_1000_operator_audit.js';
 import * as m20261205_1100 from './20261205_1100_referrals.js';
+import * as m20261205_1200 from './20261205_1200_operators.js';
+import * as m20261205_1210 from './20261205_1210_operator_unknown_sign_ins.js';
+import * as m20261205_1300 from './20261205_1300_policy_notes.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +65,7 @@ export const migrations: Record<string, Migration> = {
   '20261204_1300_screening_link': m20261204_1300,
   '20261205_1000_operator_audit': m20261205_1000,
   '20261205_1100_referrals': m20261205_1100,
+  '20261205_1200_operators': m20261205_1200,
+  '20261205_1210_operator_unknown_sign_ins': m20261205_1210,
+  '20261205_1300_policy_notes': m20261205_1300,
 };
