@@ -97,7 +97,7 @@ export async function referralForPurchase(
  * INFORMATION_REQUESTED): WITHDRAWN, no event (the partner did it). Answers the referral as now.
  */
 export async function withdrawReferral(
-  deps: Pick<ReferralDeps, 'db' | 'clock'>,
+  deps: { readonly db: Db; readonly clock: Clock },
   quote: Pick<StoredQuote, 'id' | 'input'>,
 ): Promise<QuoteReferralView> {
   const existing = await referralOfQuote(deps.db, quote.id);
