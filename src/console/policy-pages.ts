@@ -14,7 +14,7 @@ import { policyView, type NoteFormState } from './policy-view.js';
 /** Console pages are no part of the partner API's OpenAPI document. */
 const HIDDEN = { hide: true } as const;
 
-interface PolicyParams {
+interface PolicyPagePath {
   readonly policyNumber: string;
 }
 
@@ -88,13 +88,13 @@ export const policyPages: ConsolePages = (app, { context }) => {
     });
   };
 
-  app.get<{ Params: PolicyParams }>(
+  app.get<{ Params: PolicyPagePath }>(
     '/policies/:policyNumber',
     { schema: HIDDEN, preHandler: allow('policy.read') },
     (request, reply) => showPolicy(request, reply, request.params.policyNumber),
   );
 
-  app.get<{ Params: PolicyParams & { documentId: string } }>(
+  app.get<{ Params: PolicyPagePath & { documentId: string } }>(
     '/policies/:policyNumber/documents/:documentId',
     { schema: HIDDEN, preHandler: allow('policy.read') },
     async (request, reply) => {
