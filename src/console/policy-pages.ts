@@ -110,7 +110,7 @@ export const policyPages: ConsolePages = (app, { context }) => {
     },
   );
 
-  app.post<{ Params: PolicyParams; Body: Record<string, unknown> }>(
+  app.post<{ Params: PolicyPagePath; Body: Record<string, unknown> }>(
     '/policies/:policyNumber/notes',
     { schema: HIDDEN, preHandler: allow('note.add') },
     async (request, reply) => {
