@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import { connectDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createPartner, createUser, deactivate, switchOnAccountPurchase } from './accounts.js';
+import { createPartner, createUser, deactivate, reactivate, switchOnAccountPurchase } from './accounts.js';
 import { rotateSigningKey } from './keys.js';
 import { addPartnerBrandCode, partnerBrandCodes, removePartnerBrandCode } from './brand-codes.js';
 
@@ -160,6 +160,16 @@ export function registerAuthCommands(program: Command, options: AuthCliOptions):
     .action(async (o: { login: string }) => {
       const id = await withContext(options, (c) => deactivate(c, o.login));
       out(`Deactivated user ${o.login} (id ${id}).`);
+    });
+  user
+    .command('reactivate')
+    .description(
+      'Re-enable a deactivated user: the user may get tokens again with the same password; sessions revoked on deactivation stay revoked.',
+    )
+    .requiredOption('--login <login>', 'the login')
+    .action(async (o: { login: string }) => {
+      const id = await withContext(options, (c) => reactivate(c, o.login));
+      out(`Reactivated user ${o.login} (id ${id}).`);
     });
 
   program

@@ -117,6 +117,34 @@ describe('operator commands', () => {
     await expect(run(['user', 'deactivate', '--login', 'ghost@acme.test'])).rejects.toThrow(/No user/);
   });
 
+  it('user reactivate lets a deactivated user get tokens again; the sessions revoked on deactivation stay revoked', async () => {
+    const t = getApp();
+    await run(
+      ['user', 'create', '--partner', 'ACME', '--login', 'back@acme.test', '--brand', 'brandau'],
+      'back-password-123',
+    );
+    const login = partnerLogin('back@acme.test', 'back-password-123');
+    const first = (await postToken(t.app, login)).json<{ access_token: string; refresh_token: string }>();
+    expect(await run(['user', 'deactivate', '--login', 'back@acme.test'])).toMatch(/^Deactivated user/);
+    expect(await run(['user', 'deactivate', '--login', 'back@acme.test'])).toMatch(/^Deactivated user/);
+    expect(await run(['user', 'reactivate', '--login', 'BACK@acme.test'])).toMatch(/^Reactivated user BACK@acme.test/);
+    await expect(run(['user', 'reactivate', '--login', 'back@acme.test'])).rejects.toThrow(/enabled already/);
+    await expect(run(['user', 'reactivate', '--login', 'ghost@acme.test'])).rejects.toThrow(/No user/);
+    expect((await postToken(t.app, login)).statusCode).toBe(200);
+    const refreshed = await postToken(t.app, {
+      grant_type: 'refresh_token',
+      client_id: 'API',
+      refresh_token: first.refresh_token,
+    });
+    expect(refreshed.statusCode).toBe(401);
+    const old = await t.app.inject({
+      method: 'GET',
+      url: '/partners/v1/brandau/webhooks',
+      headers: { authorization: `Bearer ${first.access_token}` },
+    });
+    expect(old.statusCode).toBe(401);
+  });
+
   it('keys rotate adds a new active key and retires the old one', async () => {
     const db = getApp().context.db;
     const before = await db.selectFrom('signing_key').select(['kid', 'retired_at']).execute();
