@@ -55,7 +55,7 @@ export async function partnersPage(
   if (page.after) query = query.where('partner.code', '>', page.after.id);
   const rows = await query.orderBy('partner.code').limit(page.limit).execute();
   return rows.map((row) => ({
-    id: Number(row.id),
+    id: row.id,
     code: row.code,
     name: row.name,
     statusCode: row.status_code,
@@ -73,21 +73,30 @@ export async function countPartners(db: Executor): Promise<number> {
   return Number(row.n);
 }
 
-export async function findPartnerById(db: Executor, id: number): Promise<PartnerRecord | undefined> {
-  const row = await db
+/** The partners of these ids (absent ids are not in the map). */
+export async function partnersByIds(db: Executor, ids: readonly number[]): Promise<Map<number, PartnerRecord>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
     .selectFrom('partner')
     .select(['id', 'code', 'name', 'status_code', 'is_on_account_purchase_enabled'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return (
-    row && {
-      id: Number(row.id),
-      code: row.code,
-      name: row.name,
-      statusCode: row.status_code,
-      isOnAccountPurchaseEnabled: row.is_on_account_purchase_enabled === 1,
-    }
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        code: row.code,
+        name: row.name,
+        statusCode: row.status_code,
+        isOnAccountPurchaseEnabled: row.is_on_account_purchase_enabled === 1,
+      },
+    ]),
   );
+}
+
+export async function findPartnerById(db: Executor, id: number): Promise<PartnerRecord | undefined> {
+  return (await partnersByIds(db, [id])).get(id);
 }
 
 function usersQuery(db: Executor) {
@@ -111,14 +120,14 @@ function usersQuery(db: Executor) {
 type UserRow = Awaited<ReturnType<ReturnType<typeof usersQuery>['executeTakeFirstOrThrow']>>;
 
 const userOf = (row: UserRow): PartnerUser => ({
-  id: Number(row.id),
-  partnerId: Number(row.partner_id),
+  id: row.id,
+  partnerId: row.partner_id,
   login: row.login,
   userTypeId: row.user_type_id,
   active: row.is_active === 1,
   ...(row.deactivated_at === null ? {} : { deactivatedAt: row.deactivated_at }),
   createdAt: row.created_at,
-  ...(row.last_token_at === null || row.last_token_at === undefined ? {} : { lastTokenAt: row.last_token_at }),
+  ...(row.last_token_at === null ? {} : { lastTokenAt: row.last_token_at }),
 });
 
 /** A partner's users by login (case-insensitive order), `limit` after the login key `after.id`. */
@@ -144,7 +153,7 @@ export async function findUserIdByLogin(db: Executor, login: string): Promise<nu
     .select('id')
     .where('login_key', '=', login.toLowerCase())
     .executeTakeFirst();
-  return row && Number(row.id);
+  return row?.id;
 }
 
 /** Compare and set of the user's standing: false when the user is unknown or already so. */
