@@ -8,6 +8,7 @@ import { DeploymentEnvSchema, deploymentConfigProblems, migratesOnStart, trusted
 import { StripeWebhookEnvSchema, stripeWebhookConfigFrom } from './stripe-webhooks.js';
 import { ScreeningEnvSchema, screeningConfigFrom } from './screening.js';
 import { ConsoleEnvSchema, consoleConfigFrom, consoleConfigProblems } from './console.js';
+import { OperatorEnvSchema, operatorConfigFrom } from './operators.js';
 
 /**
  * The settings of the areas that keep their own, parsed with the rest in config/config.ts. Each is a
@@ -24,6 +25,7 @@ export const AreaEnvSchema = Type.Object({
   ...StripeWebhookEnvSchema.properties,
   ...ScreeningEnvSchema.properties,
   ...ConsoleEnvSchema.properties,
+  ...OperatorEnvSchema.properties,
 });
 
 export type AreaConfigs = ReturnType<typeof areaConfigsFrom>;
@@ -60,5 +62,7 @@ export function areaConfigsFrom(env: Static<typeof AreaEnvSchema>, production: b
     screening: screeningConfigFrom(env),
     /** The operators' console: session cookie secret, idle and absolute timeouts. */
     console: consoleConfigFrom(env, production),
+    /** Operator accounts: the console sign-in's lockout. */
+    operators: operatorConfigFrom(env),
   } as const;
 }

@@ -8,12 +8,22 @@ import { html } from '../kernel/html/markup.js';
 import { CONSOLE_AREAS } from './areas.js';
 import { sendConsolePage } from './kit.js';
 import type { ConsoleOperators } from './operators-port.js';
+import type { OperatorAction } from '../operators/model.js';
 import { requireOperator } from './session-guard.js';
 import { registerSignInPages } from './sign-in-pages.js';
 
 export interface ConsoleOptions {
   readonly context: AppContext;
   readonly operators: ConsoleOperators;
+  /** Filled with every console route and the action its guard asks (the security tests walk it). */
+  readonly routeTable: ConsoleRoute[];
+}
+
+/** A console route: its method, path and the action its `allow` guard asks, if any. */
+export interface ConsoleRoute {
+  readonly method: string;
+  readonly url: string;
+  readonly action?: OperatorAction;
 }
 
 /** Routes an anonymous visitor may reach (the CSRF check still applies to their POST). */
@@ -25,8 +35,14 @@ const PUBLIC_PATHS = new Set(['/console/sign-in']);
  * every POST carries the session's CSRF token; every page but sign-in needs a signed-in operator
  * (console/session-guard.ts). Its errors are pages, never the partner API's JSON.
  */
-export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, { context, operators }) => {
+export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, { context, operators, routeTable }) => {
   const settings = context.config.console;
+  app.addHook('onRoute', (route) => {
+    const handlers = [route.preHandler ?? []].flat() as { operatorAction?: OperatorAction }[];
+    const action = handlers.find((h) => h.operatorAction !== undefined)?.operatorAction;
+    for (const method of [route.method].flat())
+      routeTable.push({ method, url: route.url, ...(action ? { action } : {}) });
+  });
   await app.register(cookie);
   await app.register(session, {
     secret: settings.sessionSecret,
