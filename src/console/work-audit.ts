@@ -14,15 +14,17 @@ export function registerAuditPage(app: FastifyInstance, context: AppContext): vo
   app.get('/audit', { preHandler: allow('audit.read') }, async (request, reply) => {
     const { limit, after } = pageRequestOf(request);
     const beforeId = after && /^\d{1,15}$/.test(after.id) ? Number(after.id) : undefined;
-    const page = await auditPage(context.db, beforeId === undefined ? { limit } : { limit, beforeId });
-    const me = request.operator;
+    const { entries: page, who } = await auditPage(
+      context.db,
+      beforeId === undefined ? { limit } : { limit, beforeId },
+    );
     const items = page.items.map(
       (e) =>
         html`<article class="card">
           <h2>${e.action}</h2>
           <dl class="facts">
             <dt>Who</dt>
-            <dd>Operator ${e.operatorId}${e.operatorId === me.id ? ` (${me.displayName}, you)` : ''}</dd>
+            <dd>${who.get(e.operatorId) ?? `operator ${e.operatorId}`}</dd>
             <dt>When</dt>
             <dd><time datetime="${e.at}">${e.at}</time></dd>
             <dt>Subject</dt>

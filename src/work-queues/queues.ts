@@ -14,6 +14,8 @@ import { countDisabledEndpoints, disabledEndpointQueue } from '../events/webhook
 import type { WebhookEndpoint } from '../events/webhooks/model.js';
 import { pageOf, type After, type KeysetPage } from '../kernel/keyset.js';
 import { recentActions, type OperatorActionEntry } from '../operators/audit-repository.js';
+import { NO_OPERATOR } from '../operators/audit.js';
+import { findOperatorById } from '../operators/repository.js';
 import { attentionQueue, countAttention, type AttentionItem } from '../policy-changes/attention.js';
 
 /** What the console's work queues read (issue 31): each list a keyset page, queues oldest first. */
@@ -128,11 +130,25 @@ export async function disabledEndpointsPage(db: Executor, page: PageRequest): Pr
   return endpoints.next ? { items, next: endpoints.next } : { items };
 }
 
+/** A page of the audit trail, with who each operator is (`Name (username)`; id 0: not a signed-in operator). */
+export interface AuditTrailPage {
+  readonly entries: KeysetPage<OperatorActionEntry>;
+  readonly who: ReadonlyMap<number, string>;
+}
+
 /** A page of the audit trail, newest first (its key: the last entry's id). */
 export async function auditPage(
   db: Executor,
   page: { readonly limit: number; readonly beforeId?: number },
-): Promise<KeysetPage<OperatorActionEntry>> {
-  const entries = await recentActions(db, { ...page, limit: page.limit + 1 });
-  return pageOf(entries, page.limit, (e) => ({ at: 'id', id: String(e.id) }));
+): Promise<AuditTrailPage> {
+  const found = await recentActions(db, { ...page, limit: page.limit + 1 });
+  const entries = pageOf(found, page.limit, (e) => ({ at: 'id', id: String(e.id) }));
+  const who = new Map<number, string>([[NO_OPERATOR, 'the command line or an unknown visitor']]);
+  for (const id of new Set(entries.items.map((e) => e.operatorId)))
+    if (!who.has(id)) {
+      // Only the name and username leave the operators area's account.
+      const account = await findOperatorById(db, id);
+      who.set(id, account ? `${account.displayName} (${account.username})` : `operator ${id}`);
+    }
+  return { entries, who };
 }

@@ -106,7 +106,7 @@ describe(`work queue pages (${DIALECT})`, () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('webhook_endpoint.enable');
     expect(res.body).toContain('Receiver fixed');
-    expect(res.body).toContain('Operator 1');
+    expect(res.body).toContain('operator 1');
     const next = /href="\/console\/audit\?after=([^"]+)"/.exec(res.body)?.[1];
     expect(next).toBeDefined();
     const older = await get(`/console/audit?after=${next!}`, 'READ_ONLY');
