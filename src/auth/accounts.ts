@@ -3,7 +3,8 @@ import type { AppContext } from '../context.js';
 import { Conflict, InvalidInput, NotFound } from '../kernel/errors.js';
 import { PasswordHasher } from './passwords.js';
 import { findUserIdByLogin, revokeUserRefreshTokens } from './repository-users.js';
-import { disableUser, enableUser, PartnerUserUnchanged } from './user-standing.js';
+import { setPartnerUserActive } from '../work-queues/actions.js';
+import { PartnerUserUnchanged } from './user-standing.js';
 import {
   findPartnerByCode,
   findUserByLogin,
@@ -129,25 +130,26 @@ async function userIdOf(context: AppContext, login: string): Promise<number> {
 
 /**
  * Deactivates a user and revokes the user's refresh tokens; access tokens stop at the guard
- * (user-standing.ts). A user deactivated already stays so (its tokens revoked again, if any).
+ * (user-standing.ts). Recorded in the operators' audit trail as the command line. A user
+ * deactivated already stays so (its tokens revoked again, if any; nothing to record).
  */
-export async function deactivate(context: AppContext, login: string): Promise<number> {
+export async function deactivate(context: AppContext, login: string, reason?: string): Promise<number> {
   const id = await userIdOf(context, login);
-  const at = context.clock().toISOString();
-  await context.db.transaction().execute(async (tx) => {
-    try {
-      await disableUser(tx, id, at);
-    } catch (error) {
-      if (!(error instanceof PartnerUserUnchanged)) throw error;
-      await revokeUserRefreshTokens(tx, id, at);
-    }
-  });
+  try {
+    await setPartnerUserActive(context, 'COMMAND_LINE', id, false, reason);
+  } catch (error) {
+    if (!(error instanceof PartnerUserUnchanged)) throw error;
+    await revokeUserRefreshTokens(context.db, id, context.clock().toISOString());
+  }
   return id;
 }
 
-/** Re-enables a deactivated user: tokens may be asked for again; no earlier session comes back (user-standing.ts). */
-export async function reactivate(context: AppContext, login: string): Promise<number> {
+/**
+ * Re-enables a deactivated user: tokens may be asked for again; no earlier session comes back
+ * (user-standing.ts). Recorded in the operators' audit trail as the command line.
+ */
+export async function reactivate(context: AppContext, login: string, reason?: string): Promise<number> {
   const id = await userIdOf(context, login);
-  await context.db.transaction().execute((tx) => enableUser(tx, id, context.clock().toISOString()));
+  await setPartnerUserActive(context, 'COMMAND_LINE', id, true, reason);
   return id;
 }

@@ -157,8 +157,9 @@ export function registerAuthCommands(program: Command, options: AuthCliOptions):
     .command('deactivate')
     .description('Deactivate a user: no new tokens, refresh tokens revoked, access tokens refused by the guard.')
     .requiredOption('--login <login>', 'the login')
-    .action(async (o: { login: string }) => {
-      const id = await withContext(options, (c) => deactivate(c, o.login));
+    .option('--reason <text>', "why, as the operators' audit trail keeps it")
+    .action(async (o: { login: string; reason?: string }) => {
+      const id = await withContext(options, (c) => deactivate(c, o.login, o.reason));
       out(`Deactivated user ${o.login} (id ${id}).`);
     });
   user
@@ -167,8 +168,9 @@ export function registerAuthCommands(program: Command, options: AuthCliOptions):
       'Re-enable a deactivated user: the user may get tokens again with the same password; sessions revoked on deactivation stay revoked.',
     )
     .requiredOption('--login <login>', 'the login')
-    .action(async (o: { login: string }) => {
-      const id = await withContext(options, (c) => reactivate(c, o.login));
+    .option('--reason <text>', "why, as the operators' audit trail keeps it")
+    .action(async (o: { login: string; reason?: string }) => {
+      const id = await withContext(options, (c) => reactivate(c, o.login, o.reason));
       out(`Reactivated user ${o.login} (id ${id}).`);
     });
 

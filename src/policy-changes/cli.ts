@@ -3,11 +3,14 @@ import { loadConfig, type AppConfig } from '../config/config.js';
 import { connectDatabase } from '../db/connect.js';
 import type { Db } from '../db/database.js';
 import { failureName } from '../db/refused-values.js';
+import { DomainError } from '../kernel/errors.js';
 import type { After } from '../kernel/keyset.js';
 import { paymentGatewaysFor } from '../payments/gateways.js';
 import { changeDepsFor } from './deps.js';
 import { recoverPolicyChanges } from './recovery.js';
-import { attentionQueue, resolveAttention } from './attention.js';
+import { resolveChange } from '../work-queues/actions.js';
+import { ChangeNotInAttention } from '../work-queues/errors.js';
+import { attentionQueue } from './attention.js';
 
 /** Operator commands of amendments and cancellations (README, "Operator commands"). */
 export function registerPolicyChangeCommands(program: Command, config: () => AppConfig = loadConfig): void {
@@ -63,13 +66,17 @@ export function registerPolicyChangeCommands(program: Command, config: () => App
   changes
     .command('resolve <id>')
     .description(
-      'Mark an ATTENTION change as settled outside the API (the money put right by hand): it becomes RESOLVED and the policy may be changed again.',
+      "Mark an ATTENTION change as settled outside the API (the money put right by hand): it becomes RESOLVED and the policy may be changed again. Recorded in the operators' audit trail (as the command line).",
     )
-    .action((id: string) =>
+    .option('--reason <text>', 'why, as the audit trail keeps it (the console requires one)')
+    .action((id: string, options: { reason?: string }) =>
       run('resolve', async (db) => {
-        const resolved = await resolveAttention(db, id, new Date().toISOString());
-        if (!resolved) {
-          process.stderr.write(`no change ${id} needs attention\n`);
+        try {
+          await resolveChange({ db, clock: () => new Date() }, 'COMMAND_LINE', id, options.reason);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          const text = error instanceof ChangeNotInAttention ? `no change ${id} needs attention` : error.message;
+          process.stderr.write(`${text}\n`);
           process.exitCode = 1;
           return;
         }

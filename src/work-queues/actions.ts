@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { findMessage, retryMessage } from '../db/outbox/repository.js';
 import { reenableEndpoint, type EndpointReenabled } from '../events/webhooks/reenable.js';
 import { recordOperatorAction } from '../operators/audit-repository.js';
+import { NO_OPERATOR } from '../operators/audit.js';
 import { may, type Operator, type OperatorAction } from '../operators/model.js';
 import { resolveAttention, type ResolvedChange } from '../policy-changes/attention.js';
 import { ChangeNotInAttention, DeliveryNotFailed, OperatorNotAllowed } from './errors.js';
@@ -20,26 +21,37 @@ export interface WorkDeps {
   readonly clock: Clock;
 }
 
-function allowed(operator: Operator, action: OperatorAction): void {
-  if (!may(operator, action)) throw new OperatorNotAllowed(action);
+/**
+ * Who acts: a signed-in operator (the role decides; a reason is required where the console asks
+ * one), or the server's command line (whoever ran it is known to the host: recorded as
+ * NO_OPERATOR, the reason optional).
+ */
+export type Actor = Operator | 'COMMAND_LINE';
+
+function allowed(actor: Actor, action: OperatorAction): void {
+  if (actor !== 'COMMAND_LINE' && !may(actor, action)) throw new OperatorNotAllowed(action);
 }
+
+const actorId = (actor: Actor): number => (actor === 'COMMAND_LINE' ? NO_OPERATOR : actor.id);
+const reasonOf = (actor: Actor, text: string | undefined, required: boolean) =>
+  checkedReason(text, required && actor !== 'COMMAND_LINE');
 
 /** Resolves a change in ATTENTION (the money put right outside the API); the reason is required. */
 export async function resolveChange(
   deps: WorkDeps,
-  operator: Operator,
+  operator: Actor,
   id: string,
   reasonText: string | undefined,
 ): Promise<ResolvedChange> {
   allowed(operator, 'change.resolve');
-  const reason = checkedReason(reasonText, true);
+  const reason = reasonOf(operator, reasonText, true);
   const at = deps.clock().toISOString();
   return deps.db.transaction().execute(async (tx) => {
     const resolved = await resolveAttention(tx, id, at);
     if (!resolved) throw new ChangeNotInAttention(id);
     const { before } = resolved;
     await recordOperatorAction(tx, {
-      operatorId: operator.id,
+      operatorId: actorId(operator),
       action: 'change.resolve',
       subjectType: 'policy_change',
       subjectId: id,
@@ -61,20 +73,15 @@ export async function resolveChange(
 }
 
 /** Makes a FAILED e-mail or webhook delivery due again with every attempt (as `documents retry`). */
-export async function retryDelivery(
-  deps: WorkDeps,
-  operator: Operator,
-  key: string,
-  reasonText?: string,
-): Promise<void> {
+export async function retryDelivery(deps: WorkDeps, operator: Actor, key: string, reasonText?: string): Promise<void> {
   allowed(operator, 'delivery.retry');
-  const reason = checkedReason(reasonText, false);
+  const reason = reasonOf(operator, reasonText, false);
   const at = deps.clock().toISOString();
   await deps.db.transaction().execute(async (tx) => {
     const message = await findMessage(tx, key);
     if (message?.state !== 'FAILED' || !(await retryMessage(tx, key, at, ['FAILED']))) throw new DeliveryNotFailed(key);
     await recordOperatorAction(tx, {
-      operatorId: operator.id,
+      operatorId: actorId(operator),
       action: 'delivery.retry',
       subjectType: 'outbox_message',
       subjectId: key,
@@ -100,18 +107,18 @@ const standing = (change: StandingChange['before']) => ({
 /** Disables (`active` false) or re-enables a partner user (auth/user-standing.ts); the reason is required. */
 export async function setPartnerUserActive(
   deps: WorkDeps,
-  operator: Operator,
+  operator: Actor,
   userId: number,
   active: boolean,
   reasonText: string | undefined,
 ): Promise<StandingChange> {
   allowed(operator, 'partner_user.manage');
-  const reason = checkedReason(reasonText, true);
+  const reason = reasonOf(operator, reasonText, true);
   const at = deps.clock().toISOString();
   return deps.db.transaction().execute(async (tx) => {
     const change = await (active ? enableUser(tx, userId, at) : disableUser(tx, userId, at));
     await recordOperatorAction(tx, {
-      operatorId: operator.id,
+      operatorId: actorId(operator),
       action: active ? 'partner_user.enable' : 'partner_user.disable',
       subjectType: 'partner_user',
       subjectId: String(userId),
@@ -127,18 +134,18 @@ export async function setPartnerUserActive(
 /** Re-enables a webhook endpoint the service disabled (410 or failing too long); the reason is required. */
 export async function reenableWebhookEndpoint(
   deps: WorkDeps,
-  operator: Operator,
+  operator: Actor,
   id: string,
   reasonText: string | undefined,
 ): Promise<EndpointReenabled> {
   allowed(operator, 'webhook_endpoint.manage');
-  const reason = checkedReason(reasonText, true);
+  const reason = reasonOf(operator, reasonText, true);
   const at = deps.clock().toISOString();
   return deps.db.transaction().execute(async (tx) => {
     const change = await reenableEndpoint(tx, id, at);
     const { before } = change;
     await recordOperatorAction(tx, {
-      operatorId: operator.id,
+      operatorId: actorId(operator),
       action: 'webhook_endpoint.enable',
       subjectType: 'webhook_endpoint',
       subjectId: id,
