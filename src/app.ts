@@ -36,6 +36,7 @@ import { stripeWebhookRoutes } from './payments/stripe/webhooks/routes.js';
 import { idempotencyServiceFor } from './http/idempotency/hooks.js';
 import { policiesRoutes } from './policies/routes.js';
 import { purchaseRoutes } from './purchases/routes.js';
+import { referralRoutes } from './referrals/routes.js';
 import { policyChangeRoutes } from './policy-changes/routes.js';
 import { documentsRoutes } from './documents/routes.js';
 import { documentLinkRoutes } from './documents/link-routes.js';
@@ -52,6 +53,8 @@ import { eventWebhooks } from './events/openapi-webhooks.js';
 import { limitPartnerRequests, registerRateLimits } from './http/limits/rate-limits.js';
 import { fastifyTrustProxy } from './http/client-address.js';
 import { tokenEndpointLimits } from './auth/token-limits.js';
+import { consoleRoutes, type ConsoleRoute } from './console/plugin.js';
+import { consoleOperatorsFor } from './operators/console-operators.js';
 
 export interface BuildAppOptions {
   /** Overrides the configured logger (tests pass `false` or a capturing stream). */
@@ -129,6 +132,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await app.register(stripeWebhookRoutes, { context });
   // The staging sandbox mailbox (/sandbox/mail): e-mails kept instead of sent; never in production.
   if (config.env !== 'production') await app.register(sandboxMailRoutes, { context });
+  // The operators' console: its own sessions and pages at /console, outside the partner API's base path.
+  const consoleRouteTable: ConsoleRoute[] = [];
+  app.decorate('consoleRouteTable', consoleRouteTable);
+  await app.register(consoleRoutes, {
+    prefix: '/console',
+    context,
+    operators: consoleOperatorsFor(context),
+    routeTable: consoleRouteTable,
+  });
   // RFC 8414 metadata lives under /.well-known, ahead of BASE_PATH.
   await app.register(metadataRoutes, { context });
   await app.register(
@@ -165,6 +177,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         await protectedApi.register(policiesRoutes, { context });
         await protectedApi.register(documentsRoutes, { context });
         await protectedApi.register(purchaseRoutes, { context });
+        await protectedApi.register(referralRoutes, { context });
         await protectedApi.register(policyChangeRoutes, { context });
         await protectedApi.register(webhookRoutes, {
           context,
@@ -193,5 +206,7 @@ declare module 'fastify' {
     lifecycle: Lifecycle;
     /** Answers repeated product reads ahead of routing (http/front-cache/front-cache.ts). */
     frontCache: FrontCache;
+    /** Every console route and the action it asks (console/plugin.ts). */
+    consoleRouteTable: readonly ConsoleRoute[];
   }
 }

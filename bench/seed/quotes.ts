@@ -6,7 +6,7 @@ import type { AppContext } from '../../src/context.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import type { BrandCode } from '../../src/kernel/brands.js';
-import { quotePortsFor } from '../../src/quotes/live-ports.js';
+import { quotePortsFor, referralsFor } from '../../src/quotes/live-ports.js';
 import type { QuoteRequest } from '../../src/quotes/schemas.js';
 import { createQuote } from '../../src/quotes/service.js';
 
@@ -61,7 +61,12 @@ export async function seedQuotes(env: Record<string, string>, seed: QuoteSeed): 
       const batch = await db.transaction().execute(async (tx) => {
         const created: string[] = [];
         for (let i = 0; i < size; i++) {
-          const quote = await createQuote({ db: tx, ports, clock: context.clock }, user, seed.brandCode, seed.body);
+          const quote = await createQuote(
+            { db: tx, ports, clock: context.clock, referrals: referralsFor(context, tx) },
+            user,
+            seed.brandCode,
+            seed.body,
+          );
           if (!quote.id) throw new Error('seeded quote has no id');
           created.push(quote.id);
         }

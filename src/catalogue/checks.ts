@@ -5,6 +5,7 @@ import { checkBrandLook } from './checks-brand-look.js';
 import { checkRates } from './checks-rates.js';
 import { checkScreening } from './checks-screening.js';
 import { checkServicing } from './checks-servicing.js';
+import { checkReferrals } from './checks-referrals.js';
 import { checkTranslations } from './checks-translations.js';
 import { isoCountries, countryRatingRegion } from './destinations.js';
 import type { TravelDurationFile } from './file-schemas.js';
@@ -24,6 +25,7 @@ export function checkCatalogue(catalogue: LoadedCatalogue): CatalogueProblem[] {
     checkQuoteConfig(brand, known, report);
     checkRates(brand, new Set(catalogue.destinations.value.ratingRegions), known, report);
     checkServicing(brand, report);
+    checkReferrals(brand, known, report);
   }
   checkTranslations(catalogue, report);
   checkScreening(catalogue, report);

@@ -4,6 +4,7 @@ import { loadCatalogue, type CatalogueProblem, type LoadedBrand, type LoadedCata
 import type { BrandCatalogue, CompiledCatalogue, PlanVersion } from './model.js';
 import { compileBrandScreening, compileScreening } from './screening.js';
 import { compileServicing } from './servicing.js';
+import { compileBrandReferrals } from './referrals.js';
 
 function compilePlans({ plans, brand }: LoadedBrand): PlanVersion[] {
   const terms = new Map(brand.value.termsAndConditions.map((t) => [t.termConditionId, t]));
@@ -44,6 +45,7 @@ export function compileCatalogue(loaded: LoadedCatalogue): CompiledCatalogue {
     rates: b.rates.value,
     servicing: compileServicing(b.servicing.value, b.brand.value.currencyCode),
     screening: compileBrandScreening(b.screening.value, b.brand.value.currencyCode),
+    referrals: compileBrandReferrals(b.referrals.value, b.brand.value.currencyCode),
   }));
   return {
     destinations: compileDestinations(loaded.destinations.value, languages),

@@ -49,6 +49,7 @@ function documentsOf(catalogue: CompiledCatalogue): { brandCode: string; kind: s
       { brandCode: b.brandCode, kind: 'rates', body: b.rates },
       { brandCode: b.brandCode, kind: 'servicing', body: b.servicing },
       { brandCode: b.brandCode, kind: 'screening', body: b.screening },
+      { brandCode: b.brandCode, kind: 'referrals', body: b.referrals },
     ]),
   ];
 }

@@ -7,6 +7,7 @@ import { BRAND_CODES, type BrandCode } from '../kernel/brands.js';
 import { RateTable } from '../pricing/rate-tables.js';
 import { BrandFile, CountriesFile, DestinationsFile, PlansFile, QuoteConfigFile, ServicingFile } from './file-schemas.js';
 import { BrandScreeningFile, ScreeningFile } from './screening-files.js';
+import { BrandReferralsFile } from './referral-files.js';
 
 /** One problem found in the catalogue: which file, where inside it, and why. */
 export interface CatalogueProblem {
@@ -21,7 +22,7 @@ export function formatProblem(p: CatalogueProblem): string {
   return `${p.file}${p.line ? `:${p.line}` : ''}${p.path ? ` at ${p.path}` : ''}: ${p.reason}`;
 }
 
-const BRAND_FILES = { brand: BrandFile, quoteConfig: QuoteConfigFile, plans: PlansFile, rates: RateTable, servicing: ServicingFile, screening: BrandScreeningFile } as const;
+const BRAND_FILES = { brand: BrandFile, quoteConfig: QuoteConfigFile, plans: PlansFile, rates: RateTable, servicing: ServicingFile, screening: BrandScreeningFile, referrals: BrandReferralsFile } as const;
 const SHARED_FILES = { destinations: DestinationsFile, countries: CountriesFile, screening: ScreeningFile } as const;
 const FILE_NAMES: Record<string, string> = {
   brand: 'brand.yaml',
@@ -30,6 +31,7 @@ const FILE_NAMES: Record<string, string> = {
   rates: 'rates.yaml',
   servicing: 'servicing.yaml',
   screening: 'screening.yaml',
+  referrals: 'referrals.yaml',
   destinations: 'destinations.yaml',
   countries: 'countries.yaml',
 };
@@ -49,6 +51,7 @@ export interface LoadedBrand {
   readonly rates: LoadedFile<RateTable>;
   readonly servicing: LoadedFile<ServicingFile>;
   readonly screening: LoadedFile<BrandScreeningFile>;
+  readonly referrals: LoadedFile<BrandReferralsFile>;
 }
 
 export interface LoadedCatalogue {
@@ -129,7 +132,7 @@ export async function loadCatalogue(dir: string): Promise<{ catalogue?: LoadedCa
       expected.add(file);
       files[kind] = await loadFile(dir, file, schema, problems);
     }
-    if (files.brand && files.quoteConfig && files.plans && files.rates && files.servicing && files.screening) brands.push({ brandCode, ...files } as LoadedBrand);
+    if (files.brand && files.quoteConfig && files.plans && files.rates && files.servicing && files.screening && files.referrals) brands.push({ brandCode, ...files } as LoadedBrand);
   }
   for (const entry of await listYaml(dir)) {
     if (!expected.has(entry)) problems.push({ file: relative(dir, entry), path: '', reason: 'not a catalogue file (unknown name or folder)' });

@@ -5,6 +5,7 @@ import type { Static } from 'typebox';
 import type { BrandFile, Province as ProvinceFile, QuoteConfigFile, TermFile } from './file-schemas.js';
 import type { RuleRefundBasis } from './refund-basis.js';
 import type { BrandScreening, ScreeningCatalogue } from './screening.js';
+import type { BrandReferrals } from './referrals.js';
 
 /** Domain types of the compiled catalogue: what an import stores and what services read. */
 
@@ -97,6 +98,8 @@ export interface BrandCatalogue {
   readonly servicing: BrandServicing;
   /** Medical screening rules of the brand's plans (catalogue/<brand>/screening.yaml). */
   readonly screening: BrandScreening;
+  /** Referral rules and underwriting authority (catalogue/<brand>/referrals.yaml). */
+  readonly referrals: BrandReferrals;
 }
 
 export interface CompiledCatalogue {

@@ -9,6 +9,7 @@ import { documentsOf, latestVersion, pdsFilesOf, versionById, type PdsFile } fro
 import { setBounded } from '../kernel/cache/bounded-map.js';
 import { NO_BRAND_SCREENING, NO_SCREENING, type BrandScreening, type ScreeningCatalogue } from './screening.js';
 import { NO_SERVICING } from './servicing.js';
+import { NO_REFERRALS, type BrandReferrals } from './referrals.js';
 
 /** One catalogue version, loaded whole into memory: products are read far more than imported. */
 export interface CatalogueSnapshot {
@@ -54,6 +55,8 @@ async function loadSnapshot(db: Db, versionId: number, importedAt: string): Prom
       servicing: (find(brandCode, 'servicing') ?? NO_SERVICING) as BrandServicing,
       // A version imported before medical screening existed offers it on no plan.
       screening: (find(brandCode, 'screening') ?? NO_BRAND_SCREENING) as BrandScreening,
+      // A version imported before referrals existed refers nothing.
+      referrals: (find(brandCode, 'referrals') ?? NO_REFERRALS) as BrandReferrals,
     }));
   const catalogue: CompiledCatalogue = {
     brands,

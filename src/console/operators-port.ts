@@ -1,5 +1,6 @@
 import type { SessionStore } from '@fastify/session';
 import type { Operator } from '../operators/model.js';
+import type { SignInOutcome } from '../operators/sign-in.js';
 
 /** What the console needs of the operators area: sign-in, the session store, who a session belongs to. */
 export interface ConsoleOperators {
@@ -13,8 +14,7 @@ export interface ConsoleOperators {
   signOutEverywhere(operator: Operator, at: string): Promise<void>;
 }
 
-export type SignInOutcome =
-  { readonly signedIn: Operator } | { readonly refused: 'CREDENTIALS' | 'LOCKED' | 'SECOND_FACTOR_REQUIRED' };
+export type { SignInOutcome };
 
 declare module 'fastify' {
   interface Session {

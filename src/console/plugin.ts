@@ -77,7 +77,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, { c
   });
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const csrf = error.code?.startsWith('FST_CSRF_') === true;
+    // Not every error thrown in a handler has a code (a TypeError has none).
+    const csrf = /^FST_CSRF_/.test(String((error as { code?: unknown }).code));
     const status = csrf ? 403 : error.validation || (error.statusCode ?? 500) < 500 ? 400 : 500;
     if (status === 500) request.log.error({ errorName: error.name, code: error.code }, 'console page failed');
     const text = csrf

@@ -40,6 +40,7 @@ export async function requireOperator(
     return false;
   }
   request.operator = current;
-  if (now - Date.parse(lastSeenAt!) >= SEEN_WRITE_EVERY_MS) session.lastSeenAt = new Date(now).toISOString();
+  if (lastSeenAt === undefined || now - Date.parse(lastSeenAt) >= SEEN_WRITE_EVERY_MS)
+    session.lastSeenAt = new Date(now).toISOString();
   return true;
 }

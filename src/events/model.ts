@@ -14,6 +14,10 @@ export const EVENT_TYPES = [
   'payment.refunded',
   'purchase.declined',
   'documents.sent',
+  'quote.referred',
+  'quote.referral_approved',
+  'quote.referral_declined',
+  'quote.information_requested',
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,5 +1,6 @@
 import { PAYMENT_METHODS } from '../kernel/money/payment-methods.js';
 import { Type } from 'typebox';
+import { REFERRAL_STATUSES } from '../referrals/model.js';
 import { POLICY_ACTION_TYPES, POLICY_STATUSES } from '../policies/schemas-detail.js';
 
 /**
@@ -164,5 +165,31 @@ export const WebhookTestData = Type.Object(
   {
     title: 'WebhookTestData',
     description: '`data` of `webhook.test` (sent to one endpoint on request).',
+  },
+);
+
+export const ReferralEventData = Type.Object(
+  {
+    quoteId: text('The referred quote.'),
+    brandCode: text('The brand of the quote.'),
+    referralStatus: Type.Enum([...REFERRAL_STATUSES], {
+      type: 'string',
+      description: "The referral after the change (the quote's `referral.status`).",
+    }),
+    reasonCodes: Type.Array(Type.String(), { description: 'The reason codes of the rules that referred the quote.' }),
+    referredAt: text('Since when the quote is referred (UTC).'),
+    decidedAt: Type.Optional(text('When the underwriter decided (UTC).')),
+    loadingPercentage: Type.Optional(
+      Type.Number({ description: '`quote.referral_approved`: the loading added to the plan premium (%).' }),
+    ),
+    extraExcess: Type.Optional(
+      Type.Number({ description: "`quote.referral_approved`: added to the policy's excess (major units)." }),
+    ),
+    currency: Type.Optional(text('ISO 4217 code of `extraExcess`.')),
+  },
+  {
+    title: 'ReferralEventData',
+    description:
+      "`data` of `quote.referred`, `quote.referral_approved`, `quote.referral_declined` and `quote.information_requested`. Reason codes only: the underwriter's words (a decline reason, the information asked for) are in the quote's `referral` (GET quote), never in an event.",
   },
 );

@@ -7,6 +7,7 @@ import {
   PaymentEventData,
   PolicyEventData,
   PurchaseDeclinedData,
+  ReferralEventData,
   WebhookTestData,
 } from './schemas-data.js';
 import { FEED_LIMIT_DEFAULT, FEED_LIMIT_MAX } from './service.js';
@@ -57,6 +58,26 @@ export const EVENT_KINDS: Record<
     title: 'DocumentsSentEvent',
     summary: "A transaction's documents were e-mailed.",
     data: DocumentsSentData,
+  },
+  'quote.referred': {
+    title: 'QuoteReferredEvent',
+    summary: 'A quote was referred to an underwriter: it cannot be bought until approved.',
+    data: ReferralEventData,
+  },
+  'quote.referral_approved': {
+    title: 'QuoteReferralApprovedEvent',
+    summary: 'An underwriter approved a referred quote (with any loading or extra excess): it can be bought.',
+    data: ReferralEventData,
+  },
+  'quote.referral_declined': {
+    title: 'QuoteReferralDeclinedEvent',
+    summary: 'An underwriter declined a referred quote: it cannot be bought.',
+    data: ReferralEventData,
+  },
+  'quote.information_requested': {
+    title: 'QuoteInformationRequestedEvent',
+    summary: "An underwriter asks for information on a referred quote (read the quote's `referral`).",
+    data: ReferralEventData,
   },
   'webhook.test': { title: 'WebhookTestEvent', summary: 'A test event you asked for.', data: WebhookTestData },
 };

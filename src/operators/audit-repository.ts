@@ -31,8 +31,8 @@ export async function recordOperatorAction(db: Executor, record: OperatorActionR
 
 function entryOf(row: OperatorActionRow): OperatorActionEntry {
   return {
-    id: Number(row.id),
-    operatorId: Number(row.operator_id),
+    id: row.id,
+    operatorId: row.operator_id,
     action: row.action,
     subjectType: row.subject_type,
     subjectId: row.subject_id,

@@ -16,12 +16,15 @@ const DEFAULT_LIFETIME_MS = 24 * 3_600_000;
 
 const sidHashOf = (sessionId: string) => createHash('sha256').update(sessionId).digest('hex');
 
+/**
+ * When the row may be forgotten: the cookie's lifetime from now, on the service's clock (the cookie's
+ * own `expires` is on the machine's clock, which a test's clock may not be). The console's guard ends
+ * a session earlier by its own rules (idle, absolute); this only bounds how long a row is kept.
+ */
 function expiryOf(session: Session, now: Date): string {
-  const expires = (session.cookie as { expires?: Date | string | null } | undefined)?.expires;
-  const at = expires ? new Date(expires) : undefined;
-  return at && !Number.isNaN(at.getTime())
-    ? at.toISOString()
-    : new Date(now.getTime() + DEFAULT_LIFETIME_MS).toISOString();
+  const maxAge = (session.cookie as { originalMaxAge?: number | null } | undefined)?.originalMaxAge;
+  const lifetime = typeof maxAge === 'number' && maxAge > 0 ? maxAge : DEFAULT_LIFETIME_MS;
+  return new Date(now.getTime() + lifetime).toISOString();
 }
 
 function operatorIdOf(session: Session): number | null {

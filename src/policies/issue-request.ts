@@ -156,6 +156,8 @@ export const PolicyIssueRequest = Type.Object({
   referencePolicyWordingId: opt(id),
   regulatoryWordingTranslationName: opt(Type.String({ maxLength: 200 })),
   binderId: opt(id),
+  /** The quote was referred and an underwriter approved it: the purchase's detail is `Authorised`. */
+  isAuthorised: opt(Type.Boolean()),
 });
 export type PolicyIssueRequest = Static<typeof PolicyIssueRequest>;
 export type InsuredPerson = Static<typeof InsuredPerson>;

@@ -7,6 +7,11 @@ import type { PolicyActionType } from './schemas-detail.js';
 /** Policies as the service sees them: read back from storage, before they become contract JSON. */
 
 export const POLICY_STATUS = { Active: 1, Cancelled: 2 } as const;
+/**
+ * A transaction's `detailStatusId`: the policy's own statuses, and `Authorised` for a purchase an
+ * underwriter approved after a referral (docs/api-contract.md, "Referrals").
+ */
+export const DETAIL_STATUS = { ...POLICY_STATUS, Authorised: 3 } as const;
 export const ACTION_TYPE_IDS: Record<PolicyActionType, number> = { Purchase: 1, Amendment: 2, Cancellation: 3 };
 /** Kinds of rows in policy_financial_value; `transactionTypeId` in the contract. */
 export const TRANSACTION_TYPE = { Premium: 1, Discount: 2, Tax: 3, Donation: 4, Fee: 5 } as const;

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { InsuredPerson, PolicyIssueRequest } from './issue-request.js';
 import type { TransactionAmounts } from './transaction-request.js';
-import { ACTION_TYPE_IDS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision } from './model.js';
+import { ACTION_TYPE_IDS, DETAIL_STATUS, POLICY_STATUS, TRANSACTION_TYPE, type IssueDecision } from './model.js';
 import type {
   PolicyDetailTable,
   PolicyFinancialValueTable,
@@ -208,8 +208,8 @@ export function headerAndDetailRows(
     policy_detail_number: decision.policyDetailNumber,
     action_type_id: ACTION_TYPE_IDS.Purchase,
     action_type: 'Purchase',
-    status_id: POLICY_STATUS.Active,
-    status: 'Active',
+    status_id: request.isAuthorised === true ? DETAIL_STATUS.Authorised : DETAIL_STATUS.Active,
+    status: request.isAuthorised === true ? 'Authorised' : 'Active',
     ip_address: request.client.ipAddress ?? null,
     ip_address_country: request.client.ipAddressCountry ?? null,
     user_agent: request.client.userAgent ?? null,

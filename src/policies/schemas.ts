@@ -32,7 +32,7 @@ export const PolicySummary = Type.Object(
     sequenceNumber: opt(Type.Integer({ description: 'Latest version of the policy (1 after purchase).' })),
     policyStatusId: opt(long('1 Active, 2 Cancelled.')),
     policyStatus: opt(Type.Enum([...POLICY_STATUSES], { type: 'string', description: 'Status of the policy.' })),
-    detailStatusId: opt(long('1 Active.')),
+    detailStatusId: opt(long('1 Active, 2 Cancelled, 3 Authorised (a purchase an underwriter approved after a referral).')),
     detailStatus: opt(str('Status of the latest transaction; mainly for policies in a manual authorisation workflow.')),
     policyActionTypeId: opt(long('1 Purchase, 2 Amendment, 3 Cancellation.')),
     policyActionType: opt(PolicyActionTypeSchema('The last action on the policy.')),

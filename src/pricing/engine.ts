@@ -10,6 +10,7 @@ import {
   type PricedOption,
 } from './options.js';
 import { priceMedical } from './medical.js';
+import { priceLoading } from './loading.js';
 import { indexRateTable, type PlanIndex, type RateIndex } from './rate-index.js';
 import type { PricingRequest } from './request.js';
 import { notPriceable, type NotPriceable, type OptionPriceResult, type PlanPricing } from './results.js';
@@ -62,7 +63,12 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
   const medical = priceMedical(planCode, request, plan.plan.commissionPercentage);
 
   // Taxes on the whole premium, then shared out to the components that carry them.
-  const options = [...basic.map((b) => b.option), adventure, specifiedItems, cancellation, ...medical];
+  const rated = [
+    base,
+    ...[...basic.map((b) => b.option), adventure, specifiedItems, cancellation].filter((o) => o !== undefined),
+  ];
+  const loading = priceLoading(planCode, request, rated, plan.plan.commissionPercentage);
+  const options = [...basic.map((b) => b.option), adventure, specifiedItems, cancellation, ...medical, loading];
   const components = [base, ...options.filter((o): o is PricedOption => o !== undefined)];
   const taxes = policyTaxes(index, request.homeCountryCode, request.homeProvinceCode, sum(components.map(premiumOf)));
   const taxShares = allocateTaxes(taxes, components.map(premiumOf));
@@ -80,6 +86,7 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
     specifiedItems: withTaxes(specifiedItems),
     cancellation: withTaxes(cancellation),
     medical: medical.map((m) => Object.assign({}, m, { taxComponents: taxed.get(m) ?? [] })),
+    loading: withTaxes(loading),
   };
   const head = { standardExcess: plan.plan.standardExcess, campaignDiscountPercentage: campaignPercentage };
   return {
@@ -97,6 +104,7 @@ function pricePlan(index: RateIndex, plan: PlanIndex, request: PricingRequest): 
         parts.specifiedItems,
         parts.cancellation,
         ...(parts.medical ?? []),
+        parts.loading,
       ].filter((o): o is OptionPriceResult => o !== undefined),
     }),
     summary: summarise(parts, head, taxes),

@@ -43,6 +43,14 @@ export interface PricingRequest {
   quoteDate: string;
   /** Medical screening premiums of the travellers opted in for cover (each for the plan screened). */
   medicalPremiums?: readonly MedicalPremium[] | undefined;
+  /** An underwriter's approved loading of a referred quote, for the plan approved (pricing/loading.ts). */
+  underwritingLoadings?: readonly UnderwritingLoading[] | undefined;
+}
+
+/** A percentage added to one plan's premium by an underwriter (0 < percentage). */
+export interface UnderwritingLoading {
+  planCode: string;
+  percentage: number;
 }
 
 /** A traveller's medical premium as the screening engine assessed it, for one plan. */

@@ -17,6 +17,8 @@ export interface PricedComponents {
   cancellation?: OptionPriceResult | undefined;
   /** One MEDICAL line per screened traveller opted in for cover (none when absent). */
   medical?: readonly OptionPriceResult[];
+  /** The underwriter's UNDERWRITING_LOADING line of an approved referral (pricing/loading.ts). */
+  loading?: OptionPriceResult | undefined;
 }
 
 /**
@@ -35,6 +37,7 @@ export function summarise(
     parts.specifiedItems,
     parts.cancellation,
     ...(parts.medical ?? []),
+    parts.loading,
   ].filter((o): o is OptionPriceResult => o !== undefined);
   const components = [base, ...options];
   return {
@@ -55,6 +58,7 @@ export function summarise(
     basicOptionPrices: [
       ...parts.basic.map((b) => Object.assign(optionSummary(b.option), { displayOrder: b.displayOrder })),
       ...(parts.medical ?? []).map(optionSummary),
+      ...(parts.loading ? [optionSummary(parts.loading)] : []),
     ],
     tripCancellationPrice: parts.cancellation && optionSummary(parts.cancellation),
   };

@@ -2,8 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { catalogueOf } from '../catalogue/service.js';
 import type { AppContext } from '../context.js';
 import type { PaymentGateways } from '../payments/gateway.js';
-import type { PurchaseDeps } from './service.js';
+import type { PurchaseDeps, PurchaseReferrals } from './service.js';
 import { screeningsFor } from '../quotes/live-ports.js';
+import { referralForPurchase } from '../referrals/service.js';
 
 /** The purchase's collaborators for an app or a command: database, gateway, catalogue, clock. */
 export function purchaseDepsFor(context: AppContext, gateways: PaymentGateways, log?: FastifyBaseLogger): PurchaseDeps {
@@ -13,6 +14,7 @@ export function purchaseDepsFor(context: AppContext, gateways: PaymentGateways, 
     clock: context.clock,
     catalogue: catalogueOf(context),
     screenings: screeningsFor(context),
+    referrals: purchaseReferralsFor(context),
     ...(log ? { log } : {}),
     // The config refuses the hook in production.
     ...(context.config.env !== 'production' && context.config.purchaseCrashAfter
@@ -20,4 +22,10 @@ export function purchaseDepsFor(context: AppContext, gateways: PaymentGateways, 
       : {}),
     ...(context.config.env !== 'production' && context.crashHook ? { crashHook: context.crashHook } : {}),
   };
+}
+
+/** The referral check of a running app's purchases (referrals/service.ts). */
+export function purchaseReferralsFor(context: AppContext): PurchaseReferrals {
+  const deps = { db: context.db, catalogue: catalogueOf(context), clock: context.clock };
+  return { approvalFor: (request) => referralForPurchase(deps, request) };
 }

@@ -10,6 +10,7 @@ import { minorDigits, toMinor } from '../kernel/money/units.js';
 import type { PolicyHolderInput, QuoteInput, QuotePriceSummary } from '../quotes/schemas.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import type { TravellerScreening } from '../screening/model.js';
+import type { ApprovalTerms } from '../referrals/model.js';
 
 /** What a purchase knows that a policy records, gathered once when the purchase starts (pure). */
 
@@ -35,6 +36,8 @@ export interface PolicyRequestFacts {
   readonly today: string;
   /** The travellers' medical screenings at purchase (TravelClearSummary); none when absent. */
   readonly screenings?: readonly TravellerScreening[];
+  /** An underwriter approved the quote's referral: its extra excess, and the detail is `Authorised`. */
+  readonly approval?: ApprovalTerms;
 }
 
 /** A catalogue id, when the version the policy was priced from declares it (older versions did not). */
@@ -249,7 +252,8 @@ export function buildPolicyRequest(facts: PolicyRequestFacts): PolicyIssueReques
       valueMinor: toMinor(item.itemValue ?? 0, digits),
     })),
     ...(adventureOf(input, brand, plan) ? { adventure: adventureOf(input, brand, plan) } : {}),
-    excessMinor: price.standardExcess ?? 0,
+    excessMinor: (price.standardExcess ?? 0) + (facts.approval?.extraExcessMinor ?? 0),
+    ...(facts.approval ? { isAuthorised: true } : {}),
     externalMemberships: ids?.externalMembershipNumber
       ? [
           {

@@ -29,11 +29,26 @@ import { isOnAccountPurchaseEnabled } from '../auth/repository.js';
 import { CardTokenNotAccepted } from '../payments/errors.js';
 import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import type { PurchaseRequest } from './schemas.js';
+import type { QuoteInput } from '../quotes/schemas.js';
+import type { TravellerScreening } from '../screening/model.js';
+import type { ApprovalTerms } from '../referrals/model.js';
 
 export interface PurchaseDeps extends FlowDeps {
   readonly catalogue: CatalogueReader;
   /** The travellers' medical screenings of a quote (TravelClear). */
   readonly screenings: QuoteScreenings;
+  /** The quote's referral (src/referrals/): refuses with a 409 before anything is recorded, or the approval's terms. */
+  readonly referrals: PurchaseReferrals;
+}
+
+/** What a purchase asks the referrals area (referrals/service.ts `referralForPurchase`). */
+export interface PurchaseReferrals {
+  approvalFor(request: {
+    quote: StoredQuote;
+    input: QuoteInput;
+    screenings: readonly TravellerScreening[];
+    priced: boolean;
+  }): Promise<ApprovalTerms | undefined>;
 }
 
 /** The partner user buying: the part of the caller's principal a purchase records. */
@@ -108,7 +123,16 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     today,
     partnerGroupIds: partnerGroupsOf(brand, call.buyer.partnerCode),
   });
-  const notifications = [...readiness.notifications];
+  // A referral refuses with a 409 before any card or money record (docs/api-contract.md, "Referrals").
+  const approval = await deps.referrals.approvalFor({
+    quote,
+    input: readiness.input,
+    screenings,
+    priced: readiness.price !== undefined,
+  });
+  const notifications = approval
+    ? readiness.notifications.filter((n) => n.code !== 'SCREENING_REFERRED')
+    : [...readiness.notifications];
   const cardToken = call.body.cardToken?.token?.trim() ?? '';
   const byCard = paymentMethod === 'CARD';
   if (byCard && !cardToken)
@@ -127,6 +151,7 @@ export async function purchaseQuote(deps: PurchaseDeps, call: PurchaseCall): Pro
     client: call.client,
     today,
     screenings,
+    ...(approval ? { approval } : {}),
   });
   const issueRequest = { ...policyRequest, paymentMethod };
   const at = deps.clock().toISOString();

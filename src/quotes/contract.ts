@@ -1,5 +1,6 @@
-import { minorDigits, pricesToMajor } from '../kernel/money/units.js';
-import type { Quote } from './schemas.js';
+import { minorDigits, pricesToMajor, toMajor } from '../kernel/money/units.js';
+import type { Quote, QuoteReferral } from './schemas.js';
+import type { QuoteReferralView } from './ports.js';
 import type { QuoteView } from './service.js';
 
 /** The contract's Quote for a quote view: prices become major-unit doubles here, nowhere else. */
@@ -24,5 +25,15 @@ export function toContractQuote(quote: QuoteView): Quote {
   if (quote.policyNumber !== undefined) answer.policyNumber = quote.policyNumber;
   if (quote.clientInfo !== undefined) answer.clientInfo = quote.clientInfo;
   if (quote.audit !== undefined) answer.audit = quote.audit;
+  if (quote.referral !== undefined) answer.referral = toContractReferral(quote.referral, digits);
   return answer;
+}
+
+/** The contract's QuoteReferral (our extension): the extra excess in major units. */
+export function toContractReferral(view: QuoteReferralView, digits: number): QuoteReferral {
+  const { extraExcessMinor, reasonCodes, ...referral } = view;
+  return Object.assign(
+    { ...referral, reasonCodes: [...reasonCodes] },
+    extraExcessMinor === undefined ? {} : { extraExcess: toMajor(extraExcessMinor, digits) },
+  );
 }

@@ -4,13 +4,14 @@ import type { Notification, Validation } from '../kernel/notifications/notificat
 import { toMinor, minorDigits } from '../kernel/money/units.js';
 import { jsonCopy } from '../http/json/json-copy.js';
 import { withNestedValidation } from './nested-validation.js';
-import type { QuotePricingRequest, QuotePorts, QuoteConfiguration } from './ports.js';
+import type { QuotePricingRequest, QuotePorts, QuoteConfiguration, UnderwritingLoadingChoice } from './ports.js';
 import { compileCleaner } from '../http/json/schema-clean.js';
 import { QuoteInput, type QuoteRequest, type QuoteStage } from './schemas.js';
 import { resolveStage } from './stages.js';
 import { medicalPremiums, screeningNotices } from './screening-rules.js';
 import type { PricingRecord } from './stored-quote.js';
 import { isBlocking } from '../kernel/notifications/problems.js';
+import type { TravellerScreening } from '../screening/model.js';
 import { validateQuote, type QuoteFacts } from './validation/validate-quote.js';
 
 export interface Evaluation {
@@ -20,6 +21,8 @@ export interface Evaluation {
   validation: Validation;
   /** The catalogue and rate version in force when the quote was priced. */
   version: string;
+  /** The travellers' screenings judged (not stored with the quote: the referral rules read them). */
+  screenings: readonly TravellerScreening[];
 }
 
 /** Drops the fields QuoteInput does not declare, into a copy (the schema is walked once, at load). */
@@ -115,6 +118,8 @@ export async function evaluateQuote(
     quoteId?: string;
     /** Take the screenings as completed, not judged against this input (a sold policy's amendment). */
     screeningsAsSold?: boolean;
+    /** An underwriter's approved loading (referrals): priced as the UNDERWRITING_LOADING line. */
+    underwritingLoading?: UnderwritingLoadingChoice;
   },
 ): Promise<Evaluation> {
   const { brandCode, now } = request;
@@ -154,7 +159,12 @@ export async function evaluateQuote(
       : undefined;
   if (priceable) {
     const outcome = await ports.pricing.priceQuote(
-      Object.assign({}, priceable, { medicalPremiums: medicalPremiums(input, screenings) }),
+      Object.assign(
+        {},
+        priceable,
+        { medicalPremiums: medicalPremiums(input, screenings) },
+        request.underwritingLoading ? { underwritingLoading: request.underwritingLoading } : {},
+      ),
     );
     notifications.push(...outcome.notifications);
     pricing = {
@@ -181,5 +191,6 @@ export async function evaluateQuote(
     pricing,
     validation: { isValid: !all.some(isBlocking), errors: all },
     version,
+    screenings,
   };
 }

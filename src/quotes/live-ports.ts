@@ -1,7 +1,9 @@
 import { catalogueOf } from '../catalogue/service.js';
 import type { AppContext } from '../context.js';
 import { catalogueQuotePort } from './catalogue-port.js';
-import type { QuotePorts, QuoteScreenings } from './ports.js';
+import type { QuotePorts, QuoteReferrals, QuoteScreenings } from './ports.js';
+import type { Executor } from '../db/database.js';
+import { quoteReferralsFor } from '../referrals/quote-port.js';
 import { enginePricingPort } from './pricing-port.js';
 import { travellerScreeningsOf } from '../screening/quote-screenings.js';
 
@@ -19,4 +21,9 @@ export function quotePortsFor(context: AppContext): QuotePorts {
 export function screeningsFor(context: AppContext): QuoteScreenings {
   const deps = { db: context.db, secret: context.config.auth.keyEncryptionSecret };
   return { ofQuote: (quoteId, against) => travellerScreeningsOf(deps, quoteId, against) };
+}
+
+/** The referral rules over the quotes of a running app (src/referrals/); `db` a seeding's transaction. */
+export function referralsFor(context: AppContext, db: Executor = context.db): QuoteReferrals {
+  return quoteReferralsFor({ db, catalogue: catalogueOf(context) });
 }

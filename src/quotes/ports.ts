@@ -3,6 +3,9 @@ import type { PlanVersion as CataloguePlanVersion } from '../catalogue/model.js'
 import type { Notification } from '../kernel/notifications/notification.js';
 import type { PricingTraveller, SpecifiedItemChoice } from '../pricing/request.js';
 import type { TravellerScreening } from '../screening/model.js';
+import type { Executor } from '../db/database.js';
+import type { ReferralStatus } from '../referrals/model.js';
+import type { PricingRecord } from './stored-quote.js';
 import type { QuoteInput, QuotePriceResult, QuotePriceSummary, QuoteType } from './schemas.js';
 
 /**
@@ -149,6 +152,14 @@ export interface QuotePricingRequest {
   tripValue?: number;
   /** Medical premiums (minor units) of the travellers opted in for cover, each for the plan screened. */
   medicalPremiums?: readonly { planId: number; travellerGuid: string; premium: number }[];
+  /** An underwriter's approved loading of the referred quote, for the plan approved. */
+  underwritingLoading?: UnderwritingLoadingChoice;
+}
+
+/** A loading percentage on one plan of the quote. */
+export interface UnderwritingLoadingChoice {
+  readonly planId: number;
+  readonly percentage: number;
 }
 
 /** One plan's price in the contract's shapes, every amount in integer minor units. */
@@ -187,4 +198,48 @@ export interface QuotePorts {
   readonly catalogue: QuoteCatalogue;
   readonly pricing: QuotePricing;
   readonly screenings: QuoteScreenings;
+}
+
+/** A stored quote's referral as its answers show it (money in minor units; routes convert). */
+export interface QuoteReferralView {
+  readonly status: ReferralStatus;
+  readonly reasonCodes: readonly string[];
+  readonly referredAt: string;
+  readonly decidedAt?: string;
+  readonly loadingPercentage?: number;
+  readonly extraExcessMinor?: number;
+  readonly declineReason?: string;
+  readonly informationRequested?: string;
+}
+
+/** What the referral rules are judged on: an evaluation of a quote about to be stored. */
+export interface ReferralRequest {
+  readonly brandCode: BrandCode;
+  readonly partnerId: number;
+  readonly quoteId: string;
+  /** A quote being created has no referral yet. */
+  readonly isNew: boolean;
+  readonly input: QuoteInput;
+  readonly pricing: PricingRecord;
+  readonly screenings: readonly TravellerScreening[];
+  readonly now: Date;
+}
+
+export interface ReferralJudgement {
+  /** The referral that applies to the quote as judged, if any. */
+  readonly referral?: QuoteReferralView;
+  /** An approved loading still in force: the quote is priced again with it. */
+  readonly loading?: UnderwritingLoadingChoice;
+  /**
+   * Runs the quote's own write with the referral's change (and its event) in one transaction when
+   * there is a change; undefined, and nothing kept, when the write answers undefined.
+   */
+  store<T>(write: (db: Executor) => Promise<T | undefined>): Promise<T | undefined>;
+}
+
+/** The referrals area's rules over a quote (referrals/quote-port.ts); `src/quotes/live-ports.ts` builds it. */
+export interface QuoteReferrals {
+  judge(request: ReferralRequest): Promise<ReferralJudgement>;
+  /** The referral that applies to a stored quote as it is now. */
+  viewOf(quote: { readonly id: string; readonly input: QuoteInput }): Promise<QuoteReferralView | undefined>;
 }

@@ -37,6 +37,7 @@ export function enginePricingPort(reader: CatalogueReader): QuotePricing {
           const plan = request.plans.find((p) => p.planId === m.planId);
           return plan ? [{ planCode: plan.code, travellerGuid: m.travellerGuid, premium: m.premium }] : [];
         }),
+        underwritingLoadings: loadingOf(request),
       });
       const plans: PricedPlan[] = [];
       const refused: NotPriceable[] = [];
@@ -63,6 +64,13 @@ export function enginePricingPort(reader: CatalogueReader): QuotePricing {
       };
     },
   };
+}
+
+/** The approved loading on the plan it was approved for, by the engine's plan code. */
+function loadingOf(request: QuotePricingRequest) {
+  const loading = request.underwritingLoading;
+  const plan = loading && request.plans.find((p) => p.planId === loading.planId);
+  return loading && plan ? [{ planCode: plan.code, percentage: loading.percentage }] : [];
 }
 
 type Notice = typeof problem;

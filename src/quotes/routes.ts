@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { BrandParams, errorResponses } from '../http/schemas.js';
 import { toContractQuote } from './contract.js';
 import type { QuotePorts } from './ports.js';
+import { referralsFor } from './live-ports.js';
 import { principalOf } from '../auth/principal.js';
 import { Quote, QuoteIdParam, QuoteRequest } from './schemas.js';
 import { createQuote, readQuote, reviseQuote, type QuotesDeps } from './service.js';
@@ -18,7 +19,7 @@ export const quotesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; port
   app,
   { context, ports },
 ) => {
-  const deps: QuotesDeps = { db: context.db, ports, clock: context.clock };
+  const deps: QuotesDeps = { db: context.db, ports, clock: context.clock, referrals: referralsFor(context) };
 
   // Before schema validation, so a card number is refused even in an otherwise malformed body.
 

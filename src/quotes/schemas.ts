@@ -3,9 +3,11 @@ import { Validation } from '../kernel/notifications/notification.js';
 import { Flag, Long, Maybe, ShortText, Text } from './schemas/common.js';
 import { QuoteInput } from './schemas/input.js';
 import { QuotePriceResult, QuotePriceSummary } from './schemas/prices.js';
+import { QuoteReferral } from './schemas/referral.js';
 
 export * from './schemas/input.js';
 export * from './schemas/prices.js';
+export * from './schemas/referral.js';
 
 /** The Quote resource (spec §2.2) and the quote endpoints' parameters. */
 
@@ -72,6 +74,7 @@ export const Quote = Type.Object(
     customerUserId: Maybe(Long('Customer user.')),
     brandCode: Maybe(ShortText('Brand of the quote.')),
     validation: Maybe(Validation),
+    referral: Maybe(QuoteReferral),
   },
   {
     title: 'Quote',
@@ -100,7 +103,7 @@ export const QuoteRequest = Type.Object(
     title: 'QuoteRequest',
     examples: [{ stage: 'BASEQUOTE', input: EXAMPLE_INPUT }],
     description:
-      'A Quote to evaluate; `input` is required, server-owned fields (`id`, prices, audit, flags, `policyNumber`) are ignored.',
+      'A Quote to evaluate; `input` is required, server-owned fields (`id`, prices, audit, flags, `policyNumber`, `referral`) are ignored.',
   },
 );
 export type QuoteRequest = Static<typeof QuoteRequest>;

@@ -4,7 +4,7 @@ import type { Clock } from '../context.js';
 import type { Db } from '../db/database.js';
 import { QuoteChangedConcurrently, QuoteNotFound, QuotePurchased, QuotePurchaseInitiated } from './errors.js';
 import { evaluateQuote, type Evaluation } from './evaluation.js';
-import type { QuotePorts } from './ports.js';
+import type { QuotePorts, QuoteReferrals, QuoteReferralView, UnderwritingLoadingChoice } from './ports.js';
 import type { Actor } from '../auth/principal.js';
 import { findQuote, insertQuote, updateQuote } from './repository.js';
 import type { QuoteRequest } from './schemas.js';
@@ -14,6 +14,8 @@ export interface QuotesDeps {
   readonly db: Db;
   readonly ports: QuotePorts;
   readonly clock: Clock;
+  /** The referral rules (src/referrals/): judged after pricing, stored with the quote. */
+  readonly referrals: QuoteReferrals;
 }
 
 /** A quote as answered to a partner, amounts still in minor units (routes convert). */
@@ -24,17 +26,19 @@ export type QuoteView = Omit<
   id?: string;
   isNew: boolean;
   audit?: StoredQuote['audit'];
+  /** Extension: the referral that applies to the quote (docs/api-contract.md, "Referrals"). */
+  referral?: QuoteReferralView;
 };
 
-function view(quote: StoredQuote, isNew: boolean): QuoteView {
+function view(quote: StoredQuote, isNew: boolean, referral?: QuoteReferralView): QuoteView {
   const { partnerId: _p, partnerCode: _c, revision: _r, pricedVersion: _v, ...rest } = quote;
-  return Object.assign({}, rest, { isNew });
+  return Object.assign({}, rest, { isNew }, referral ? { referral } : {});
 }
 
 function record(
   evaluation: Evaluation,
-  body: QuoteRequest,
-  actor: Actor,
+  body: Pick<QuoteRequest, 'clientSessionId' | 'customerUserId' | 'clientInfo'>,
+  actor: Pick<Actor, 'userId' | 'username'>,
   at: string,
   audit: StoredQuote['audit'] | undefined,
   hasConfigChanged: boolean,
@@ -76,16 +80,21 @@ export async function createQuote(
     return Object.assign({}, rest, { brandCode, isNew: true, isPurchased: false, isPurchaseInitiated: false });
   }
   // 122 random bits: ids cannot be guessed or enumerated.
-  const stored = await insertQuote(
-    deps.db,
-    Object.assign({}, values, {
-      id: newRecordId(),
-      brandCode,
-      partnerId: actor.partnerId,
-      partnerCode: actor.partnerCode,
-    }),
-  );
-  return view(stored, true);
+  const id = newRecordId();
+  const judged = await deps.referrals.judge({
+    brandCode,
+    partnerId: actor.partnerId,
+    quoteId: id,
+    isNew: true,
+    input: evaluation.input,
+    pricing: evaluation.pricing,
+    screenings: evaluation.screenings,
+    now,
+  });
+  const owner = { id, brandCode, partnerId: actor.partnerId, partnerCode: actor.partnerCode };
+  const stored = await judged.store((db) => insertQuote(db, Object.assign({}, values, owner)));
+  if (!stored) throw new QuoteChangedConcurrently();
+  return view(stored, true, judged.referral);
 }
 
 async function ownQuote(deps: QuotesDeps, actor: Actor, brandCode: BrandCode, id: string): Promise<StoredQuote> {
@@ -109,14 +118,40 @@ export async function reviseQuote(
   if (current.isPurchased) throw new QuotePurchased();
   if (current.isPurchaseInitiated) throw new QuotePurchaseInitiated();
   const now = deps.clock();
-  const evaluation = await evaluateQuote(deps.ports, {
+  const evaluate = (underwritingLoading?: UnderwritingLoadingChoice) =>
+    evaluateQuote(deps.ports, {
+      brandCode,
+      partnerCode: actor.partnerCode,
+      body,
+      currentStage: current.stage,
+      now,
+      quoteId: id,
+      ...(underwritingLoading ? { underwritingLoading } : {}),
+    });
+  let evaluation = await evaluate();
+  if (body.input.skipPersistence === true) {
+    const values = record(
+      evaluation,
+      body,
+      actor,
+      now.toISOString(),
+      current.audit,
+      current.pricedVersion !== evaluation.version,
+    );
+    return Object.assign(view(Object.assign({}, current, values), false), { audit: current.audit });
+  }
+  const judged = await deps.referrals.judge({
     brandCode,
-    partnerCode: actor.partnerCode,
-    body,
-    currentStage: current.stage,
-    now,
+    partnerId: actor.partnerId,
     quoteId: id,
+    isNew: false,
+    input: evaluation.input,
+    pricing: evaluation.pricing,
+    screenings: evaluation.screenings,
+    now,
   });
+  // An approval's loading still in force: priced again with it (rare: only approved quotes).
+  if (judged.loading) evaluation = await evaluate(judged.loading);
   const values = record(
     evaluation,
     body,
@@ -125,20 +160,53 @@ export async function reviseQuote(
     current.audit,
     current.pricedVersion !== evaluation.version,
   );
-  if (body.input.skipPersistence === true) {
-    return Object.assign(view(Object.assign({}, current, values), false), { audit: current.audit });
-  }
-  const stored = await updateQuote(deps.db, id, current.revision, values);
+  const stored = await judged.store((db) => updateQuote(db, id, current.revision, values));
   if (!stored) {
     const latest = await ownQuote(deps, actor, brandCode, id);
     throw latest.isPurchased ? new QuotePurchased() : new QuoteChangedConcurrently();
   }
-  return view(stored, false);
+  return view(stored, false, judged.referral);
 }
 
 /** The stored quote; `hasConfigChanged` says whether the version that priced it is still in force. */
 export async function readQuote(deps: QuotesDeps, actor: Actor, brandCode: BrandCode, id: string): Promise<QuoteView> {
   const quote = await ownQuote(deps, actor, brandCode, id);
-  const version = await deps.ports.catalogue.versionInForce(brandCode, deps.clock());
-  return Object.assign(view(quote, false), { hasConfigChanged: quote.pricedVersion !== version });
+  const [version, referral] = await Promise.all([
+    deps.ports.catalogue.versionInForce(brandCode, deps.clock()),
+    deps.referrals.viewOf(quote),
+  ]);
+  return Object.assign(view(quote, false, referral), { hasConfigChanged: quote.pricedVersion !== version });
+}
+
+/**
+ * A stored quote priced again as it is with an underwriter's loading (referrals/decisions.ts):
+ * the same input and stage; the record to write, its author unchanged.
+ */
+export async function repricedRecord(
+  deps: Pick<QuotesDeps, 'ports' | 'clock'>,
+  quote: StoredQuote,
+  underwritingLoading: UnderwritingLoadingChoice | undefined,
+): Promise<QuoteRecord> {
+  const now = deps.clock();
+  const evaluation = await evaluateQuote(deps.ports, {
+    brandCode: quote.brandCode as BrandCode,
+    partnerCode: quote.partnerCode,
+    body: { input: quote.input, stage: quote.stage },
+    currentStage: quote.stage,
+    now,
+    quoteId: quote.id,
+    ...(underwritingLoading ? { underwritingLoading } : {}),
+  });
+  const at = now.toISOString();
+  return {
+    ...record(
+      evaluation,
+      { clientSessionId: quote.clientSessionId, customerUserId: quote.customerUserId, clientInfo: quote.clientInfo },
+      { userId: quote.audit.updatedByUserId, username: quote.audit.updatedByUsername },
+      at,
+      quote.audit,
+      false,
+    ),
+    hasConfigChanged: quote.hasConfigChanged,
+  };
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
-import { ConsoleVisitor, csrfOf, ensureOperator, operatorLogin, operatorPassword, signInAs } from '../helpers/console.js';
+import {
+  ConsoleVisitor,
+  csrfOf,
+  ensureOperator,
+  operatorLogin,
+  operatorPassword,
+  signInAs,
+} from '../helpers/console.js';
 import { DIALECT } from '../helpers/database.js';
 import { may, OPERATOR_ROLES } from '../../src/operators/model.js';
 
@@ -81,13 +88,13 @@ describe(`the console's guards (${DIALECT})`, () => {
 
   it('takes a partner token for no operator, and an operator cookie for no partner', async () => {
     const t = getApp();
-    const bearer = await bearerFor(t, 'GOHI');
+    const bearer = await bearerFor(t, 'brandau');
     const asPartner = await t.app.inject({ method: 'GET', url: '/console', headers: bearer });
     expect(asPartner.statusCode).toBe(303);
     const operator = await signInAs(t, 'SENIOR_UNDERWRITER');
     const asOperator = await t.app.inject({
       method: 'GET',
-      url: '/products/v1/GOHI/baseQuoteConfig',
+      url: '/products/v1/brandau/baseQuoteConfig',
       headers: { cookie: operator.cookie! },
     });
     expect(asOperator.statusCode).toBe(401);

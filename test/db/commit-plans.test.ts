@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPartner } from '../../src/auth/accounts.js';
 import { catalogueOf } from '../../src/catalogue/service.js';
+import { purchaseReferralsFor } from '../../src/purchases/deps.js';
 import type { Db } from '../../src/db/database.js';
 import { everyRouteTo, type PaymentGateway } from '../../src/payments/gateway.js';
 import { prepareIssue } from '../../src/policies/service.js';
@@ -42,6 +43,7 @@ async function startedPurchase(t: TestApp): Promise<Purchase> {
     clock: () => NOW,
     catalogue: catalogueOf(t.context),
     screenings: { ofQuote: () => Promise.resolve([]) },
+    referrals: purchaseReferralsFor(t.context),
   };
   await expect(purchaseQuote(deps, call)).rejects.toBeInstanceOf(Stop);
   const started = await findPurchaseOfQuote(t.context.db, quote.id, ['STARTED']);

@@ -37,7 +37,7 @@ export function sessionCookieOf(response: LightMyRequestResponse): string | unde
 export class ConsoleVisitor {
   constructor(
     private readonly app: FastifyInstance,
-    public cookie: string | undefined = undefined,
+    public cookie?: string,
   ) {}
 
   private remember(response: LightMyRequestResponse): LightMyRequestResponse {

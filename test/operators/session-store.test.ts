@@ -32,7 +32,7 @@ function on(store: OperatorSessionStore) {
 }
 
 const sessionOf = (operatorId: number | undefined, expiresAt: number) => ({
-  cookie: { originalMaxAge: 10 * HOUR, expires: new Date(expiresAt).toISOString(), httpOnly: true, path: '/console' },
+  cookie: { originalMaxAge: expiresAt - NOW, expires: new Date(expiresAt).toISOString(), httpOnly: true, path: '/console' },
   ...(operatorId === undefined ? {} : { operatorId, signedInAt: new Date(NOW).toISOString() }),
   _csrf: 'csrf-secret',
 });

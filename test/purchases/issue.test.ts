@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPartner } from '../../src/auth/accounts.js';
 import { catalogueOf } from '../../src/catalogue/service.js';
+import { purchaseReferralsFor } from '../../src/purchases/deps.js';
 import { everyRouteTo, type PaymentGateway } from '../../src/payments/gateway.js';
 import { prepareIssue } from '../../src/policies/service.js';
 import { issuePurchase, recordCapture, type PurchaseIssue } from '../../src/purchases/commits.js';
@@ -35,6 +36,7 @@ async function startedPurchase(t: TestApp): Promise<Purchase> {
         clock: () => NOW,
         catalogue: catalogueOf(t.context),
         screenings: { ofQuote: () => Promise.resolve([]) },
+        referrals: purchaseReferralsFor(t.context),
       },
       call,
     ),

@@ -1,5 +1,6 @@
 import { findPartner } from '../../src/auth/accounts.js';
 import { catalogueOf } from '../../src/catalogue/service.js';
+import { purchaseReferralsFor } from '../../src/purchases/deps.js';
 import { everyRouteTo, type PaymentGateway } from '../../src/payments/gateway.js';
 import type { Purchase } from '../../src/purchases/model.js';
 import { findPurchaseOfQuote } from '../../src/purchases/repository.js';
@@ -18,7 +19,14 @@ export function recoveryDeps(
   clock = () => NOW,
 ): PurchaseDeps {
   const screenings = { ofQuote: () => Promise.resolve([]) };
-  return { db: t.context.db, gateways: everyRouteTo(gateway), clock, catalogue: catalogueOf(t.context), screenings };
+  return {
+    db: t.context.db,
+    gateways: everyRouteTo(gateway),
+    clock,
+    catalogue: catalogueOf(t.context),
+    screenings,
+    referrals: purchaseReferralsFor(t.context),
+  };
 }
 
 /** The sandbox, except that the process "dies" right after the named call reached the gateway. */

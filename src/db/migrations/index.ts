@@ -28,6 +28,7 @@ import * as m20261204_1100 from './20261204_1100_screening.js';
 import * as m20261204_1200 from './20261204_1200_screening_purge.js';
 import * as m20261204_1300 from './20261204_1300_screening_link.js';
 import * as m20261205_1000 from './20261205_1000_operator_audit.js';
+import * as m20261205_1100 from './20261205_1100_referrals.js';
 import * as m20261205_1200 from './20261205_1200_operators.js';
 import * as m20261205_1400 from './20261205_1400_work_queues.js';
 
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '20261204_1200_screening_purge': m20261204_1200,
   '20261204_1300_screening_link': m20261204_1300,
   '20261205_1000_operator_audit': m20261205_1000,
+  '20261205_1100_referrals': m20261205_1100,
   '20261205_1200_operators': m20261205_1200,
   '20261205_1400_work_queues': m20261205_1400,
 };

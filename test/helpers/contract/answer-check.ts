@@ -37,6 +37,7 @@ export const EXEMPT_PATHS: readonly RegExp[] = [
   /^\/sandbox\/3ds(\/|$)/, // the sandbox issuer's 3-D Secure pages (a cardholder's browser, staging only)
   /^\/sandbox\/mail(\/|$)/, // the staging sandbox mailbox pages
   /^\/webhooks\/stripe$/, // Stripe's webhook events (for Stripe, not partners; Stripe's format)
+  /^\/console(\/|$)/, // the operators' console (pages for the insurer's people, not partners)
   /^\/stripe\/3ds\/return$/, // where Stripe sends a cardholder's browser after 3-D Secure (no partner page named)
 ];
 
