@@ -1,40 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { consoleRoutes, type ConsoleRoute } from '../../src/console/plugin.js';
 import { findMessage } from '../../src/db/outbox/repository.js';
 import { actionsOnSubject } from '../../src/operators/audit-repository.js';
-import { consoleOperatorsFor } from '../../src/operators/console-operators.js';
-import type { AppContext } from '../../src/context.js';
 import { useTestApp } from '../helpers/app.js';
 import { signInAs } from '../helpers/console.js';
 import { DIALECT } from '../helpers/database.js';
 import { NOW } from '../policy-changes/support.js';
 import { attentionChange, failedEmail, goneEndpoint, partnerUser } from './support.js';
 
-/** The console as the app mounts it, on the test app's context (until src/app.ts mounts it: then the app's own). */
-function mountConsole(app: FastifyInstance, context: AppContext): void {
-  if (app.hasDecorator('consoleRouteTable')) return;
-  const routeTable: ConsoleRoute[] = [];
-  void app.register(consoleRoutes, {
-    prefix: '/console',
-    context,
-    operators: consoleOperatorsFor(context),
-    routeTable,
-  });
-}
-
-let context: AppContext | undefined;
-const getApp = useTestApp({
-  env: { DEMO_DATA: 'true' },
-  clock: () => NOW,
-  prepare: (prepared) => {
-    context = prepared;
-    return Promise.resolve();
-  },
-  beforeReady: (app) => {
-    if (context) mountConsole(app, context);
-  },
-});
+const getApp = useTestApp({ env: { DEMO_DATA: 'true' }, clock: () => NOW });
 
 describe(`work queues through the console (${DIALECT})`, () => {
   it('support resolves a change, retries an e-mail, disables a user and enables an endpoint; each once, each audited', async () => {
