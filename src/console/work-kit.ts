@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { DomainError } from '../kernel/errors.js';
 import { html, type Html } from '../kernel/html/markup.js';
 import { decodeAfter, encodeAfter, MAX_PAGE_SIZE, type After } from '../kernel/keyset.js';
@@ -76,7 +77,7 @@ export async function sendRefusal(
     status: STATUS_OF[error.kind],
     title: 'Not done',
     main: html`<h1>Not done</h1>
-      <p class="notice">${error.message}</p>
+      <p class="notice">${redactCardNumbers(error.message)}</p>
       <p><a href="${back.href}">${back.text}</a></p>`,
   });
 }

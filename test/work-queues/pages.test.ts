@@ -63,6 +63,10 @@ describe(`work queue pages (${DIALECT})`, () => {
     expect(await findMessage(t.context.db, key)).toMatchObject({ state: 'PENDING', attempts: 0 });
     expect((await pages.inject(formPost('/console/work/deliveries/retry', { key }))).statusCode).toBe(409);
     expect(await actionsOnSubject(t.context.db, 'outbox_message', key)).toHaveLength(1);
+    // A card number posted as a key is never shown back.
+    const card = await pages.inject(formPost('/console/work/deliveries/retry', { key: '4111 1111 1111 1111' }));
+    expect(card.statusCode).toBe(409);
+    expect(card.body).not.toMatch(/4111 ?1111 ?1111 ?1111/);
   });
 
   it("a partner's users: disable and enable again, each once; READ_ONLY 403", async () => {
