@@ -14,6 +14,7 @@ import { startServer } from './server.js';
 import { registerStatementsCommands } from './statements/cli.js';
 import { registerAuthCommands } from './auth/cli.js';
 import { registerScreeningCommands } from './screening/cli.js';
+import { registerOperatorCommands } from './operators/cli.js';
 
 /** Reads configuration or exits with every problem listed (exit code 2). */
 function configOrExit(): AppConfig {
@@ -122,6 +123,7 @@ registerPurchasesCommands(program, configOrExit);
 registerPolicyChangeCommands(program, configOrExit);
 registerStatementsCommands(program, configOrExit);
 registerScreeningCommands(program, configOrExit);
+registerOperatorCommands(program, { config: configOrExit });
 registerOutboxCommands(program.command('documents').description('Policy documents and their e-mails.'), configOrExit);
 
 program.parseAsync().catch((error: unknown) => {

@@ -25,6 +25,8 @@ import { applyDueEvents } from './payments/stripe/webhooks/service.js';
 import { failureName } from './db/refused-values.js';
 import { purgeBatch } from './screening/purge.js';
 import { screeningPurgeDepsFor } from './screening/purge-port.js';
+import { seedDemoOperators } from './operators/demo.js';
+import { purgeOperatorLeftovers } from './operators/purge.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -52,6 +54,7 @@ export async function prepareDatabase(context: AppContext): Promise<void> {
   await prepareSchema(context.db, context.config.migrateOnStart);
   if (context.config.demoData) await importDemoCatalogue(context.db, context.config.catalogueDir);
   await prepareIdentity(context);
+  if (context.config.demoData) await seedDemoOperators(context);
 }
 
 /** A worker's kinds and its lanes (worker.ts): its share of the process's delivery work. */
@@ -65,6 +68,8 @@ const PUBLISH_LANES = 2;
 
 /** Screenings a sweep purges at most: a sweep every PURCHASE_RECOVERY_INTERVAL_SECONDS keeps far ahead of sales. */
 const SCREENING_PURGE_BATCH = 100;
+/** Expired console sessions (and idle sign-in counters) a sweep deletes at most. */
+const OPERATOR_PURGE_BATCH = 500;
 
 /**
  * The outbox's pools of lanes in every server process (tests run workers with the same), one per
@@ -121,6 +126,11 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
       purgeBatch(purgeDeps, SCREENING_PURGE_BATCH).catch((error: unknown) => {
         purgeLog.warn({ err: error, reason: failureName(error) }, 'screening purge could not run');
       });
+    // Expired console sessions and idle sign-in counters (operators/purge.ts); a batch per sweep.
+    const purgeOperators = () =>
+      purgeOperatorLeftovers(context, OPERATOR_PURGE_BATCH).catch((error: unknown) => {
+        purgeLog.warn({ err: error, reason: failureName(error) }, 'operator purge could not run');
+      });
     // Then keep doing so while serving (other processes may die); stopped before the database closes.
     const sweep = startRecoverySweep(recoveryDeps, {
       intervalSeconds: config.purchaseRecoveryIntervalSeconds,
@@ -129,6 +139,7 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
         await recoverChanges();
         await applyStripeEvents();
         await purgeScreenings();
+        await purgeOperators();
       },
     });
     app.addHook('preClose', async () => sweep.stop());

@@ -1,5 +1,6 @@
 import type { ConsolePages } from './kit.js';
+import { referralPages } from './referral-pages.js';
 import { workQueuePages } from './work-pages.js';
 
 /** The console's page plugins, mounted under /console behind its session guard (console/plugin.ts). */
-export const CONSOLE_AREAS: readonly ConsolePages[] = [workQueuePages];
+export const CONSOLE_AREAS: readonly ConsolePages[] = [referralPages, workQueuePages];

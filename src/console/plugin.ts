@@ -5,6 +5,8 @@ import session from '@fastify/session';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { html } from '../kernel/html/markup.js';
+import { DomainError } from '../kernel/errors.js';
+import { statusOfDomainError } from '../http/error-handler.js';
 import { CONSOLE_AREAS } from './areas.js';
 import { sendConsolePage } from './kit.js';
 import type { ConsoleOperators } from './operators-port.js';
@@ -77,20 +79,14 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, { c
   });
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    // Not every error thrown in a handler has a code (a TypeError has none).
-    const csrf = /^FST_CSRF_/.test(String((error as { code?: unknown }).code));
-    const status = csrf ? 403 : error.validation || (error.statusCode ?? 500) < 500 ? 400 : 500;
-    if (status === 500) request.log.error({ errorName: error.name, code: error.code }, 'console page failed');
-    const text = csrf
-      ? 'This form has expired or did not come from the console. Open the page again and repeat.'
-      : status === 400
-        ? 'The form holds something no field accepts. Go back and check what you typed.'
-        : `Something went wrong; nothing was changed. Quote ${request.id} when you report it.`;
+    const { status, title, text } = consoleErrorPage(error, request.id);
+    if (status >= 500) request.log.error({ errorName: error.name, code: error.code }, 'console page failed');
     return sendConsolePage(reply, request, {
       status,
-      title: csrf ? 'Form refused' : status === 400 ? 'Not accepted' : 'Error',
-      main: html`<h1>${csrf ? 'Form refused' : status === 400 ? 'Not accepted' : 'Error'}</h1>
-        <p>${text}</p>`,
+      title,
+      main: html`<h1>${title}</h1>
+        <p>${text}</p>
+        <p><a href="/console">Back to the console</a></p>`,
     });
   });
   app.setNotFoundHandler((request, reply) =>
@@ -100,3 +96,33 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, { c
   registerSignInPages(app, { db: context.db, clock: context.clock, operators });
   for (const pages of CONSOLE_AREAS) await app.register(pages, { context });
 };
+
+/**
+ * What a failed console request shows: a domain refusal in its own words (a decision on a referral
+ * decided meanwhile, a field out of range), a bad CSRF token, a refused field, or a failure naming
+ * the request id. Never the posted values.
+ */
+function consoleErrorPage(error: FastifyError, requestId: string): { status: number; title: string; text: string } {
+  if (error instanceof DomainError) {
+    const status = statusOfDomainError(error);
+    if (status < 500) return { status, title: status === 404 ? 'Not found' : 'Not done', text: error.message };
+  }
+  // Not every error thrown in a handler has a code (a TypeError has none).
+  if (/^FST_CSRF_/.test(String((error as { code?: unknown }).code)))
+    return {
+      status: 403,
+      title: 'Form refused',
+      text: 'This form has expired or did not come from the console. Open the page again and repeat.',
+    };
+  if (error.validation || (error.statusCode ?? 500) < 500)
+    return {
+      status: 400,
+      title: 'Not accepted',
+      text: 'The form holds something no field accepts. Go back and check what you typed.',
+    };
+  return {
+    status: 500,
+    title: 'Error',
+    text: `Something went wrong; nothing was changed. Quote ${requestId} when you report it.`,
+  };
+}

@@ -42,6 +42,9 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
+/** The HTTP status of a domain error: the one mapping, which the console's pages use too. */
+export const statusOfDomainError = (error: DomainError): number => STATUS_BY_KIND[error.kind];
+
 /** Fastify's own client errors, renamed into the contract's vocabulary. */
 const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {

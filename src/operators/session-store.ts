@@ -59,10 +59,12 @@ export class OperatorSessionStore implements SessionStore {
   }
 
   get(sessionId: string, callback: (err: unknown, result?: Session | null) => void): void {
-    findSession(this.db, sidHashOf(sessionId), this.clock().toISOString()).then(
-      (stored) => callback(null, stored ? (JSON.parse(stored.data) as Session) : null),
-      (error: unknown) => callback(error),
-    );
+    findSession(this.db, sidHashOf(sessionId), this.clock().toISOString())
+      .then((stored) => (stored ? (JSON.parse(stored.data) as Session) : null))
+      .then(
+        (session) => callback(null, session),
+        (error: unknown) => callback(error),
+      );
   }
 
   destroy(sessionId: string, callback: (err?: unknown) => void): void {

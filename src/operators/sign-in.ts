@@ -11,6 +11,7 @@ import {
   type OperatorAccount,
 } from './repository.js';
 import { acceptedStep, unsealSecondFactor } from './second-factor.js';
+import { lockUnknownIfAtLimit, takeUnknownSignInAttempt, unknownUsernameKey } from './unknown-sign-in-repository.js';
 
 export type SignInDeps = OperatorDeps;
 
@@ -50,7 +51,7 @@ function audit(db: Executor, account: OperatorAccount, at: string, action: strin
 
 /**
  * Signs an operator in with password and (when set up) a TOTP code. An unknown username and a wrong
- * password are refused alike and cost alike (a dummy argon2 check). Each attempt is counted before
+ * password are refused alike and cost alike (a dummy argon2 check; its failures locked out alike). Each attempt is counted before
  * the password is checked, so parallel guesses never pass OPERATOR_LOCKOUT_ATTEMPTS; at that many
  * failures in a row the account refuses every sign-in for OPERATOR_LOCKOUT_MINUTES. A code is
  * accepted once: its time step is remembered and a code of that step or an older one is refused.
@@ -59,15 +60,8 @@ export async function signIn(deps: SignInDeps, credentials: SignInCredentials): 
   const now = deps.clock();
   const at = now.toISOString();
   const account = await findOperatorByUsername(deps.db, credentials.username);
-  if (!account) {
-    await deps.hasher.verifyDummy(credentials.password);
-    return { refused: 'CREDENTIALS' };
-  }
-  if (account.disabledAt !== undefined) {
-    await deps.hasher.verify(account.passwordHash, credentials.password);
-    await audit(deps.db, account, at, 'operator.sign_in_failed', 'DISABLED');
-    return { refused: 'CREDENTIALS' };
-  }
+  const until = new Date(now.getTime() + deps.lockout.lockoutMinutes * 60_000).toISOString();
+  if (!account) return signInUnknown(deps, credentials, at, until);
   if (!(await takeSignInAttempt(deps.db, account.id, at, deps.lockout.lockoutAttempts))) {
     await deps.hasher.verifyDummy(credentials.password);
     await audit(deps.db, account, at, 'operator.sign_in_failed', 'LOCKED');
@@ -85,7 +79,6 @@ export async function signIn(deps: SignInDeps, credentials: SignInCredentials): 
     if (accepted) return { signedIn: operatorOf(account) };
   }
   const failure = typeof checked === 'string' ? checked : 'SECOND_FACTOR_REPLAYED';
-  const until = new Date(now.getTime() + deps.lockout.lockoutMinutes * 60_000).toISOString();
   await deps.db.transaction().execute(async (tx) => {
     await audit(tx, account, at, 'operator.sign_in_failed', failure);
     if (await lockIfAtLimit(tx, account.id, deps.lockout.lockoutAttempts, until))
@@ -102,6 +95,25 @@ export async function signIn(deps: SignInDeps, credentials: SignInCredentials): 
   return { refused: failure === 'SECOND_FACTOR_NOT_SET_UP' ? 'SECOND_FACTOR_REQUIRED' : 'CREDENTIALS' };
 }
 
+/**
+ * A username no operator has: the same work and the same answers as an operator's wrong password,
+ * lockout included (counted under the name's hash), so no answer tells which usernames exist. Not
+ * audited: there is no operator to record it against, and the typed name may be a password.
+ */
+async function signInUnknown(
+  deps: SignInDeps,
+  credentials: SignInCredentials,
+  at: string,
+  until: string,
+): Promise<SignInOutcome> {
+  const key = unknownUsernameKey(credentials.username);
+  const taken = await takeUnknownSignInAttempt(deps.db, key, at, deps.lockout.lockoutAttempts);
+  await deps.hasher.verifyDummy(credentials.password);
+  if (!taken) return { refused: 'LOCKED' };
+  await lockUnknownIfAtLimit(deps.db, key, deps.lockout.lockoutAttempts, until);
+  return { refused: 'CREDENTIALS' };
+}
+
 /** The failure, or the accepted TOTP step (none without a second factor). */
 async function checkCredentials(
   deps: SignInDeps,
@@ -109,7 +121,10 @@ async function checkCredentials(
   credentials: SignInCredentials,
   now: Date,
 ): Promise<FailureReason | { step: number | undefined }> {
-  if (!(await deps.hasher.verify(account.passwordHash, credentials.password))) return 'PASSWORD';
+  const passwordRight = await deps.hasher.verify(account.passwordHash, credentials.password);
+  // A disabled operator is refused like a wrong password, after the same work (and counted alike).
+  if (account.disabledAt !== undefined) return 'DISABLED';
+  if (!passwordRight) return 'PASSWORD';
   if (account.secondFactorSealed === undefined)
     return deps.production ? 'SECOND_FACTOR_NOT_SET_UP' : { step: undefined };
   const secret = unsealSecondFactor(deps.keySecret, account.id, account.secondFactorSealed);

@@ -53,10 +53,20 @@ export interface OperatorSessionTable {
   expires_at: string;
 }
 
+/** Failed sign-ins under a username no operator has (operators/unknown-sign-in-repository.ts owns it). */
+export interface OperatorUnknownSignInTable {
+  /** SHA-256 (hex) of the lower-cased username. */
+  key_hash: string;
+  failed_sign_ins: number;
+  locked_until: string | null;
+  updated_at: string;
+}
+
 declare module '../db/database.js' {
   interface Database {
     operator_action: OperatorActionTable;
     operator: OperatorTable;
     operator_session: OperatorSessionTable;
+    operator_unknown_sign_in: OperatorUnknownSignInTable;
   }
 }

@@ -10,6 +10,7 @@ import {
 } from '../../src/operators/accounts.js';
 import { SecondFactorRequired } from '../../src/operators/errors.js';
 import { codeAt } from '../../src/operators/second-factor.js';
+import { purgeOperatorLeftovers } from '../../src/operators/purge.js';
 import { signIn } from '../../src/operators/sign-in.js';
 import { useMigratedTestDatabase } from '../helpers/migrated-database.js';
 import { MINUTE, movableClock, operatorDeps } from './support.js';
@@ -246,5 +247,47 @@ describe('operator sign-in', () => {
     expect(await currentOperator(database.db, operator.id, clock().toISOString())).toEqual(operator);
     const last = (await auditOf(operator.id)).at(-1)!;
     expect([last.action, last.operator_id]).toEqual(['operator.sign_out_everywhere', operator.id]);
+  });
+
+  it('an unknown username, and a disabled operator, answer exactly as a known one: locked after 5 failures too', async () => {
+    const clock = movableClock();
+    const deps = operatorDeps(database.db, clock);
+    const { operator } = await createOperator(deps, {
+      username: 'jack',
+      displayName: 'Jack',
+      role: 'SUPPORT',
+      password: PASSWORD,
+      secondFactor: false,
+    });
+    await createOperator(deps, {
+      username: 'kim',
+      displayName: 'Kim',
+      role: 'SUPPORT',
+      password: PASSWORD,
+      secondFactor: false,
+    });
+    await disableOperator(deps, 'kim');
+    const answers = async (username: string, password: string) => {
+      const seen: unknown[] = [];
+      for (let i = 0; i < 6; i += 1)
+        seen.push(await signIn(deps, { username, password: i < 5 ? `wrong-${i}` : password }));
+      return seen;
+    };
+    const known = await answers('jack', PASSWORD);
+    expect(known).toEqual([...Array<unknown>(5).fill({ refused: 'CREDENTIALS' }), { refused: 'LOCKED' }]);
+    expect(await answers('No.Such.User', PASSWORD)).toEqual(known);
+    expect(await answers('kim', PASSWORD)).toEqual(known);
+    const stored = JSON.stringify(await database.db.selectFrom('operator_unknown_sign_in').selectAll().execute());
+    expect(stored).not.toMatch(/no\.such\.user/i);
+    expect(await signIn(deps, { username: 'no.such.user', password: PASSWORD })).toEqual({ refused: 'LOCKED' });
+
+    clock.at += 15 * MINUTE;
+    expect(await signIn(deps, { username: 'jack', password: PASSWORD })).toEqual({ signedIn: operator });
+    expect(await signIn(deps, { username: 'no.such.user', password: PASSWORD })).toEqual({ refused: 'CREDENTIALS' });
+    // Idle counters of unknown names go after a day (not while locked).
+    expect(await purgeOperatorLeftovers(deps, 100)).toMatchObject({ unknownSignIns: 0 });
+    clock.at += 24 * 60 * MINUTE + 1;
+    expect((await purgeOperatorLeftovers(deps, 100)).unknownSignIns).toBeGreaterThanOrEqual(1);
+    expect(await database.db.selectFrom('operator_unknown_sign_in').selectAll().execute()).toEqual([]);
   });
 });

@@ -38,7 +38,7 @@ const BASE_CSS = [
   '.button{display:inline-block;min-height:2.75rem;padding:.625rem 1.25rem;border:2px solid var(--brand);',
   'border-radius:.375rem;background:var(--brand);color:#fff;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}',
   '.button.secondary{background:#fff;color:var(--brand)}',
-  '.languages{display:flex;gap:1rem;margin:0 0 1rem;padding:0;list-style:none}',
+  '.languages{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin:0 0 1rem;padding:0;list-style:none}',
   'footer{color:#57606a;font-size:.875rem;border-top:1px solid #d0d7de}',
   // Forms (the hosted screening page): one field per line, inputs as wide as the column allows.
   'fieldset{border:1px solid #d0d7de;border-radius:.5rem;margin:0 0 1rem;padding:.75rem 1rem;min-width:0}',
@@ -48,6 +48,10 @@ const BASE_CSS = [
   '.choice input{width:1.25rem;height:1.25rem;margin:.15rem 0 0;flex:none}.choice label{overflow-wrap:anywhere}',
   '.hint{color:#57606a;font-size:.875rem;margin:0 0 .25rem}.error{color:#a40e26;font-weight:600;margin:0 0 .25rem}',
   'input:focus-visible{outline:3px solid var(--brand);outline-offset:2px}',
+  // Tables and selects (the operators' console): a wide table scrolls inside its box, never the page.
+  '.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%}caption{text-align:left;color:#57606a}',
+  'th,td{text-align:left;vertical-align:top;padding:.375rem .5rem;border-bottom:1px solid #d0d7de}',
+  '.field select{min-height:2.75rem;padding:.5rem;font:inherit;border:1px solid #57606a;border-radius:.25rem;max-width:100%}',
 ].join('');
 
 export interface PageInput {
