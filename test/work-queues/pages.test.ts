@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMessage } from '../../src/db/outbox/repository.js';
 import { actionsOnSubject } from '../../src/operators/audit-repository.js';
+import { findOperatorById } from '../../src/operators/repository.js';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { NOW } from '../policy-changes/support.js';
@@ -110,7 +111,9 @@ describe(`work queue pages (${DIALECT})`, () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('webhook_endpoint.enable');
     expect(res.body).toContain('Receiver fixed');
-    expect(res.body).toContain('operator 1');
+    // Who: the operator's name and username (demo data seeds operators), else its id.
+    const one = await findOperatorById(getApp().context.db, 1);
+    expect(res.body).toContain(one ? `${one.displayName} (${one.username})` : 'operator 1');
     const next = /href="\/console\/audit\?after=([^"]+)"/.exec(res.body)?.[1];
     expect(next).toBeDefined();
     const older = await get(`/console/audit?after=${next!}`, 'READ_ONLY');
