@@ -15,6 +15,7 @@ import { registerStatementsCommands } from './statements/cli.js';
 import { registerAuthCommands } from './auth/cli.js';
 import { registerScreeningCommands } from './screening/cli.js';
 import { registerOperatorCommands } from './operators/cli.js';
+import { registerPolicyNotesCommands } from './policy-notes/cli.js';
 
 /** Reads configuration or exits with every problem listed (exit code 2). */
 function configOrExit(): AppConfig {
@@ -124,6 +125,7 @@ registerPolicyChangeCommands(program, configOrExit);
 registerStatementsCommands(program, configOrExit);
 registerScreeningCommands(program, configOrExit);
 registerOperatorCommands(program, { config: configOrExit });
+registerPolicyNotesCommands(program, configOrExit);
 registerOutboxCommands(program.command('documents').description('Policy documents and their e-mails.'), configOrExit);
 
 program.parseAsync().catch((error: unknown) => {

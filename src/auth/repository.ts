@@ -40,11 +40,24 @@ export async function insertPartner(
   return row.id;
 }
 
-export async function findPartnerByCode(db: Executor, code: string): Promise<PartnerRecord | undefined> {
+export function findPartnerByCode(db: Executor, code: string): Promise<PartnerRecord | undefined> {
+  return findPartnerWhere(db, 'code', code);
+}
+
+/** A partner by its id (operators' pages name the partner of a policy). */
+export function findPartnerById(db: Executor, id: number): Promise<PartnerRecord | undefined> {
+  return findPartnerWhere(db, 'id', id);
+}
+
+async function findPartnerWhere(
+  db: Executor,
+  column: 'id' | 'code',
+  value: number | string,
+): Promise<PartnerRecord | undefined> {
   const row = await db
     .selectFrom('partner')
     .select(['id', 'code', 'name', 'status_code', 'is_on_account_purchase_enabled'])
-    .where('code', '=', code)
+    .where(column, '=', value as never)
     .executeTakeFirst();
   return (
     row && {

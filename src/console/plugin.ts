@@ -40,6 +40,8 @@ const PUBLIC_PATHS = new Set(['/console/sign-in']);
 export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, { context, operators, routeTable }) => {
   const settings = context.config.console;
   app.addHook('onRoute', (route) => {
+    // Pages for the insurer's people: never in the partners' OpenAPI document.
+    route.schema = { ...route.schema, hide: true };
     const handlers = [route.preHandler ?? []].flat() as { operatorAction?: OperatorAction }[];
     const action = handlers.find((h) => h.operatorAction !== undefined)?.operatorAction;
     for (const method of [route.method].flat())

@@ -130,6 +130,17 @@ export async function findEvent(db: Executor, eventId: string): Promise<PartnerE
   return row ? eventOf(row) : undefined;
 }
 
+/** Every event of a policy, in the order its changes committed (by the unique policy and sequence). */
+export async function eventsOfPolicy(db: Executor, policyNumber: string): Promise<PartnerEvent[]> {
+  const rows = await db
+    .selectFrom('partner_event')
+    .selectAll()
+    .where('policy_number', '=', policyNumber)
+    .orderBy('policy_sequence')
+    .execute();
+  return rows.map(eventOf);
+}
+
 /** Events by their public ids in one statement (any partner: callers check ownership); missing ids are not in the map. */
 export async function findEvents(db: Executor, eventIds: readonly string[]): Promise<Map<string, PartnerEvent>> {
   if (eventIds.length === 0) return new Map();

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import { amountFormat } from '../kernel/money/currency.js';
 import type { HomeAddress } from './issue-request.js';
+import type { PolicyNoteRecord } from '../policy-notes/model.js';
 import { coverDays } from '../kernel/calendar/dates.js';
 import { localDateOf } from '../kernel/calendar/local-date.js';
 import { endOfDayIn, instantIn, startOfDayIn } from '../kernel/calendar/zones.js';
@@ -13,6 +14,7 @@ import type {
   DependentShortSummary,
   FinancialSummary,
   PolicyDetailLongSummary,
+  PolicyNote,
   PolicyStatus,
   PolicySummary,
   TravelClearSummary,
@@ -206,7 +208,36 @@ export function presentSummary(policy: PolicyRecord): PolicySummary {
   };
 }
 
-export function presentDetail(policy: PolicyRecord, detail: DetailRecord): PolicyDetailLongSummary {
+/** A note and its reason; local times in the policy's zone, like every `...LocalDateTime` of the policy. */
+function noteOf(note: PolicyNoteRecord, zone: string): Static<typeof PolicyNote> {
+  const created = instantIn(note.createdAt, zone);
+  const loaded = instantIn(note.reason.etlAt, zone);
+  return {
+    policyNoteId: note.id,
+    policyDetailId: note.policyDetailId,
+    noteText: note.text,
+    userId: note.userId,
+    createdAt: created.at,
+    createdLocalDateTime: created.localDateTime,
+    policyNoteReasonId: note.reason.id,
+    policyNoteReason: {
+      policyNoteReasonId: note.reason.id,
+      reasonText: note.reason.text,
+      isActive: note.reason.isActive,
+      etlAt: loaded.at,
+      etlLocalDateTime: loaded.localDateTime,
+      displayOrder: note.reason.displayOrder,
+      isDefault: note.reason.isDefault,
+    },
+  };
+}
+
+/** One transaction; `notes` are the policy's (oldest first), this transaction's are kept. */
+export function presentDetail(
+  policy: PolicyRecord,
+  detail: DetailRecord,
+  notes: readonly PolicyNoteRecord[] = [],
+): PolicyDetailLongSummary {
   const { major, display } = moneyOf(policy);
   const zone = policy.presentationTimeZoneCode;
   const created = instantIn(detail.audit.createdAt, zone);
@@ -251,7 +282,7 @@ export function presentDetail(policy: PolicyRecord, detail: DetailRecord): Polic
         adventureActivities: [...detail.adventure.activities],
       },
     },
-    // No note has been written at issuance; notes arrive with policy servicing.
-    notes: [],
+    // Operators write notes (policy-notes/service.ts); none at issuance.
+    notes: notes.filter((n) => n.policyDetailId === detail.id).map((n) => noteOf(n, zone)),
   };
 }

@@ -102,7 +102,21 @@ export const PolicyNoteReason = Type.Object(
     displayOrder: opt(Type.Integer()),
     isDefault: opt(Type.Boolean()),
   },
-  { title: 'PolicyNoteReason', description: 'Why a note was written.' },
+  {
+    title: 'PolicyNoteReason',
+    description: 'Why a note was written, from the insurer’s list of reasons.',
+    examples: [
+      {
+        policyNoteReasonId: 1,
+        reasonText: 'Customer contact',
+        isActive: true,
+        etlAt: '2026-12-05T13:00:00.000Z',
+        etlLocalDateTime: '2026-12-06T00:00:00.000',
+        displayOrder: 10,
+        isDefault: true,
+      },
+    ],
+  },
 );
 
 export const PolicyNote = Type.Object(
@@ -116,7 +130,31 @@ export const PolicyNote = Type.Object(
     policyNoteReasonId: opt(long()),
     policyNoteReason: opt(PolicyNoteReason),
   },
-  { title: 'PolicyNote', description: 'A note on a policy transaction.' },
+  {
+    title: 'PolicyNote',
+    description:
+      'A note on a policy transaction, written by one of the insurer’s operators (never by a partner); `userId` is the operator’s id.',
+    examples: [
+      {
+        policyNoteId: 7,
+        policyDetailId: 42,
+        noteText: 'Customer called to confirm the travel dates; no change needed.',
+        userId: 3,
+        createdAt: '2026-12-08T03:15:00.000Z',
+        createdLocalDateTime: '2026-12-08T14:15:00.000',
+        policyNoteReasonId: 1,
+        policyNoteReason: {
+          policyNoteReasonId: 1,
+          reasonText: 'Customer contact',
+          isActive: true,
+          etlAt: '2026-12-05T13:00:00.000Z',
+          etlLocalDateTime: '2026-12-06T00:00:00.000',
+          displayOrder: 10,
+          isDefault: true,
+        },
+      },
+    ],
+  },
 );
 
 export const PolicyDetailLongSummary = Type.Object(
@@ -145,7 +183,11 @@ export const PolicyDetailLongSummary = Type.Object(
     address: opt(Address),
     financialSummary: opt(FinancialSummary),
     policyCombinedOptionLongSummary: opt(PolicyCombinedOptionLongSummary),
-    notes: opt(Type.Array(PolicyNote)),
+    notes: opt(
+      Type.Array(PolicyNote, {
+        description: 'Notes the insurer’s operators wrote on this transaction, oldest first; empty when none.',
+      }),
+    ),
   },
   {
     title: 'PolicyDetailLongSummary',

@@ -18,6 +18,7 @@ import {
 } from './policy-number.js';
 import { presentDetail, presentSummary } from './present.js';
 import { findPolicy } from './repository.js';
+import { notesOfPolicy } from '../policy-notes/repository.js';
 import type { PolicyLookup } from './repository-read.js';
 import type { PolicyDetailLongSummary, PolicySummary } from './schemas.js';
 
@@ -106,5 +107,6 @@ export async function getPolicySummary(db: Executor, lookup: PolicyLookup): Prom
 export async function getPolicyDetails(db: Executor, lookup: PolicyLookup): Promise<PolicyDetailLongSummary[]> {
   const policy = await findPolicy(db, lookup);
   if (!policy) throw new PolicyNotFound(lookup.policyNumber);
-  return policy.details.map((detail) => presentDetail(policy, detail));
+  const notes = await notesOfPolicy(db, policy.id);
+  return policy.details.map((detail) => presentDetail(policy, detail, notes));
 }

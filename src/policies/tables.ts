@@ -46,6 +46,8 @@ export interface PolicyHeaderTable {
   excess_minor: number;
   external_memberships_json: string;
   policy_document_access_guid: string;
+  /** The partner's booking reference given with the quote (operators search by it); null when none. */
+  booking_reference: string | null;
   created_at: string;
   created_by_user_id: number;
   updated_at: string;

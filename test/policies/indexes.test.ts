@@ -2,6 +2,7 @@ import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { findPolicy } from '../../src/policies/repository.js';
+import { queryPlanOf } from '../helpers/query-plan.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 import { issue, issueRequest, PARTNER_IDS } from './fixtures.js';
 
@@ -38,21 +39,7 @@ describe(`policy reads use indexes (${DIALECT})`, () => {
     expect(queries).toHaveLength(1);
 
     for (const query of queries) {
-      const plan = await database.db.connection().execute(async (connection) => {
-        if (DIALECT === 'postgres') {
-          // With sequential scans priced out, a table without a usable index still shows one.
-          await connection.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
-          const { rows } = await connection.executeQuery<{ 'QUERY PLAN': string }>(
-            CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
-          );
-          await connection.executeQuery(CompiledQuery.raw('reset enable_seqscan'));
-          return rows.map((r) => r['QUERY PLAN']).join('\n');
-        }
-        const { rows } = await connection.executeQuery<{ detail: string }>(
-          CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
-        );
-        return rows.map((r) => r.detail).join('\n');
-      });
+      const plan = await queryPlanOf(database.db, query);
       if (DIALECT === 'postgres') {
         // Every index scan must look rows up by a condition, not walk a whole index in order.
         const scans = plan.match(/(Index Scan|Index Only Scan|Bitmap Index Scan) (using|on)/g) ?? [];

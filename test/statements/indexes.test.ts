@@ -8,6 +8,7 @@ import {
   transactionsCommittedBetween,
 } from '../../src/policies/repository-statement.js';
 import { paymentsReceivedBefore, paymentsReceivedBetween } from '../../src/statements/repository.js';
+import { queryPlanOf } from '../helpers/query-plan.js';
 import { createTestDatabase, DIALECT, type TestDatabase } from '../helpers/database.js';
 import { issue, issueRequest, PARTNER_IDS } from '../policies/fixtures.js';
 
@@ -23,22 +24,7 @@ describe(`statement reads use indexes (${DIALECT})`, () => {
     await database.destroy();
   });
 
-  async function planOf(query: CompiledQuery): Promise<string> {
-    return database.db.connection().execute(async (connection) => {
-      if (DIALECT === 'postgres') {
-        await connection.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
-        const { rows } = await connection.executeQuery<{ 'QUERY PLAN': string }>(
-          CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
-        );
-        await connection.executeQuery(CompiledQuery.raw('reset enable_seqscan'));
-        return rows.map((r) => r['QUERY PLAN']).join('\n');
-      }
-      const { rows } = await connection.executeQuery<{ detail: string }>(
-        CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
-      );
-      return rows.map((r) => r.detail).join('\n');
-    });
-  }
+  const planOf = (query: CompiledQuery) => queryPlanOf(database.db, query);
 
   it('for the month, the balance brought forward, the months and the payments', async () => {
     const nodes: RootOperationNode[] = [];

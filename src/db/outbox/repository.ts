@@ -217,6 +217,18 @@ export async function messageStates(db: Executor, keys: readonly string[]): Prom
   return new Map(rows.map((row) => [row.message_key, row.state as OutboxState]));
 }
 
+/** The messages with these keys, oldest first (absent keys are left out); by the unique key's index. */
+export async function messagesByKeys(db: Executor, keys: readonly string[]): Promise<OutboxMessage[]> {
+  if (keys.length === 0) return [];
+  const rows = await db
+    .selectFrom('outbox_message')
+    .selectAll()
+    .where('message_key', 'in', [...keys])
+    .orderBy('id')
+    .execute();
+  return rows.map(messageOf);
+}
+
 /** One message by key (tests and operators). */
 export async function findMessage(db: Executor, key: string): Promise<OutboxMessage | undefined> {
   const row = await db.selectFrom('outbox_message').selectAll().where('message_key', '=', key).executeTakeFirst();
