@@ -1,12 +1,15 @@
 import { disableUser, enableUser, type StandingChange } from '../auth/user-standing.js';
 import type { Clock } from '../context.js';
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import { findMessage, retryMessage } from '../db/outbox/repository.js';
 import { reenableEndpoint, type EndpointReenabled } from '../events/webhooks/reenable.js';
 import { recordOperatorAction } from '../operators/audit-repository.js';
 import { NO_OPERATOR } from '../operators/audit.js';
 import { may, type Operator, type OperatorAction } from '../operators/model.js';
 import { resolveAttention, type ResolvedChange } from '../policy-changes/attention.js';
+import type { NoteReason } from '../policy-notes/model.js';
+import { findReasonByText, listReasons } from '../policy-notes/repository.js';
+import { addPolicyNote } from '../policy-notes/service.js';
 import { ChangeNotInAttention, DeliveryNotFailed, OperatorNotAllowed } from './errors.js';
 import { checkedReason } from './reasons.js';
 
@@ -27,6 +30,9 @@ export interface WorkDeps {
  * NO_OPERATOR, the reason optional).
  */
 export type Actor = Operator | 'COMMAND_LINE';
+
+/** The note reason a resolved change's policy note carries (the notes' reference list). */
+export const RESOLUTION_NOTE_REASON = 'Payment correction';
 
 function allowed(actor: Actor, action: OperatorAction): void {
   if (actor !== 'COMMAND_LINE' && !may(actor, action)) throw new OperatorNotAllowed(action);
@@ -68,8 +74,25 @@ export async function resolveChange(
       ...(reason === undefined ? {} : { reason }),
       at,
     });
+    // The policy's own record says it too, on the transaction the change wrote (else its latest):
+    // a note the partner reads in the transaction's `notes`. The command line writes none (no operator).
+    const noteReason = operator === 'COMMAND_LINE' ? undefined : await resolutionNoteReason(tx);
+    if (operator !== 'COMMAND_LINE' && noteReason && reason !== undefined)
+      await addPolicyNote({ db: tx, clock: () => new Date(at) }, operator, {
+        policyNumber: before.policyNumber,
+        ...(before.bookedSequence === undefined ? {} : { sequenceNumber: before.bookedSequence }),
+        reasonId: noteReason.id,
+        text: `The ${before.kind === 'CANCELLATION' ? 'cancellation' : 'amendment'} left for an operator was settled: ${reason}`,
+      });
     return resolved;
   });
+}
+
+/** The note reason of a resolution: "Payment correction" while active, else the default reason, else none. */
+async function resolutionNoteReason(db: Executor): Promise<NoteReason | undefined> {
+  const chosen = await findReasonByText(db, RESOLUTION_NOTE_REASON);
+  if (chosen?.isActive) return chosen;
+  return (await listReasons(db)).find((r) => r.isDefault && r.isActive);
 }
 
 /** Makes a FAILED e-mail or webhook delivery due again with every attempt (as `documents retry`). */

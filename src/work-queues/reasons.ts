@@ -17,7 +17,8 @@ export function checkedReason(text: string | undefined, required: boolean): stri
   if (reason.length > MAX_REASON_LENGTH)
     throw new ReasonRefused(`A reason has at most ${MAX_REASON_LENGTH} characters.`);
   // eslint-disable-next-line no-control-regex -- control characters are what this refuses
-  if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/.test(reason)) throw new ReasonRefused('A reason is plain text.');
+  if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(reason))
+    throw new ReasonRefused('A reason is plain text.');
   if (containsCardNumber(reason)) throw new ReasonRefused('A reason never holds a card number.');
   return reason;
 }

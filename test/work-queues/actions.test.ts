@@ -27,7 +27,7 @@ import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import { partnerLogin, postToken } from '../auth/support.js';
 import { testPassword } from '../helpers/auth.js';
-import { call, NOW } from '../policy-changes/support.js';
+import { call, details, NOW } from '../policy-changes/support.js';
 import { registerEndpoint, webhooksPath } from '../webhooks/support.js';
 import { attentionChange, failedEmail, goneEndpoint, OPERATORS, partnerUser } from './support.js';
 import { bearerFor } from '../helpers/auth.js';
@@ -79,6 +79,12 @@ describe(`work queues' actions (${DIALECT})`, () => {
     });
     expect(['Refunded the rest by bank transfer', 'Refunded by hand']).toContain(audit[0]!.reason);
     expect((await attentionPage(t.context.db, { limit: 25 })).items.map((c) => c.id)).not.toContain(id);
+    // The policy's record says it too: a note (reason "Payment correction") the partner reads in /details.
+    const policy = await details(t, policyNumber);
+    const notes = (policy as unknown as { notes?: { noteText?: string }[] }[]).flatMap((d) => d.notes ?? []);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]?.noteText).toContain(audit[0]!.reason!);
+    expect(JSON.stringify(notes[0])).toContain('Payment correction');
   });
 
   it('pages the queue by keyset, oldest first', async () => {
