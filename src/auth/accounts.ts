@@ -2,8 +2,10 @@ import { isBrandCode } from '../kernel/brands.js';
 import type { AppContext } from '../context.js';
 import { Conflict, InvalidInput, NotFound } from '../kernel/errors.js';
 import { PasswordHasher } from './passwords.js';
+import { findUserIdByLogin, revokeUserRefreshTokens } from './repository-users.js';
+import { setPartnerUserActive } from '../work-queues/actions.js';
+import { PartnerUserUnchanged } from './user-standing.js';
 import {
-  deactivateUser,
   findPartnerByCode,
   findUserByLogin,
   insertPartner,
@@ -120,9 +122,34 @@ export function userExists(context: AppContext, login: string): Promise<boolean>
   return findUserByLogin(context.db, login).then((u) => u !== undefined);
 }
 
-/** Deactivates a user and revokes the user's refresh tokens; access tokens stop at the guard. */
-export async function deactivate(context: AppContext, login: string): Promise<number> {
-  const id = await context.db.transaction().execute((tx) => deactivateUser(tx, login, context.clock().toISOString()));
+async function userIdOf(context: AppContext, login: string): Promise<number> {
+  const id = await findUserIdByLogin(context.db, login);
   if (id === undefined) throw new NotFound('UNKNOWN_USER', `No user has the login '${login}'.`, { property: 'login' });
+  return id;
+}
+
+/**
+ * Deactivates a user and revokes the user's refresh tokens; access tokens stop at the guard
+ * (user-standing.ts). Recorded in the operators' audit trail as the command line. A user
+ * deactivated already stays so (its tokens revoked again, if any; nothing to record).
+ */
+export async function deactivate(context: AppContext, login: string, reason?: string): Promise<number> {
+  const id = await userIdOf(context, login);
+  try {
+    await setPartnerUserActive(context, 'COMMAND_LINE', id, false, reason);
+  } catch (error) {
+    if (!(error instanceof PartnerUserUnchanged)) throw error;
+    await revokeUserRefreshTokens(context.db, id, context.clock().toISOString());
+  }
+  return id;
+}
+
+/**
+ * Re-enables a deactivated user: tokens may be asked for again; no earlier session comes back
+ * (user-standing.ts). Recorded in the operators' audit trail as the command line.
+ */
+export async function reactivate(context: AppContext, login: string, reason?: string): Promise<number> {
+  const id = await userIdOf(context, login);
+  await setPartnerUserActive(context, 'COMMAND_LINE', id, true, reason);
   return id;
 }

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import { connectDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createPartner, createUser, deactivate, switchOnAccountPurchase } from './accounts.js';
+import { createPartner, createUser, deactivate, reactivate, switchOnAccountPurchase } from './accounts.js';
 import { rotateSigningKey } from './keys.js';
 import { addPartnerBrandCode, partnerBrandCodes, removePartnerBrandCode } from './brand-codes.js';
 
@@ -157,9 +157,21 @@ export function registerAuthCommands(program: Command, options: AuthCliOptions):
     .command('deactivate')
     .description('Deactivate a user: no new tokens, refresh tokens revoked, access tokens refused by the guard.')
     .requiredOption('--login <login>', 'the login')
-    .action(async (o: { login: string }) => {
-      const id = await withContext(options, (c) => deactivate(c, o.login));
+    .option('--reason <text>', "why, as the operators' audit trail keeps it")
+    .action(async (o: { login: string; reason?: string }) => {
+      const id = await withContext(options, (c) => deactivate(c, o.login, o.reason));
       out(`Deactivated user ${o.login} (id ${id}).`);
+    });
+  user
+    .command('reactivate')
+    .description(
+      'Re-enable a deactivated user: the user may get tokens again with the same password; sessions revoked on deactivation stay revoked.',
+    )
+    .requiredOption('--login <login>', 'the login')
+    .option('--reason <text>', "why, as the operators' audit trail keeps it")
+    .action(async (o: { login: string; reason?: string }) => {
+      const id = await withContext(options, (c) => reactivate(c, o.login, o.reason));
+      out(`Reactivated user ${o.login} (id ${id}).`);
     });
 
   program

@@ -175,24 +175,6 @@ export async function findUserPartner(
     .executeTakeFirst();
 }
 
-/** Deactivates the login and revokes its refresh tokens; the user id, or undefined for no such login. */
-export async function deactivateUser(db: Executor, login: string, now: string): Promise<number | undefined> {
-  const row = await db
-    .updateTable('app_user')
-    .set({ is_active: 0, deactivated_at: now })
-    .where('login_key', '=', login.toLowerCase())
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) return undefined;
-  await db
-    .updateTable('refresh_token')
-    .set({ revoked_at: now })
-    .where('user_id', '=', row.id)
-    .where('revoked_at', 'is', null)
-    .execute();
-  return row.id;
-}
-
 export async function countDemoUsers(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('app_user')

@@ -3,12 +3,14 @@ import { loadConfig, type AppConfig } from '../config/config.js';
 import { connectDatabase } from '../db/connect.js';
 import type { Db } from '../db/database.js';
 import { failureName } from '../db/refused-values.js';
+import { DomainError } from '../kernel/errors.js';
+import type { After } from '../kernel/keyset.js';
 import { paymentGatewaysFor } from '../payments/gateways.js';
 import { changeDepsFor } from './deps.js';
-import { refundProgress } from './ledger.js';
 import { recoverPolicyChanges } from './recovery.js';
-import { findChangeById, moveChange } from './repository.js';
-import { changesNeedingAttention } from './repository-payments.js';
+import { resolveChange } from '../work-queues/actions.js';
+import { ChangeNotInAttention } from '../work-queues/errors.js';
+import { attentionQueue } from './attention.js';
 
 /** Operator commands of amendments and cancellations (README, "Operator commands"). */
 export function registerPolicyChangeCommands(program: Command, config: () => AppConfig = loadConfig): void {
@@ -48,27 +50,33 @@ export function registerPolicyChangeCommands(program: Command, config: () => App
         process.stdout.write(
           'id\tpolicy\tkind\tamount_minor\trefunded_minor\toutstanding_minor\trefunded_to\tbooked_sequence\treason\tupdated_at\n',
         );
-        for (const c of await changesNeedingAttention(db)) {
-          const { paid, refundedMinor, outstandingMinor } = refundProgress(c);
-          const to = paid.map((line) => `${line.paymentId}:${line.amountMinor}`).join(',');
-          process.stdout.write(
-            `${c.id}\t${c.policyNumber}\t${c.kind}\t${c.amountMinor}\t${refundedMinor}\t${outstandingMinor}\t${to}\t${c.sequenceNumber ?? ''}\t${c.declineReason ?? ''}\t${c.updatedAt}\n`,
-          );
-        }
+        let after: After | undefined;
+        do {
+          const page = await attentionQueue(db, { limit: 500, ...(after ? { after } : {}) });
+          for (const c of page.items) {
+            const to = c.refundedTo.map((line) => `${line.paymentId}:${line.amountMinor}`).join(',');
+            process.stdout.write(
+              `${c.id}\t${c.policyNumber}\t${c.kind}\t${c.amountMinor}\t${c.refundedMinor}\t${c.outstandingMinor}\t${to}\t${c.bookedSequence ?? ''}\t${c.reason ?? ''}\t${c.since}\n`,
+            );
+          }
+          after = page.next;
+        } while (after);
       }),
     );
   changes
     .command('resolve <id>')
     .description(
-      'Mark an ATTENTION change as settled outside the API (the money put right by hand): it becomes RESOLVED and the policy may be changed again.',
+      "Mark an ATTENTION change as settled outside the API (the money put right by hand): it becomes RESOLVED and the policy may be changed again. Recorded in the operators' audit trail (as the command line).",
     )
-    .action((id: string) =>
+    .option('--reason <text>', 'why, as the audit trail keeps it (the console requires one)')
+    .action((id: string, options: { reason?: string }) =>
       run('resolve', async (db) => {
-        const change = await findChangeById(db, id);
-        const resolved =
-          change && (await moveChange(db, change, ['ATTENTION'], 'RESOLVED', {}, new Date().toISOString()));
-        if (!resolved) {
-          process.stderr.write(`no change ${id} needs attention\n`);
+        try {
+          await resolveChange({ db, clock: () => new Date() }, 'COMMAND_LINE', id, options.reason);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          const text = error instanceof ChangeNotInAttention ? `no change ${id} needs attention` : error.message;
+          process.stderr.write(`${text}\n`);
           process.exitCode = 1;
           return;
         }

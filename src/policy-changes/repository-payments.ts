@@ -1,4 +1,5 @@
 import type { Executor } from '../db/database.js';
+import type { After } from '../kernel/keyset.js';
 import type { PolicyChange } from './model.js';
 import { changeOfRow } from './repository.js';
 
@@ -31,13 +32,34 @@ export async function refundingChangesOf(db: Executor, policyNumber: string): Pr
   return rows.map(changeOfRow);
 }
 
-/** Changes an operator must settle (a refund stopped part-way, a capture refused), oldest first. */
-export async function changesNeedingAttention(db: Executor): Promise<PolicyChange[]> {
-  const rows = await db
-    .selectFrom('policy_change')
-    .selectAll()
-    .where('state', '=', 'ATTENTION')
-    .orderBy('id')
-    .execute();
+/**
+ * Changes an operator must settle (a refund stopped part-way, a capture refused), longest waiting
+ * first: by the time they stopped (`updated_at`, which nothing moves while in ATTENTION), then id;
+ * a page of `limit` after `after` (the `policy_change_state_idx` range).
+ */
+export async function changesNeedingAttention(
+  db: Executor,
+  page: { readonly limit: number; readonly after?: After },
+): Promise<PolicyChange[]> {
+  const { after } = page;
+  let query = db.selectFrom('policy_change').selectAll().where('state', '=', 'ATTENTION');
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('updated_at', '>', after.at),
+        eb.and([eb('updated_at', '=', after.at), eb('public_id', '>', after.id)]),
+      ]),
+    );
+  const rows = await query.orderBy('updated_at').orderBy('public_id').limit(page.limit).execute();
   return rows.map(changeOfRow);
+}
+
+/** How many changes are in ATTENTION. */
+export async function countChangesNeedingAttention(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('policy_change')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('state', '=', 'ATTENTION')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -5,6 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerAuthCommands } from '../../src/auth/cli.js';
+import { actionsOnSubject } from '../../src/operators/audit-repository.js';
 import { useTestApp } from '../helpers/app.js';
 import { FAST_AUTH_ENV, partnerLogin, postToken } from './support.js';
 
@@ -115,6 +116,49 @@ describe('operator commands', () => {
     expect(await run(['user', 'deactivate', '--login', 'TEMP@acme.test'])).toMatch(/^Deactivated user TEMP@acme.test/);
     expect((await postToken(getApp().app, partnerLogin('temp@acme.test', 'temporary-password'))).statusCode).toBe(401);
     await expect(run(['user', 'deactivate', '--login', 'ghost@acme.test'])).rejects.toThrow(/No user/);
+  });
+
+  it('user reactivate lets a deactivated user get tokens again; the sessions revoked on deactivation stay revoked', async () => {
+    const t = getApp();
+    await run(
+      ['user', 'create', '--partner', 'ACME', '--login', 'back@acme.test', '--brand', 'brandau'],
+      'back-password-123',
+    );
+    const login = partnerLogin('back@acme.test', 'back-password-123');
+    const first = (await postToken(t.app, login)).json<{ access_token: string; refresh_token: string }>();
+    expect(await run(['user', 'deactivate', '--login', 'back@acme.test', '--reason', 'left'])).toMatch(
+      /^Deactivated user/,
+    );
+    expect(await run(['user', 'deactivate', '--login', 'back@acme.test'])).toMatch(/^Deactivated user/);
+    expect(await run(['user', 'reactivate', '--login', 'BACK@acme.test'])).toMatch(/^Reactivated user BACK@acme.test/);
+    await expect(run(['user', 'reactivate', '--login', 'back@acme.test'])).rejects.toThrow(/enabled already/);
+    await expect(run(['user', 'reactivate', '--login', 'ghost@acme.test'])).rejects.toThrow(/No user/);
+    expect((await postToken(t.app, login)).statusCode).toBe(200);
+    // Recorded as the command line (NO_OPERATOR); the second deactivation changed nothing.
+    const userId = (
+      await t.context.db
+        .selectFrom('app_user')
+        .select('id')
+        .where('login_key', '=', 'back@acme.test')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const audit = await actionsOnSubject(t.context.db, 'partner_user', String(userId));
+    expect(audit.map((e) => [e.operatorId, e.action, e.reason])).toEqual([
+      [0, 'partner_user.disable', 'left'],
+      [0, 'partner_user.enable', undefined],
+    ]);
+    const refreshed = await postToken(t.app, {
+      grant_type: 'refresh_token',
+      client_id: 'API',
+      refresh_token: first.refresh_token,
+    });
+    expect(refreshed.statusCode).toBe(401);
+    const old = await t.app.inject({
+      method: 'GET',
+      url: '/partners/v1/brandau/webhooks',
+      headers: { authorization: `Bearer ${first.access_token}` },
+    });
+    expect(old.statusCode).toBe(401);
   });
 
   it('keys rotate adds a new active key and retires the old one', async () => {

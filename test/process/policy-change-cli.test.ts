@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { actionsOnSubject } from '../../src/operators/audit-repository.js';
 import { useTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
 import {
@@ -63,7 +64,10 @@ describe(`policy-changes operator commands (${DIALECT})`, () => {
       expect(listed.code).toBe(0);
       expect(listed.stdout).toContain(first.id!);
       expect(listed.stdout).toContain('REFUND_DECLINED');
-      expect((await cli(['resolve', first.id!])).code).toBe(0);
+      expect((await cli(['resolve', first.id!, '--reason', 'Refunded by bank transfer'])).code).toBe(0);
+      expect(await actionsOnSubject(t.context.db, 'policy_change', first.id!)).toMatchObject([
+        { operatorId: 0, action: 'change.resolve', after: { state: 'RESOLVED' }, reason: 'Refunded by bank transfer' },
+      ]);
       expect((await cli(['resolve', first.id!])).code).toBe(1); // nothing left to resolve
       const again = await confirm(t, policyNumber, 'amendments', second.id!, { key: 'cli-free' });
       expect(again.statusCode, again.body).toBe(200);

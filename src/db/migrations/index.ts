@@ -32,6 +32,7 @@ import * as m20261205_1100 from './20261205_1100_referrals.js';
 import * as m20261205_1200 from './20261205_1200_operators.js';
 import * as m20261205_1210 from './20261205_1210_operator_unknown_sign_ins.js';
 import * as m20261205_1300 from './20261205_1300_policy_notes.js';
+import * as m20261205_1400 from './20261205_1400_work_queues.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_1200_operators': m20261205_1200,
   '20261205_1210_operator_unknown_sign_ins': m20261205_1210,
   '20261205_1300_policy_notes': m20261205_1300,
+  '20261205_1400_work_queues': m20261205_1400,
 };

@@ -1,5 +1,6 @@
 import type { OnConflictBuilder, QueryCreator } from 'kysely';
 import type { PlanStep } from '../commit-plan.js';
+import type { After } from '../../kernel/keyset.js';
 import type { Database, Executor } from '../database.js';
 import { reusableInsert } from '../reusable-query.js';
 import type { OutboxMessageRow } from './tables.js';
@@ -146,29 +147,60 @@ export async function enqueue(tx: Executor, message: NewOutboxMessage): Promise<
   await enqueueStatement(tx, message).execute();
 }
 
-/** FAILED messages, oldest first (operators: `documents failed`). */
-export async function failedMessages(db: Executor, limit: number): Promise<OutboxMessage[]> {
-  const rows = await db
-    .selectFrom('outbox_message')
-    .selectAll()
-    .where('state', '=', 'FAILED')
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+/**
+ * FAILED messages, oldest first (by creation, then key), `limit` after `after` (operators:
+ * `documents failed`, the console's deliveries queue); only the kinds given, if any.
+ */
+export async function failedMessages(
+  db: Executor,
+  limit: number,
+  options: { readonly after?: After; readonly kinds?: readonly string[] } = {},
+): Promise<OutboxMessage[]> {
+  const { after, kinds } = options;
+  let query = db.selectFrom('outbox_message').selectAll().where('state', '=', 'FAILED');
+  if (kinds) query = query.where('kind', 'in', [...kinds]);
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '>', after.at),
+        eb.and([eb('created_at', '=', after.at), eb('message_key', '>', after.id)]),
+      ]),
+    );
+  const rows = await query.orderBy('created_at').orderBy('message_key').limit(limit).execute();
   return rows.map(messageOf);
+}
+
+/** How many messages are FAILED (by the state's index). */
+export async function countFailedMessages(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('outbox_message')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('state', '=', 'FAILED')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /**
  * Makes a message not yet sent due now with every attempt again (operators: `documents retry`).
- * False when no such key, or it was sent already. A live lease is kept (its worker is sending it).
+ * False when no such key, or it was sent already, or not in one of `from` (the console retries
+ * FAILED ones only, so a second operator's retry of the same message is refused). A live lease is
+ * kept (its worker is sending it).
  */
-export async function retryMessage(db: Executor, key: string, at: string): Promise<boolean> {
+export async function retryMessage(
+  db: Executor,
+  key: string,
+  at: string,
+  from: readonly OutboxState[] = ['PENDING', 'FAILED'],
+): Promise<boolean> {
   const result = await db
     .updateTable('outbox_message')
     .set({ state: 'PENDING', attempts: 0, next_attempt_at: at, updated_at: at })
     .where('message_key', '=', key)
-    .where('state', 'in', ['PENDING', 'FAILED'])
+    .where(
+      'state',
+      'in',
+      from.filter((state) => state !== 'SENT'),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

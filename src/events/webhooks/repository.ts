@@ -4,7 +4,7 @@ import type { DisabledReason, EndpointScope, SealedSecrets, WebhookEndpoint } fr
 import type { WebhookEndpointRow } from './tables.js';
 
 /** Every column but the secrets: what reads of an endpoint answer. */
-const PUBLIC_COLUMNS = [
+export const PUBLIC_COLUMNS = [
   'public_id',
   'partner_id',
   'brand_code',
@@ -20,7 +20,7 @@ const PUBLIC_COLUMNS = [
   'updated_at',
   'deleted_at',
 ] as const;
-type PublicRow = Pick<WebhookEndpointRow, (typeof PUBLIC_COLUMNS)[number]>;
+export type PublicRow = Pick<WebhookEndpointRow, (typeof PUBLIC_COLUMNS)[number]>;
 
 export interface NewEndpoint extends EndpointScope {
   readonly publicId: string;
@@ -256,7 +256,7 @@ export async function enabledEndpoints(db: Executor, scope: EndpointScope): Prom
   return rows.map(endpointOf);
 }
 
-function endpointOf(row: PublicRow): WebhookEndpoint {
+export function endpointOf(row: PublicRow): WebhookEndpoint {
   return {
     id: row.public_id,
     partnerId: row.partner_id,
