@@ -31,38 +31,40 @@ const link = (query: SearchQuery, after: number) => {
 
 function resultsOf(query: SearchQuery, page: PolicySearchPage): Html {
   if (page.hits.length === 0) return html`<p role="status">No policy matches.</p>`;
-  return html`<table>
-      <caption>
-        Policies found, newest first
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Policy number</th>
-          <th scope="col">Primary traveller</th>
-          <th scope="col">Partner</th>
-          <th scope="col">Brand</th>
-          <th scope="col">Booking reference</th>
-          <th scope="col">Status</th>
-          <th scope="col">Issued (UTC)</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${page.hits.map(
-          (hit) =>
-            html`<tr>
-              <th scope="row">
-                <a href="/console/policies/${encodeURIComponent(hit.policyNumber)}">${hit.policyNumber}</a>
-              </th>
-              <td>${hit.primaryTraveller}</td>
-              <td>${hit.partnerCode}</td>
-              <td>${hit.brandCode}</td>
-              <td>${hit.bookingReference ?? '—'}</td>
-              <td>${hit.status}</td>
-              <td>${localTime(hit.issuedAt, 'UTC')}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+  return html`<div class="scroll" tabindex="0">
+      <table>
+        <caption>
+          Policies found, newest first
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Policy number</th>
+            <th scope="col">Primary traveller</th>
+            <th scope="col">Partner</th>
+            <th scope="col">Brand</th>
+            <th scope="col">Booking reference</th>
+            <th scope="col">Status</th>
+            <th scope="col">Issued (UTC)</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${page.hits.map(
+            (hit) =>
+              html`<tr>
+                <th scope="row">
+                  <a href="/console/policies/${encodeURIComponent(hit.policyNumber)}">${hit.policyNumber}</a>
+                </th>
+                <td>${hit.primaryTraveller}</td>
+                <td>${hit.partnerCode}</td>
+                <td>${hit.brandCode}</td>
+                <td>${hit.bookingReference ?? '—'}</td>
+                <td>${hit.status}</td>
+                <td>${localTime(hit.issuedAt, 'UTC')}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
     ${page.next === undefined ? '' : html`<p><a href="${link(query, page.next)}" rel="next">Next page</a></p>`}`;
 }
 

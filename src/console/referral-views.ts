@@ -70,7 +70,7 @@ export function queueView(
             No referral
             waits${query.brand || query.reason || query.olderThanHours !== undefined ? ' with these filters' : ''}.
           </p>`
-        : html`<div class="scroll">
+        : html`<div class="scroll" tabindex="0">
             <table>
               <caption>
                 Oldest first
