@@ -32,7 +32,12 @@ function on(store: OperatorSessionStore) {
 }
 
 const sessionOf = (operatorId: number | undefined, expiresAt: number) => ({
-  cookie: { originalMaxAge: expiresAt - NOW, expires: new Date(expiresAt).toISOString(), httpOnly: true, path: '/console' },
+  cookie: {
+    originalMaxAge: expiresAt - NOW,
+    expires: new Date(expiresAt).toISOString(),
+    httpOnly: true,
+    path: '/console',
+  },
   ...(operatorId === undefined ? {} : { operatorId, signedInAt: new Date(NOW).toISOString() }),
   _csrf: 'csrf-secret',
 });
