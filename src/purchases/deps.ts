@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { catalogueOf } from '../catalogue/service.js';
 import type { AppContext } from '../context.js';
 import type { PaymentGateways } from '../payments/gateway.js';
-import type { PurchaseDeps, PurchaseReferrals } from './service.js';
+import type { PurchaseDeps, PurchaseReferrals } from './ports.js';
 import { screeningsFor } from '../quotes/live-ports.js';
 import { referralForPurchase } from '../referrals/service.js';
 

@@ -3,7 +3,7 @@ import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../kernel/brands.js';
 import type { BrandCatalogue } from '../catalogue/model.js';
 import { partnerGroupsOf } from '../catalogue/responses.js';
-import type { CatalogueReader, CatalogueSnapshot } from '../catalogue/reader.js';
+import type { CatalogueSnapshot } from '../catalogue/reader.js';
 import { dateIn } from '../kernel/calendar/zones.js';
 import { brandOf, brandTimeZone, versionInForce } from '../catalogue/service.js';
 import { offersScreening } from '../catalogue/screening.js';
@@ -17,39 +17,18 @@ import { problem, warning } from '../kernel/notifications/problems.js';
 import type { HeldKey } from '../http/idempotency/service.js';
 import { authorise, continueChallenge, crashPoint, isWaiting } from '../payments/flow/flow.js';
 import { checkoutOf } from '../payments/three-ds.js';
-import { advance, purchaseMoney, type FlowDeps } from './flow.js';
+import { advance, purchaseMoney } from './flow.js';
 import { startPurchase } from './commits.js';
 import { isRetryableEnd, OPEN_STATES, purchaseIdOfSubject, type NewPurchase, type Purchase } from './model.js';
 import { buildPolicyRequest } from './policy-request.js';
 import { assessReadiness } from './readiness.js';
-import type { QuoteScreenings } from '../quotes/ports.js';
 import { findPurchase, findPurchaseOfQuote, startedPurchase } from './repository.js';
 import { OnAccountNotEnabled, PurchaseInProgress, PurchaseQuoteNotFound, QuoteIdRequired } from './errors.js';
 import { isOnAccountPurchaseEnabled } from '../auth/repository.js';
 import { CardTokenNotAccepted } from '../payments/errors.js';
 import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import type { PurchaseRequest } from './schemas.js';
-import type { QuoteInput } from '../quotes/schemas.js';
-import type { TravellerScreening } from '../screening/model.js';
-import type { ApprovalTerms } from '../referrals/model.js';
-
-export interface PurchaseDeps extends FlowDeps {
-  readonly catalogue: CatalogueReader;
-  /** The travellers' medical screenings of a quote (TravelClear). */
-  readonly screenings: QuoteScreenings;
-  /** The quote's referral (src/referrals/): refuses with a 409 before anything is recorded, or the approval's terms. */
-  readonly referrals: PurchaseReferrals;
-}
-
-/** What a purchase asks the referrals area (referrals/service.ts `referralForPurchase`). */
-export interface PurchaseReferrals {
-  approvalFor(request: {
-    quote: StoredQuote;
-    input: QuoteInput;
-    screenings: readonly TravellerScreening[];
-    priced: boolean;
-  }): Promise<ApprovalTerms | undefined>;
-}
+import type { PurchaseDeps } from './ports.js';
 
 /** The partner user buying: the part of the caller's principal a purchase records. */
 export type Buyer = Pick<Actor, 'userId' | 'partnerId' | 'partnerCode'>;

@@ -4,7 +4,8 @@ import { purchaseReferralsFor } from '../../src/purchases/deps.js';
 import { everyRouteTo, type PaymentGateway } from '../../src/payments/gateway.js';
 import type { Purchase } from '../../src/purchases/model.js';
 import { findPurchaseOfQuote } from '../../src/purchases/repository.js';
-import { purchaseQuote, type PurchaseDeps } from '../../src/purchases/service.js';
+import { purchaseQuote } from '../../src/purchases/service.js';
+import type { PurchaseDeps } from '../../src/purchases/ports.js';
 import type { TestApp } from '../helpers/app.js';
 import { CARDS, NOW, purchaseBody, readyQuote } from './support.js';
 
