@@ -55,6 +55,7 @@ describe('card gateways per brand, and Stripe settings', () => {
     APP_ENV: 'production',
     PUBLIC_BASE_URL: 'https://api.example.com',
     KEY_ENCRYPTION_SECRET: 'a-production-secret-of-32-characters-or-more',
+    CONSOLE_SESSION_SECRET: 'a-console-session-secret-of-32-characters-or-more',
     SMTP_URL: 'smtp://mail.example.com',
   };
   const KEY = 'sk_live_51Hsecretvalue0000000000';

@@ -29,6 +29,7 @@ const PRODUCTION = {
   DEMO_DATA: 'false',
   PUBLIC_BASE_URL: 'https://api.insurer.example',
   KEY_ENCRYPTION_SECRET: 'production-walk-secret-of-at-least-32-characters',
+  CONSOLE_SESSION_SECRET: 'a-console-session-secret-of-32-characters-or-more',
   SMTP_URL: 'smtp://127.0.0.1:9',
 };
 const ORIGIN = 'https://shop.partner.example/checkout';

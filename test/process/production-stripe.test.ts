@@ -8,6 +8,7 @@ const PRODUCTION = {
   APP_ENV: 'production',
   PUBLIC_BASE_URL: 'https://api.insurer.example',
   KEY_ENCRYPTION_SECRET: 'production-process-secret-of-at-least-32-characters',
+  CONSOLE_SESSION_SECRET: 'a-console-session-secret-of-32-characters-or-more',
   SMTP_URL: 'smtp://127.0.0.1:9',
 };
 
