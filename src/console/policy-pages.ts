@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { policyScreeningsFor } from '../documents/live-ports.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { DomainError } from '../kernel/errors.js';
-import { html } from '../kernel/html/markup.js';
+import { html, type Html } from '../kernel/html/markup.js';
+import { resendDocuments } from '../work-queues/resend.js';
 import { may } from '../operators/model.js';
 import { policyDocument, policyOverview, type PolicyOverviewDeps } from '../policy-overview/service.js';
 import { addPolicyNote } from '../policy-notes/service.js';
@@ -81,10 +82,13 @@ export const policyPages: ConsolePages = (app, { context }) => {
           <p>No policy has the number ${policyNumber}.</p>`,
       });
     const csrf = may(request.operator, 'note.add') ? csrfField(reply) : undefined;
+    const resend = may(request.operator, 'document.resend') ? resendForm(policyNumber, csrfField(reply)) : '';
+    const resent = (request.query as { resent?: string }).resent === '1';
     return sendConsolePage(reply, request, {
       status: noteForm?.status ?? 200,
       title: `Policy ${policyNumber}`,
-      main: policyView(overview, { ...(csrf ? { csrf } : {}), ...(noteForm ? { noteForm } : {}) }),
+      main: html`${resent ? html`<p class="notice" role="status">The documents are on their way again.</p>` : ''}
+      ${policyView(overview, { ...(csrf ? { csrf } : {}), ...(noteForm ? { noteForm } : {}) })} ${resend}`,
     });
   };
 
@@ -139,5 +143,37 @@ export const policyPages: ConsolePages = (app, { context }) => {
       return seeOther(reply, `${pagePath(policyNumber)}#transaction-${form.sequenceNumber ?? ''}`);
     },
   );
+  app.post<{ Params: PolicyPagePath }>(
+    '/policies/:policyNumber/resend',
+    { preHandler: allow('document.resend') },
+    async (request, reply) => {
+      const { policyNumber } = request.params;
+      const policy = (await policyOverview(deps, request.operator, policyNumber))?.policy;
+      if (!policy)
+        return sendConsolePage(reply, request, { status: 404, title: 'Not found', main: html`<h1>Not found</h1>` });
+      await resendDocuments(
+        { db: context.db, clock: context.clock, limits: context.config.documents.resendLimits },
+        request.operator,
+        { policyNumber, brandCode: policy.brandCode, partnerId: policy.partnerId },
+        text((request.body as Record<string, unknown> | undefined)?.reason),
+      );
+      return seeOther(reply, `${pagePath(policyNumber)}?resent=1`);
+    },
+  );
   return Promise.resolve();
 };
+
+/** Support's button: the latest transaction's documents e-mailed again to the primary traveller. */
+function resendForm(policyNumber: string, csrf: Html) {
+  return html`<section aria-labelledby="resend">
+    <h2 id="resend">Resend the documents</h2>
+    <form method="post" action="${pagePath(policyNumber)}/resend">
+      ${csrf}
+      <div class="field">
+        <label for="resend-reason">Reason (optional)</label>
+        <input id="resend-reason" name="reason" maxlength="500" />
+      </div>
+      <button class="button secondary" type="submit">Resend to the primary traveller</button>
+    </form>
+  </section>`;
+}

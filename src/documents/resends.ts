@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { purgeSendBudgets, takeSendBudget, type SendBudget } from '../db/budgets/repository.js';
 import { secondsLeftIn } from '../db/budgets/windows.js';
-import type { Db } from '../db/database.js';
+import type { Db, Tx } from '../db/database.js';
 import { enqueue } from '../db/outbox/repository.js';
 import { PolicyNotFound } from '../policies/errors.js';
 import { findPolicy } from '../policies/repository.js';
@@ -29,6 +29,8 @@ export async function requestDocumentsResend(
   deps: { db: Db },
   lookup: PolicyLookup,
   resend: ResendRequest,
+  /** Written in the same transaction (an operator's audit entry). */
+  alongside?: (tx: Tx) => Promise<void>,
 ): Promise<string> {
   const policy = await findPolicy(deps.db, lookup);
   if (!policy) throw new PolicyNotFound(lookup.policyNumber);
@@ -67,6 +69,7 @@ export async function requestDocumentsResend(
       requestedAt: resend.at,
     });
     await enqueue(tx, message);
+    await alongside?.(tx);
   });
   return message.key;
 }

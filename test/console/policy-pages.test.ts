@@ -184,4 +184,34 @@ describe(`console policy pages (${DIALECT})`, () => {
   it('answers 404 for an unknown policy', async () => {
     expect((await support.get('/console/policies/NOPE0000')).statusCode).toBe(404);
   });
+
+  it('support resends the documents (one new e-mail, audited); a reader has no button', async () => {
+    const db = t().context.db;
+    const before = await db
+      .selectFrom('outbox_message')
+      .select('message_key')
+      .where('kind', '=', 'policy-documents')
+      .execute();
+    const page = await support.get(policyPath());
+    expect(page.body).toContain('Resend to the primary traveller');
+    const resent = await support.post(`${policyPath()}/resend`, { reason: 'Customer lost the e-mail' });
+    expect(resent.statusCode).toBe(303);
+    expect(resent.headers.location).toBe(`${policyPath()}?resent=1`);
+    const after = await db
+      .selectFrom('outbox_message')
+      .select('message_key')
+      .where('kind', '=', 'policy-documents')
+      .execute();
+    expect(after.length).toBe(before.length + 1);
+    const audit = await db
+      .selectFrom('operator_action')
+      .select(['action', 'reason'])
+      .where('subject_id', '=', policy.policyNumber)
+      .where('action', '=', 'document.resend')
+      .execute();
+    expect(audit).toEqual([{ action: 'document.resend', reason: 'Customer lost the e-mail' }]);
+    const reader = await signInAs(t(), 'READ_ONLY');
+    expect((await reader.get(policyPath())).body).not.toContain('Resend to the primary traveller');
+    expect((await reader.post(`${policyPath()}/resend`, {})).statusCode).toBe(403);
+  });
 });
