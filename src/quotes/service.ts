@@ -128,16 +128,11 @@ export async function reviseQuote(
       quoteId: id,
       ...(underwritingLoading ? { underwritingLoading } : {}),
     });
+  const recordOf = (evaluated: Evaluation) =>
+    record(evaluated, body, actor, now.toISOString(), current.audit, current.pricedVersion !== evaluated.version);
   let evaluation = await evaluate();
   if (body.input.skipPersistence === true) {
-    const values = record(
-      evaluation,
-      body,
-      actor,
-      now.toISOString(),
-      current.audit,
-      current.pricedVersion !== evaluation.version,
-    );
+    const values = recordOf(evaluation);
     return Object.assign(view(Object.assign({}, current, values), false), { audit: current.audit });
   }
   const judged = await deps.referrals.judge({
@@ -152,14 +147,7 @@ export async function reviseQuote(
   });
   // An approval's loading still in force: priced again with it (rare: only approved quotes).
   if (judged.loading) evaluation = await evaluate(judged.loading);
-  const values = record(
-    evaluation,
-    body,
-    actor,
-    now.toISOString(),
-    current.audit,
-    current.pricedVersion !== evaluation.version,
-  );
+  const values = recordOf(evaluation);
   const stored = await judged.store((db) => updateQuote(db, id, current.revision, values));
   if (!stored) {
     const latest = await ownQuote(deps, actor, brandCode, id);
