@@ -9,6 +9,7 @@ import { apiFor, drive, freshDatabase } from './harness.js';
 import type { LoadResult } from './load.js';
 import { SCENARIOS } from './scenarios.js';
 import { addPolicies, prepareBenchDatabase, type BenchFixtures } from './seed/database.js';
+import { addReferrals } from './seed/referrals.js';
 import { startApiServer } from './server.js';
 
 export interface ScaleOptions {
@@ -19,7 +20,9 @@ export interface ScaleOptions {
   readonly nodeArgs: string[];
 }
 
-const MEASURED = ['policySummary', 'quoteRetrieve'] as const;
+const MEASURED = ['policySummary', 'quoteRetrieve', 'consoleReferralQueue'] as const;
+/** Referrals seeded per stored policy (issue 31): one open and one decided per 500. */
+const REFERRALS_PER_POLICY = 2 / 500;
 /** Issue 7: policy summary p99 at the largest size within 1.2× of the p99 at the smallest. */
 const P99_GROWTH_TARGET = 1.2;
 
@@ -95,6 +98,7 @@ export async function runScale(options: ScaleOptions): Promise<void> {
   const steps: ScaleStep[] = [];
   try {
     let stored = 0;
+    let referrals = 0;
     let fixtures: BenchFixtures | undefined;
     for (const size of sizes) {
       const started = Date.now();
@@ -108,6 +112,8 @@ export async function runScale(options: ScaleOptions): Promise<void> {
         stored = size;
       }
       bar.stop();
+      await addReferrals(env, Math.round(size * REFERRALS_PER_POLICY) - referrals);
+      referrals = Math.round(size * REFERRALS_PER_POLICY);
       const seedSeconds = (Date.now() - started) / 1000;
       process.stderr.write(`${stored} policies stored (seeding took ${seedSeconds.toFixed(1)} s)\n`);
       steps.push({ storedPolicies: stored, seedSeconds, results: await measure(env, fixtures, options) });
@@ -118,7 +124,11 @@ export async function runScale(options: ScaleOptions): Promise<void> {
   const first = steps[0]!;
   const last = steps[steps.length - 1]!;
   const ratio = (name: (typeof MEASURED)[number]) => last.results[name].p99Ms / first.results[name].p99Ms;
-  const p99Ratio = { policySummary: ratio('policySummary'), quoteRetrieve: ratio('quoteRetrieve') };
+  const p99Ratio = {
+    policySummary: ratio('policySummary'),
+    quoteRetrieve: ratio('quoteRetrieve'),
+    consoleReferralQueue: ratio('consoleReferralQueue'),
+  };
   const report: ScaleReport = {
     startedAt,
     machine: {
@@ -147,14 +157,17 @@ export function scaleMarkdown(report: ScaleReport): string {
     `${report.startedAt} · ${machine.cores} cores (${machine.cpu}) · Node ${machine.node} · ${machine.database} · ` +
       `${settings.connections} connections × ${settings.durationSeconds} s per measurement`,
     '',
-    '| stored policies | seeding s | policySummary req/s | p50 ms | p99 ms | quoteRetrieve req/s | p50 ms | p99 ms |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| stored policies | seeding s | policySummary req/s | p50 ms | p99 ms | quoteRetrieve req/s | p50 ms | p99 ms | consoleReferralQueue req/s | p50 ms | p99 ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...report.steps.map((s) => {
-      const [p, q] = [s.results.policySummary, s.results.quoteRetrieve];
-      return `| ${s.storedPolicies} | ${s.seedSeconds.toFixed(0)} | ${p.requestsPerSecond.toFixed(0)} | ${p.p50Ms} | ${p.p99Ms} | ${q.requestsPerSecond.toFixed(0)} | ${q.p50Ms} | ${q.p99Ms} |`;
+      const cells = MEASURED.map((name) => {
+        const r = s.results[name];
+        return `${r.requestsPerSecond.toFixed(0)} | ${r.p50Ms} | ${r.p99Ms}`;
+      });
+      return `| ${s.storedPolicies} | ${s.seedSeconds.toFixed(0)} | ${cells.join(' | ')} |`;
     }),
     '',
-    `p99 ratio largest ÷ smallest: policySummary ${report.p99Ratio.policySummary.toFixed(2)}×, quoteRetrieve ${report.p99Ratio.quoteRetrieve.toFixed(2)}× · ` +
+    `p99 ratio largest ÷ smallest: policySummary ${report.p99Ratio.policySummary.toFixed(2)}×, quoteRetrieve ${report.p99Ratio.quoteRetrieve.toFixed(2)}×, consoleReferralQueue ${report.p99Ratio.consoleReferralQueue.toFixed(2)}× (issue 31: under 100 ms) · ` +
       `target ${report.target}: ${report.met ? 'met' : 'missed'}`,
     '',
   ];

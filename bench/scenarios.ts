@@ -10,6 +10,7 @@ import {
   type Scenario,
 } from './scenario.js';
 import { AFTER_SALE_SCENARIOS } from './scenarios-after-sale.js';
+import { CONSOLE_SCENARIOS } from './scenarios-console.js';
 import { EVENT_SCENARIOS } from './scenarios-events.js';
 import { SCREENING_SCENARIOS } from './scenarios-screening.js';
 import { STATEMENT_SCENARIOS } from './scenarios-statements.js';
@@ -122,4 +123,5 @@ export const SCENARIOS: Scenario[] = [
       headers: await bearer(api),
     }),
   },
+  ...CONSOLE_SCENARIOS,
 ];
