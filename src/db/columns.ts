@@ -23,3 +23,23 @@ export function nowIsoDefault(db: Kysely<unknown>) {
     ? sql`(to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`
     : sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 }
+
+/**
+ * Makes a table append-only: both engines refuse any UPDATE or DELETE of its rows by trigger
+ * (`<table>_append_only` in PostgreSQL, `<table>_no_update` / `<table>_no_delete` in SQLite).
+ */
+export async function makeAppendOnly(db: Kysely<unknown>, table: string): Promise<void> {
+  const refusal = `${table} is append-only`;
+  if (dialectOf(db) === 'postgres') {
+    await sql`CREATE FUNCTION ${sql.raw(`${table}_append_only`)}() RETURNS trigger LANGUAGE plpgsql AS ${sql.raw(
+      `$$ BEGIN RAISE EXCEPTION '${refusal}'; END $$`,
+    )}`.execute(db);
+    await sql`CREATE TRIGGER ${sql.raw(`${table}_append_only`)} BEFORE UPDATE OR DELETE ON ${sql.table(table)}
+      FOR EACH ROW EXECUTE FUNCTION ${sql.raw(`${table}_append_only`)}()`.execute(db);
+    return;
+  }
+  for (const event of ['UPDATE', 'DELETE']) {
+    await sql`CREATE TRIGGER ${sql.raw(`${table}_no_${event.toLowerCase()}`)} BEFORE ${sql.raw(event)} ON ${sql.table(table)}
+      BEGIN SELECT RAISE(ABORT, ${sql.lit(refusal)}); END`.execute(db);
+  }
+}

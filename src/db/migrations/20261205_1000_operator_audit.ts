@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { bigintType, withIdColumn } from '../columns.js';
+import { bigintType, makeAppendOnly, withIdColumn } from '../columns.js';
 import { dialectOf } from '../dialect.js';
 
 // The operators' audit trail (issue 31): one row per operator action, append-only. Both engines
@@ -26,17 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('operator_action')
     .columns(['operator_id', 'id'])
     .execute();
-  if (dialectOf(db) === 'postgres') {
-    await sql`CREATE FUNCTION operator_action_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN RAISE EXCEPTION 'operator_action is append-only'; END $$`.execute(db);
-    await sql`CREATE TRIGGER operator_action_append_only BEFORE UPDATE OR DELETE ON operator_action
-      FOR EACH ROW EXECUTE FUNCTION operator_action_append_only()`.execute(db);
-  } else {
-    for (const event of ['UPDATE', 'DELETE']) {
-      await sql`CREATE TRIGGER ${sql.raw(`operator_action_no_${event.toLowerCase()}`)} BEFORE ${sql.raw(event)} ON operator_action
-        BEGIN SELECT RAISE(ABORT, 'operator_action is append-only'); END`.execute(db);
-    }
-  }
+  await makeAppendOnly(db, 'operator_action');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { bigintType, withIdColumn } from '../columns.js';
+import { bigintType, makeAppendOnly, withIdColumn } from '../columns.js';
 import { dialectOf } from '../dialect.js';
 
 /** The reasons operators choose from when they write a note, in the order the form lists them. */
@@ -50,17 +50,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('policy_note_header_idx').on('policy_note').columns(['policy_header_id', 'id']).execute();
-  if (postgres) {
-    await sql`CREATE FUNCTION policy_note_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN RAISE EXCEPTION 'policy_note is append-only'; END $$`.execute(db);
-    await sql`CREATE TRIGGER policy_note_append_only BEFORE UPDATE OR DELETE ON policy_note
-      FOR EACH ROW EXECUTE FUNCTION policy_note_append_only()`.execute(db);
-  } else {
-    for (const event of ['UPDATE', 'DELETE']) {
-      await sql`CREATE TRIGGER ${sql.raw(`policy_note_no_${event.toLowerCase()}`)} BEFORE ${sql.raw(event)} ON policy_note
-        BEGIN SELECT RAISE(ABORT, 'policy_note is append-only'); END`.execute(db);
-    }
-  }
+  await makeAppendOnly(db, 'policy_note');
 
   // The partner's booking reference, searchable: recorded with the policy from now on, copied
   // from the purchase's issue request for the policies sold before.
