@@ -1,3 +1,5 @@
+import { SEARCH_KINDS } from '../src/policy-search/service.js';
+import { cyclingSupply, sampleSearchTerms, searchPath } from './console-terms.js';
 import type { BenchApi, BenchRequest } from './requests.js';
 import type { Scenario } from './scenario.js';
 import { addReferrals, BENCH_OPERATOR, ensureBenchOperator } from './seed/referrals.js';
@@ -44,6 +46,21 @@ export const CONSOLE_SCENARIOS: Scenario[] = [
       const headers = await consoleSession(api, run.env);
       await ensureReferrals(api, run.env, headers);
       return { method: 'GET', path: '/console/referrals', headers };
+    },
+  },
+  {
+    name: 'consolePolicySearch',
+    description:
+      "GET /console/policies?by=…&q=…: the policy search's first page, going round the five keys (policy number, traveller surname, e-mail, booking reference, partner) with terms of stored policies spread over the table.",
+    prepare: async (api, _fixtures, run) => {
+      const headers = await consoleSession(api, run.env);
+      const terms = await sampleSearchTerms(run.env, 100);
+      // Round the keys: number, surname, e-mail, reference, partner, number, …
+      const longest = Math.max(...SEARCH_KINDS.map((k) => terms[k].length));
+      const paths = Array.from({ length: longest }, (_, i) =>
+        SEARCH_KINDS.map((k) => searchPath(k, terms[k][i % terms[k].length]!)),
+      ).flat();
+      return { method: 'GET', path: paths[0]!, headers, supply: cyclingSupply(paths) };
     },
   },
 ];

@@ -12,7 +12,16 @@ import {
 } from '../../src/policies/policy-number.js';
 import type { PoliciesTables } from '../../src/policies/tables.js';
 import type { QuoteTable } from '../../src/quotes/tables.js';
-import { BRAND_PROFILES, DESTINATIONS, FIRST_NAMES, OPTIONS, SURNAMES, type BrandProfile } from './profiles.js';
+import {
+  BRAND_PROFILES,
+  DESTINATIONS,
+  drawBookingReference,
+  drawEmail,
+  drawSurname,
+  FIRST_NAMES,
+  OPTIONS,
+  type BrandProfile,
+} from './profiles.js';
 
 /**
  * Bulk policy seeding for scale benchmarks: N policies (each with its purchased quote) written
@@ -223,18 +232,22 @@ function buildPolicy(
   );
   const adults = 1 + Math.floor(rand() * 2);
   const children = rand() < 0.3 ? 1 + Math.floor(rand() * 2) : 0;
+  // Travellers of a policy are often one family: later ones share the first one's surname.
+  const familyName = drawSurname(rand);
   const person = (role: 'traveller' | 'dependent', index: number): Child<'policy_traveller'> => {
     const age = role === 'dependent' ? 1 + Math.floor(rand() * 17) : 18 + Math.floor(rand() * 70);
+    const firstName = pick(FIRST_NAMES);
+    const surname = index === 0 || rand() < 0.6 ? familyName : drawSurname(rand);
     return {
       role,
       guid: `${role}-${index + 1}`,
       display_order: index + 1,
       is_primary: role === 'traveller' && index === 0 ? 1 : 0,
       title: null,
-      first_name: pick(FIRST_NAMES),
-      surname: pick(SURNAMES),
+      first_name: firstName,
+      surname,
       age,
-      email_address: index === 0 && role === 'traveller' ? `customer${Math.floor(rand() * 1e9)}@example.com` : null,
+      email_address: index === 0 && role === 'traveller' ? drawEmail(rand, firstName, surname) : null,
       land_line_phone_number: null,
       mobile_number: null,
       date_of_birth: `${issuedAt.getUTCFullYear() - age - 1}-0${1 + Math.floor(rand() * 9)}-1${Math.floor(rand() * 9)}`,
@@ -298,6 +311,7 @@ function buildPolicy(
     excess_minor: pick([0, 10_000, 25_000]),
     external_memberships_json: '[]',
     policy_document_access_guid: randomUUID(),
+    booking_reference: drawBookingReference(rand),
     created_at: at,
     created_by_user_id: partner.userId,
     updated_at: at,
@@ -340,7 +354,7 @@ function buildPolicy(
       planId: plan.planId,
       departureDate: detail.departure_date,
       returnDate: detail.cover_end_date,
-      destinationCountryCodes: header.destination_codes_json,
+      destinationCountryCodes: destinations.map((d) => d.code),
       policyHolders: people.map((p) => ({ guid: p.guid, age: p.age, isDependent: p.role === 'dependent' })),
     }),
     pricing_json: json({

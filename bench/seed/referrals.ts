@@ -5,7 +5,8 @@ import { PasswordHasher } from '../../src/auth/passwords.js';
 import { findOperatorByUsername, insertOperator } from '../../src/operators/repository.js';
 
 // Made-up referrals for the console's queue at scale (issue 31): about one open referral per
-// 500 stored policies and as many decided ones, written directly as rows (not in production).
+// 500 stored policies and as many decided ones, written directly as rows (not in production) on
+// stored quotes, so that a referral's page opens.
 
 export const BENCH_OPERATOR = { username: 'bench-underwriter', password: 'Bench-underwriter-password' };
 
@@ -20,15 +21,27 @@ export async function addReferrals(env: Record<string, string>, count: number): 
     const partner = await db.selectFrom('partner').select('id').orderBy('id').executeTakeFirstOrThrow();
     const now = Date.now();
     for (let done = 0; done < count; done += BATCH) {
-      const rows = Array.from({ length: Math.min(BATCH, count - done) }, (_, i) => {
+      const size = Math.min(BATCH, count - done);
+      // Stored quotes without a referral, so that a referral's page finds its quote (the rest: made-up ids).
+      const quotes = await db
+        .selectFrom('quote as q')
+        .select(['q.public_id', 'q.brand_code', 'q.partner_id'])
+        .where((eb) =>
+          eb.not(eb.exists(eb.selectFrom('referral as r').select('r.id').whereRef('r.quote_id', '=', 'q.public_id'))),
+        )
+        .orderBy('q.id', 'desc')
+        .limit(size)
+        .execute();
+      const rows = Array.from({ length: size }, (_, i) => {
         const n = done + i;
+        const quote = quotes[i];
         const referredAt = new Date(now - Math.floor(Math.random() * 30 * 86_400_000)).toISOString();
         const decided = n % 2 === 1;
         return {
           public_id: randomUUID(),
-          quote_id: randomUUID(),
-          brand_code: 'brandau',
-          partner_id: partner.id,
+          quote_id: quote?.public_id ?? randomUUID(),
+          brand_code: quote?.brand_code ?? 'brandau',
+          partner_id: quote?.partner_id ?? partner.id,
           status: decided
             ? n % 4 === 1
               ? 'APPROVED'

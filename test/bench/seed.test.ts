@@ -34,6 +34,20 @@ describe(`bulk policy seeding (${DIALECT})`, () => {
     const quotes = await db.selectFrom('quote').select(['public_id', 'policy_number']).execute();
     expect(quotes.map((q) => q.public_id).sort()).toEqual(headers.map((h) => h.quote_id).sort());
 
+    // Searchable as in life (issue 31): varied surnames, name-based e-mails, booking references.
+    const primaries = await db
+      .selectFrom('policy_traveller')
+      .select(['surname', 'email_address'])
+      .where('is_primary', '=', 1)
+      .execute();
+    expect(primaries).toHaveLength(120);
+    expect(new Set(primaries.map((p) => p.surname)).size).toBeGreaterThan(60);
+    expect(primaries.every((p) => /^[^@\s]+@[a-z.]+$/.test(p.email_address ?? ''))).toBe(true);
+    const references = await db.selectFrom('policy_header').select('booking_reference').execute();
+    const withReference = references.flatMap((r) => (r.booking_reference ? [r.booking_reference] : []));
+    expect(withReference.length).toBeGreaterThan(60);
+    expect(new Set(withReference).size).toBe(withReference.length);
+
     // Every seeded policy reads back through the real service (header, detail, people, money).
     for (const header of headers.slice(0, 10)) {
       const summary = await getPolicySummary(db, {
