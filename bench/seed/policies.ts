@@ -12,16 +12,8 @@ import {
 } from '../../src/policies/policy-number.js';
 import type { PoliciesTables } from '../../src/policies/tables.js';
 import type { QuoteTable } from '../../src/quotes/tables.js';
-import {
-  BRAND_PROFILES,
-  DESTINATIONS,
-  drawBookingReference,
-  drawEmail,
-  drawSurname,
-  FIRST_NAMES,
-  OPTIONS,
-  type BrandProfile,
-} from './profiles.js';
+import { drawBookingReference, drawEmail, drawSurname, FIRST_NAMES } from './people.js';
+import { BRAND_PROFILES, DESTINATIONS, OPTIONS, type BrandProfile } from './profiles.js';
 
 /**
  * Bulk policy seeding for scale benchmarks: N policies (each with its purchased quote) written
