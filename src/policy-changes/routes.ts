@@ -66,7 +66,11 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
       now: now(),
     };
     return kind === 'AMENDMENT'
-      ? amendmentView({ ...args, ...(result.pricing?.kind === 'AMENDMENT' ? { pricing: result.pricing } : {}) })
+      ? amendmentView({
+          ...args,
+          ...(result.pricing?.kind === 'AMENDMENT' ? { pricing: result.pricing } : {}),
+          ...(result.referral ? { referral: result.referral } : {}),
+        })
       : cancellationView({ ...args, ...(result.pricing?.kind === 'CANCELLATION' ? { pricing: result.pricing } : {}) });
   };
   const lookup = (request: FastifyRequest, kind: ChangeKind, changeId: string): ChangeLookup => {
