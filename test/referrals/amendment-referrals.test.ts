@@ -5,6 +5,7 @@ import { DIALECT } from '../helpers/database.js';
 import { publishEvents, wholeFeed } from '../events/support.js';
 import {
   boughtPolicy,
+  call,
   CARDS,
   confirm,
   detailedTrip,
@@ -113,6 +114,9 @@ describe(`referrals: amendments (${DIALECT})`, () => {
     const underwriter = await signInAs(t, 'SENIOR_UNDERWRITER');
     const declined = await underwriter.post(`/console/referrals/${referralId}/decline`, { reason: 'Not covered' });
     expect(declined.statusCode, declined.body).toBe(303);
+    const read = await call(t, 'GET', `/policies/v1/brandau/policies/${policyNumber}/amendments/${preview.id!}`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json<Preview>().referral).toMatchObject({ status: 'DECLINED', declineReason: 'Not covered' });
     const refused = await confirm(t, policyNumber, 'amendments', preview.id!, {
       key: 'amend-declined-1',
       body: { cardToken: { token: CARDS.approved } },
