@@ -7,7 +7,7 @@ import { findQuote } from '../quotes/repository.js';
 import { newRecordId } from '../kernel/ids/ordered-ids.js';
 import type { QuoteReferralView } from '../quotes/ports.js';
 import type { QuoteInput } from '../quotes/schemas.js';
-import type { AmendmentFacts, AmendmentFactsPort } from '../referrals/amendment-port.js';
+import type { ReferredAmendment, ReferredAmendments } from '../referrals/amendment-port.js';
 import { referralEvent } from '../referrals/events.js';
 import { judgeInput, referralView } from '../referrals/judge.js';
 import type { Referral } from '../referrals/model.js';
@@ -131,9 +131,9 @@ async function inputBefore(db: Executor, change: PolicyChange): Promise<QuoteInp
 }
 
 /** The referrals area's view of a referred amendment (the console's decisions read it). */
-export function amendmentFactsFor(db: Executor): AmendmentFactsPort {
+export function amendmentFactsFor(db: Executor): ReferredAmendments {
   return {
-    async factsOf(policyChangeId: string): Promise<AmendmentFacts | undefined> {
+    async factsOf(policyChangeId: string): Promise<ReferredAmendment | undefined> {
       const change = await findChangeById(db, policyChangeId);
       if (!change || change.pricing.kind !== 'AMENDMENT') return undefined;
       const before = await inputBefore(db, change);

@@ -2,7 +2,7 @@
  * What the referrals area reads of a referred amendment (policy-changes/referral-facts.ts
  * implements it; the console passes it in, so referrals never imports policy-changes).
  */
-export interface AmendmentFacts {
+export interface ReferredAmendment {
   readonly policyChangeId: string;
   readonly policyNumber: string;
   readonly brandCode: string;
@@ -20,6 +20,6 @@ export interface AmendmentFacts {
   readonly changes: readonly string[];
 }
 
-export interface AmendmentFactsPort {
-  factsOf(policyChangeId: string): Promise<AmendmentFacts | undefined>;
+export interface ReferredAmendments {
+  factsOf(policyChangeId: string): Promise<ReferredAmendment | undefined>;
 }

@@ -18,7 +18,7 @@ import {
   ReferralNotFound,
   SecondApproverRequired,
 } from './errors.js';
-import type { AmendmentFacts, AmendmentFactsPort } from './amendment-port.js';
+import type { ReferredAmendment, ReferredAmendments } from './amendment-port.js';
 import { referralEvent } from './events.js';
 import { authorityOf, premiumOf, type DecisionAuthority } from './authority.js';
 import { isOpen, MAX_LOADING_PERCENTAGE, OPEN_STATUSES, type Referral } from './model.js';
@@ -39,7 +39,7 @@ export interface DecisionDeps {
   /** The quotes area's catalogue and pricing: an approval prices the quote again with its loading. */
   readonly quotePorts: QuotePorts;
   /** The referred amendments' facts (policy-changes implements it). */
-  readonly amendments: AmendmentFactsPort;
+  readonly amendments: ReferredAmendments;
 }
 
 export interface ApproveInput {
@@ -65,7 +65,7 @@ const text = (value: string, property: string): string => {
 /** What a referral is of: its stored quote, or the amendment it holds back. */
 type Subject =
   | { readonly kind: 'quote'; readonly quote: StoredQuote }
-  | { readonly kind: 'amendment'; readonly facts: AmendmentFacts };
+  | { readonly kind: 'amendment'; readonly facts: ReferredAmendment };
 
 /** The referral and its subject; refuses a closed or stale one and an operator without `referral.decide`. */
 async function decidable(

@@ -6,7 +6,7 @@ import { findQuote } from '../quotes/repository.js';
 import type { QuoteScreenings } from '../quotes/ports.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import type { TravellerOutcome } from '../screening/model.js';
-import type { AmendmentFacts, AmendmentFactsPort } from './amendment-port.js';
+import type { ReferredAmendment, ReferredAmendments } from './amendment-port.js';
 import { authorityOf, premiumOf, type DecisionAuthority } from './authority.js';
 import { DecisionInvalid, ReferralNotFound } from './errors.js';
 import type { Referral } from './model.js';
@@ -59,7 +59,7 @@ export interface ReferralDetail {
   /** The referred quote; absent for an amendment's referral. */
   readonly quote?: StoredQuote;
   /** The referred amendment. */
-  readonly amendment?: AmendmentFacts;
+  readonly amendment?: ReferredAmendment;
   /** The catalogue rules (of the quote's plan) whose reason codes referred the quote. */
   readonly rules: readonly ReferralRule[];
   readonly screenings: readonly ScreeningOutcomeOfTraveller[];
@@ -72,7 +72,7 @@ export async function referralDetail(
     readonly db: Db;
     readonly catalogue: CatalogueReader;
     readonly screenings: QuoteScreenings;
-    readonly amendments: AmendmentFactsPort;
+    readonly amendments: ReferredAmendments;
   },
   id: string,
 ): Promise<ReferralDetail> {
@@ -108,7 +108,7 @@ export async function referralDetail(
 
 /** An amendment's referral: the change and the rules that fired on its amended input (no screening shown). */
 async function amendmentDetail(
-  deps: { readonly catalogue: CatalogueReader; readonly amendments: AmendmentFactsPort },
+  deps: { readonly catalogue: CatalogueReader; readonly amendments: ReferredAmendments },
   referral: Referral,
 ): Promise<ReferralDetail> {
   const amendment = await deps.amendments.factsOf(referral.policyChangeId ?? '');
