@@ -5,12 +5,14 @@ import { html } from '../kernel/html/markup.js';
 import { actionsOnSubject } from '../operators/audit-repository.js';
 import { may } from '../operators/model.js';
 import { quotePortsFor, screeningsFor } from '../quotes/live-ports.js';
+import { amendmentFactsFor } from '../policy-changes/referrals.js';
 import { approveReferral, declineReferral, requestInformation, type DecisionDeps } from '../referrals/decisions.js';
 import { isOpen } from '../referrals/model.js';
 import { referralDetail, referralQueue } from '../referrals/queue.js';
 import type { ConditionAssessment } from '../screening/model.js';
 import { allow, csrfField, seeOther, sendConsolePage, type ConsolePages } from './kit.js';
 import {
+  amendmentFacts,
   historyView,
   money,
   queueView,
@@ -46,6 +48,7 @@ export const referralPages: ConsolePages = (app, { context }) => {
     clock: context.clock,
     catalogue: catalogueOf(context),
     quotePorts: quotePortsFor(context),
+    amendments: amendmentFactsFor(context.db),
   };
   const screenings = screeningsFor(context);
 
@@ -73,7 +76,7 @@ export const referralPages: ConsolePages = (app, { context }) => {
     // Health data: the conditions are read (and unsealed) only for a role that may see them.
     const conditions = may(request.operator, 'screening.conditions.read')
       ? new Map<string, readonly ConditionAssessment[]>(
-          (await screenings.ofQuote(detail.quote.id, undefined)).map((s) => [
+          (detail.quote ? await screenings.ofQuote(detail.quote.id, undefined) : []).map((s) => [
             s.travellerGuid,
             s.assessment?.conditions ?? [],
           ]),
@@ -94,12 +97,22 @@ export const referralPages: ConsolePages = (app, { context }) => {
               </p>`
             : ''
         }
-        <h2>The quote</h2>
-        ${quoteFacts(detail)}
+        ${
+          detail.amendment
+            ? html`<h2>Amendment of ${detail.amendment.policyNumber}</h2>
+                ${amendmentFacts(detail)}
+                <p>An amendment is approved as previewed: no loading and no extra excess.</p>`
+            : html`<h2>The quote</h2>
+                ${quoteFacts(detail)}`
+        }
         <h2>Why it was referred</h2>
         ${rulesView(detail.rules, referral.reasonCodes, authority.currency)}
-        <h2>Medical screening</h2>
-        ${screeningView(detail, conditions)}
+        ${
+          detail.quote
+            ? html`<h2>Medical screening</h2>
+                ${screeningView(detail, conditions)}`
+            : ''
+        }
         ${
           referral.informationRequested
             ? html`<h2>Information requested</h2>

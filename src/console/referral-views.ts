@@ -79,6 +79,7 @@ export function queueView(
                 <tr>
                   <th scope="col">Waiting</th>
                   <th scope="col">Brand</th>
+                  <th scope="col">Subject</th>
                   <th scope="col">Reasons</th>
                   <th scope="col">Status</th>
                   <th scope="col">Referral</th>
@@ -90,6 +91,7 @@ export function queueView(
                     html`<tr>
                       <td>${age(r.referredAt, now)}</td>
                       <td>${r.brandCode}</td>
+                      <td>${r.policyNumber === undefined ? 'Quote' : `Amendment of ${r.policyNumber}`}</td>
                       <td>${r.reasonCodes.join(', ')}</td>
                       <td>${r.status}${r.pendingApproval ? ' (first approval given)' : ''}</td>
                       <td><a href="/console/referrals/${r.id}">Open</a></td>
@@ -120,9 +122,16 @@ function ruleText(rule: ReferralRule, currency: string): string {
   }
 }
 
+/** Who may decide at the premium judged. */
+function whoDecides(authority: ReferralDetail['authority']): string {
+  if (authority.needsSecondApproval) return 'two senior underwriters (above the second-approval threshold)';
+  return authority.needsSenior ? 'a senior underwriter (above the underwriter limit)' : 'an underwriter';
+}
+
 /** Who the quote covers, where and when, and what it costs. */
-export function quoteFacts(detail: ReferralDetail): Html {
+export function quoteFacts(detail: ReferralDetail): Html | '' {
   const { quote, authority } = detail;
+  if (!quote) return '';
   const input = quote.input;
   const travellers = input.policyHolders ?? [];
   return html`<dl class="facts">
@@ -147,15 +156,38 @@ export function quoteFacts(detail: ReferralDetail): Html {
     <dt>Premium judged</dt>
     <dd>${money(authority.premiumMinor, authority.currency)}</dd>
     <dt>Who decides</dt>
+    <dd>${whoDecides(authority)}</dd>
+  </dl>`;
+}
+
+/** A referred amendment: what it changes and what it charges or refunds. */
+export function amendmentFacts(detail: ReferralDetail): Html | '' {
+  const { amendment, authority } = detail;
+  if (!amendment) return '';
+  return html`<dl class="facts">
+    <dt>Policy</dt>
+    <dd>${amendment.policyNumber}</dd>
+    <dt>Amendment</dt>
+    <dd>${amendment.policyChangeId} (${amendment.state}, confirmable until ${amendment.expiresAt})</dd>
+    <dt>What changes</dt>
     <dd>
       ${
-        authority.needsSecondApproval
-          ? 'two senior underwriters (above the second-approval threshold)'
-          : authority.needsSenior
-            ? 'a senior underwriter (above the underwriter limit)'
-            : 'an underwriter'
+        amendment.changes.length === 0
+          ? 'travellers’ details only'
+          : html`<ul>
+              ${amendment.changes.map((line) => html`<li>${line}</li>`)}
+            </ul>`
       }
     </dd>
+    <dt>Amount</dt>
+    <dd>
+      ${money(amendment.amountMinor, amendment.currency)}
+      ${amendment.amountMinor > 0 ? '(charged)' : amendment.amountMinor < 0 ? '(refunded)' : ''}
+    </dd>
+    <dt>Premium judged</dt>
+    <dd>${money(authority.premiumMinor, authority.currency)} (the amended policy)</dd>
+    <dt>Who decides</dt>
+    <dd>${whoDecides(authority)}</dd>
   </dl>`;
 }
 
@@ -175,7 +207,7 @@ export function screeningView(
 ): Html {
   if (detail.screenings.length === 0) return html`<p>No medical screening on this quote.</p>`;
   const nameOf = (guid: string) => {
-    const holder = detail.quote.input.policyHolders?.find((h) => h.guid === guid);
+    const holder = detail.quote?.input.policyHolders?.find((h) => h.guid === guid);
     return holder ? `${holder.firstName ?? ''} ${holder.lastName ?? ''}` : guid;
   };
   return html`<ul>

@@ -18,6 +18,9 @@ export const EVENT_TYPES = [
   'quote.referral_approved',
   'quote.referral_declined',
   'quote.information_requested',
+  'policy.amendment_referred',
+  'policy.amendment_referral_approved',
+  'policy.amendment_referral_declined',
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -193,3 +193,25 @@ export const ReferralEventData = Type.Object(
       "`data` of `quote.referred`, `quote.referral_approved`, `quote.referral_declined` and `quote.information_requested`. Reason codes only: the underwriter's words (a decline reason, the information asked for) are in the quote's `referral` (GET quote), never in an event.",
   },
 );
+
+export const AmendmentReferralEventData = Type.Object(
+  {
+    policyNumber: text('The policy the amendment is of.'),
+    amendmentId: text("The referred amendment (its preview's `id`)."),
+    brandCode: text('The brand of the policy.'),
+    referralStatus: Type.Enum([...REFERRAL_STATUSES], {
+      type: 'string',
+      description: "The amendment's referral after the change (the preview's `referral.status`).",
+    }),
+    reasonCodes: Type.Array(Type.String(), {
+      description: 'The reason codes of the rules that referred the amendment.',
+    }),
+    referredAt: text('Since when the amendment is referred (UTC).'),
+    decidedAt: Type.Optional(text('When the underwriter decided (UTC).')),
+  },
+  {
+    title: 'AmendmentReferralEventData',
+    description:
+      "`data` of `policy.amendment_referred`, `policy.amendment_referral_approved` and `policy.amendment_referral_declined`. Reason codes only, no personal data: the underwriter's words are never in an event.",
+  },
+);

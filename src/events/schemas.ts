@@ -3,6 +3,7 @@ import { schemaRef } from '../http/openapi/document.js';
 import { BrandCodeParam } from '../http/schemas.js';
 import { ATTEMPT_OUTCOMES, DELIVERY_STATES, EVENT_TYPES, type EventType, type PartnerEvent } from './model.js';
 import {
+  AmendmentReferralEventData,
   DocumentsSentData,
   PaymentEventData,
   PolicyEventData,
@@ -78,6 +79,21 @@ export const EVENT_KINDS: Record<
     title: 'QuoteInformationRequestedEvent',
     summary: "An underwriter asks for information on a referred quote (read the quote's `referral`).",
     data: ReferralEventData,
+  },
+  'policy.amendment_referred': {
+    title: 'PolicyAmendmentReferredEvent',
+    summary: 'An amendment preview was referred to an underwriter: it cannot be confirmed until approved.',
+    data: AmendmentReferralEventData,
+  },
+  'policy.amendment_referral_approved': {
+    title: 'PolicyAmendmentReferralApprovedEvent',
+    summary: 'An underwriter approved a referred amendment: it can be confirmed (until its preview expires).',
+    data: AmendmentReferralEventData,
+  },
+  'policy.amendment_referral_declined': {
+    title: 'PolicyAmendmentReferralDeclinedEvent',
+    summary: 'An underwriter declined a referred amendment: it cannot be confirmed.',
+    data: AmendmentReferralEventData,
   },
   'webhook.test': { title: 'WebhookTestEvent', summary: 'A test event you asked for.', data: WebhookTestData },
 };

@@ -20,9 +20,11 @@ export async function hasOverlappingPolicy(
   travellers: readonly TravellerKey[],
   from: string,
   to: string,
+  /** An amended policy is not a duplicate of itself. */
+  excludePolicyNumber?: string,
 ): Promise<boolean> {
   if (travellers.length === 0) return false;
-  const row = await db
+  let query = db
     .selectFrom('policy_traveller as t')
     .innerJoin('policy_detail as d', 'd.id', 't.policy_detail_id')
     .innerJoin('policy_header as h', 'h.id', 't.policy_header_id')
@@ -44,7 +46,8 @@ export async function hasOverlappingPolicy(
         ),
       ),
     )
-    .limit(1)
-    .executeTakeFirst();
+    .limit(1);
+  if (excludePolicyNumber !== undefined) query = query.where('h.policy_number', '<>', excludePolicyNumber);
+  const row = await query.executeTakeFirst();
   return row !== undefined;
 }

@@ -15,6 +15,7 @@ import type { ChangeDeps } from './deps.js';
 import type { AmendmentPricing, PreviewResult } from './model.js';
 import { difference, partsOf, withFee } from './parts.js';
 import { changeStart, paidSoFar, paymentMethodOf } from './policy-facts.js';
+import { judgeAmendment, openAmendmentReferral } from './referrals.js';
 import { insertChange, latestAmendedInput } from './repository.js';
 import { AMENDMENT_FEE, amendmentProblems } from './rules.js';
 import { screeningChangeProblems } from './screening-changes.js';
@@ -152,43 +153,62 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
   };
   const { homeAddress, travellers, dependents, destinations, departureDate, coverEndDate } = request;
   const { options, specifiedItems, adventure, excessMinor, client } = request;
-  const change = await insertChange(
-    deps.db,
-    {
-      id: newRecordId(),
-      kind: 'AMENDMENT',
-      policyHeaderId: policy.id,
-      policyNumber: policy.policyNumber,
-      brandCode,
-      partnerId: actor.partnerId,
-      userId: actor.userId,
-      baseSequenceNumber: policy.sequenceNumber,
-      expiresAt: new Date(now.getTime() + deps.previewTtlSeconds * 1000).toISOString(),
-      amountMinor: amounts.total,
-      currency: policy.currency.code,
-      paymentMethod: paymentMethodOf(policy),
-      pricing,
-      transaction: {
-        version: {
-          homeAddress,
-          travellers,
-          dependents,
-          destinations,
-          departureDate,
-          coverEndDate,
-          options,
-          specifiedItems,
-          ...(adventure ? { adventure } : {}),
-          excessMinor,
-          client,
+  // The referral rules judge the amended input as a quote's (docs/api-contract.md, "Referrals").
+  const judged = await judgeAmendment(deps, {
+    brandCode,
+    partnerId: actor.partnerId,
+    policy,
+    input: next,
+    screenings,
+    now,
+  });
+  const { change, referral } = await deps.db.transaction().execute(async (tx) => {
+    const inserted = await insertChange(
+      tx,
+      {
+        id: newRecordId(),
+        kind: 'AMENDMENT',
+        policyHeaderId: policy.id,
+        policyNumber: policy.policyNumber,
+        brandCode,
+        partnerId: actor.partnerId,
+        userId: actor.userId,
+        baseSequenceNumber: policy.sequenceNumber,
+        expiresAt: new Date(now.getTime() + deps.previewTtlSeconds * 1000).toISOString(),
+        amountMinor: amounts.total,
+        currency: policy.currency.code,
+        paymentMethod: paymentMethodOf(policy),
+        pricing,
+        transaction: {
+          version: {
+            homeAddress,
+            travellers,
+            dependents,
+            destinations,
+            departureDate,
+            coverEndDate,
+            options,
+            specifiedItems,
+            ...(adventure ? { adventure } : {}),
+            excessMinor,
+            client,
+          },
+          amounts,
+          planId: policy.plan.planId,
         },
-        amounts,
-        planId: policy.plan.planId,
+        at: now.toISOString(),
       },
-      at: now.toISOString(),
-    },
-    next,
-  );
+      next,
+    );
+    return { change: inserted, referral: judged ? await openAmendmentReferral(tx, judged, inserted.id) : undefined };
+  });
   const warnings = (evaluation.validation.errors ?? []).filter((n) => !isBlocking(n));
-  return { change, pricing, sequenceNumber, currency: policy.currency.code, notifications: warnings };
+  return {
+    change,
+    pricing,
+    sequenceNumber,
+    currency: policy.currency.code,
+    notifications: warnings,
+    ...(referral ? { referral } : {}),
+  };
 }

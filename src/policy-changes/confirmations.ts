@@ -15,6 +15,7 @@ import { isRefusal, PolicyChangeInProgress, PolicyChangeNotFound, refusalError, 
 import { changeOfSubject, isRetryableEnd, type ChangeKind, type PolicyChange } from './model.js';
 import { outcomeNotifications } from './outcomes.js';
 import { findChange, moveChange } from './repository.js';
+import { referralRefusal } from './referrals.js';
 import { refundChange } from './refunds.js';
 import { advanceChange, changeMoney, holdPolicy, holdRefund, settleWithoutMoney } from './settlement.js';
 
@@ -144,7 +145,8 @@ async function settle(
 
 /**
  * Whether the preview may be confirmed now: still a PREVIEW (not one being confirmed, nor ended),
- * unexpired, and its policy still active at the sequence number it was priced against.
+ * unexpired, its policy still active at the sequence number it was priced against, and (an
+ * amendment) not referred to an underwriter or declined by one.
  */
 async function confirmable(db: Executor, change: PolicyChange, at: string): Promise<{ quoteId: string } | Refusal> {
   if (change.state === 'STALE') return { refused: 'stale', sequenceNumber: change.baseSequenceNumber + 1 };
@@ -158,7 +160,9 @@ async function confirmable(db: Executor, change: PolicyChange, at: string): Prom
   if (!policy.active) return { refused: 'cancelled' };
   if (policy.sequenceNumber !== change.baseSequenceNumber)
     return { refused: 'stale', sequenceNumber: policy.sequenceNumber };
-  return policy;
+  // A referred amendment waits for its underwriter: refused before anything is held or charged.
+  const referred = change.kind === 'AMENDMENT' ? await referralRefusal(db, change.id) : undefined;
+  return referred ?? policy;
 }
 
 /** Answers a refusal with its error; a preview the policy moved past is marked STALE first. */

@@ -69,12 +69,37 @@ export class ChangeAlreadyConfirmed extends Conflict {
   }
 }
 
+/** The amendment is referred to an underwriter (policy-changes/referrals.ts): confirm it once approved. */
+export class AmendmentReferred extends Conflict {
+  constructor(referralStatus: string) {
+    super(
+      'AMENDMENT_REFERRED',
+      referralStatus === 'INFORMATION_REQUESTED'
+        ? 'The amendment is referred to an underwriter who asks for information; it cannot be confirmed until approved.'
+        : 'The amendment is referred to an underwriter; it cannot be confirmed until the referral is approved.',
+      { property: 'amendmentId', tokens: { referralStatus } },
+    );
+  }
+}
+
+/** An underwriter declined the amendment: it is never confirmed (another preview is judged afresh). */
+export class AmendmentReferralDeclined extends Conflict {
+  constructor(referralStatus: string) {
+    super('AMENDMENT_REFERRAL_DECLINED', 'An underwriter declined this amendment; it cannot be confirmed.', {
+      property: 'amendmentId',
+      tokens: { referralStatus },
+    });
+  }
+}
+
 /**
  * Why a preview cannot be confirmed now, as the checks and the policy's hold answer it
  * (confirmations.ts turns it into its error, after marking a stale preview STALE).
  */
 export type Refusal =
   | { readonly refused: 'stale'; readonly sequenceNumber: number }
+  | { readonly refused: 'referred'; readonly referralStatus: string }
+  | { readonly refused: 'referral-declined'; readonly referralStatus: string }
   | { readonly refused: 'in-progress' | 'confirmed' | 'expired' | 'cancelled' | 'policy-gone' };
 
 export const isRefusal = (outcome: object): outcome is Refusal => 'refused' in outcome;
@@ -97,5 +122,9 @@ export function refusalError(
       return new PolicyCancelled(change.policyNumber);
     case 'policy-gone':
       return new PolicyNotFound(change.policyNumber);
+    case 'referred':
+      return new AmendmentReferred(refusal.referralStatus);
+    case 'referral-declined':
+      return new AmendmentReferralDeclined(refusal.referralStatus);
   }
 }

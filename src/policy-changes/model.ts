@@ -1,3 +1,4 @@
+import type { QuoteReferralView } from '../quotes/ports.js';
 import type { ChallengeInfo, GatewayStep } from '../payments/flow/area.js';
 import type { PaymentMethod } from '../kernel/money/payment-methods.js';
 import type { Notification } from '../kernel/notifications/notification.js';
@@ -140,6 +141,8 @@ export interface PreviewResult {
   /** The policy's currency (ISO 4217). */
   readonly currency: string;
   readonly notifications: Notification[];
+  /** An amendment referred to an underwriter (or one whose referral was decided): its referral. */
+  readonly referral?: QuoteReferralView;
 }
 
 /** Gateway keys derive from the change and its attempt: a retry from any process replays. */

@@ -1,3 +1,5 @@
+import { toContractReferral } from '../quotes/contract.js';
+import type { QuoteReferralView } from '../quotes/ports.js';
 import { threeDsAnswerOf } from '../payments/three-ds.js';
 import { minorDigits, pricesToMajor, toMajor } from '../kernel/money/units.js';
 import type { Notification, Validation } from '../kernel/notifications/notification.js';
@@ -115,7 +117,9 @@ function pricingOf<K extends ChangeKind>(
   return stored?.kind === kind ? (stored as Extract<ChangePricing, { kind: K }>) : undefined;
 }
 
-export function amendmentView(args: ChangeViewArgs & { readonly pricing?: AmendmentPricing }): Amendment {
+export function amendmentView(
+  args: ChangeViewArgs & { readonly pricing?: AmendmentPricing; readonly referral?: QuoteReferralView },
+): Amendment {
   const { head, tail, digits } = common(args);
   const pricing = pricingOf('AMENDMENT', args.pricing, args.change);
   if (!pricing) return { ...head, ...tail };
@@ -128,6 +132,7 @@ export function amendmentView(args: ChangeViewArgs & { readonly pricing?: Amendm
     repriced: amountsView(pricing.repriced, digits),
     difference: amountsView(pricing.difference, digits),
     transactionAmount: toMajor(pricing.difference.total, digits),
+    ...(args.referral ? { referral: toContractReferral(args.referral, digits) } : {}),
     ...tail,
   };
 }

@@ -13,6 +13,7 @@ import { confirmChange, readChange, type ChangeLookup } from './confirmations.js
 import { outcomeNotifications } from './outcomes.js';
 import { changeDepsFor } from './deps.js';
 import { emptyBodyAsObject } from '../http/guards/empty-body.js';
+import { amendmentReferralView } from './referrals.js';
 import { isRetryableEnd, type ChangeKind, type PolicyChange, type PreviewResult } from './model.js';
 import { amendmentView, cancellationView, confirmationView } from './present.js';
 import { changeMoney } from './settlement.js';
@@ -66,7 +67,11 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
       now: now(),
     };
     return kind === 'AMENDMENT'
-      ? amendmentView({ ...args, ...(result.pricing?.kind === 'AMENDMENT' ? { pricing: result.pricing } : {}) })
+      ? amendmentView({
+          ...args,
+          ...(result.pricing?.kind === 'AMENDMENT' ? { pricing: result.pricing } : {}),
+          ...(result.referral ? { referral: result.referral } : {}),
+        })
       : cancellationView({ ...args, ...(result.pricing?.kind === 'CANCELLATION' ? { pricing: result.pricing } : {}) });
   };
   const lookup = (request: FastifyRequest, kind: ChangeKind, changeId: string): ChangeLookup => {
@@ -231,7 +236,12 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
     },
     async (request) => {
       const change = await readChange(deps(request), lookup(request, 'AMENDMENT', request.params.amendmentId));
-      return previewView('AMENDMENT', change.policyNumber, storedPreview(change));
+      // A referred amendment shows its referral now (decided, or the question asked).
+      const referral = await amendmentReferralView(context.db, change.id);
+      return previewView('AMENDMENT', change.policyNumber, {
+        ...storedPreview(change),
+        ...(referral ? { referral } : {}),
+      });
     },
   );
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Validation } from '../kernel/notifications/notification.js';
 import { CardTokenInput, ThreeDsRequestInfo } from '../purchases/schemas.js';
-import { ClientInfo, QuoteInput, QuotePriceResult, QuotePriceSummary } from '../quotes/schemas.js';
+import { ClientInfo, QuoteInput, QuotePriceResult, QuotePriceSummary, QuoteReferral } from '../quotes/schemas.js';
 import { Maybe, Money } from '../quotes/schemas/common.js';
 import { changeFields, changeOutcomeFields, PolicyChangeAmounts } from './schemas-shared.js';
 
@@ -51,6 +51,8 @@ export const Amendment = Type.Object(
         '= difference.transactionAmount: positive, the customer pays it on confirm (a card is needed); negative, it is refunded to the policy’s card(s); 0, nothing moves.',
       ),
     ),
+    // Extension (docs/api-contract.md, "Referrals"): the amendment's referral to an underwriter.
+    referral: Maybe(QuoteReferral),
     ...changeOutcomeFields,
     validation: Maybe(Validation),
   },

@@ -2,7 +2,7 @@ import type { CatalogueReader } from '../catalogue/reader.js';
 import { NO_REFERRALS } from '../catalogue/referrals.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 
-/** Who may decide a referral: the brand's authority applied to the quote's total premium (minor units). */
+/** Who may decide a referral: the brand's authority applied to the quote's (or amended policy's) total premium (minor units). */
 export interface DecisionAuthority {
   readonly premiumMinor: number;
   readonly currency: string;
@@ -20,14 +20,14 @@ export function premiumOf(quote: Pick<StoredQuote, 'input' | 'pricing'>): number
 
 export async function authorityOf(
   catalogue: CatalogueReader,
-  quote: Pick<StoredQuote, 'brandCode' | 'pricing'>,
+  subject: { readonly brandCode: string; readonly currency?: string | undefined },
   premiumMinor: number,
 ): Promise<DecisionAuthority> {
-  const brand = (await catalogue.snapshot()).brands.get(quote.brandCode);
+  const brand = (await catalogue.snapshot()).brands.get(subject.brandCode);
   const limits = brand?.referrals.authority ?? NO_REFERRALS.authority;
   return {
     premiumMinor,
-    currency: quote.pricing.currencyCode ?? brand?.brand.currencyCode ?? 'AUD',
+    currency: subject.currency ?? brand?.brand.currencyCode ?? 'AUD',
     needsSenior: premiumMinor > limits.underwriterLimitMinor,
     needsSecondApproval: premiumMinor > limits.secondApprovalAboveMinor,
   };

@@ -18,6 +18,7 @@ import {
   ReferralNotFound,
   SecondApproverRequired,
 } from './errors.js';
+import type { ReferredAmendment, ReferredAmendments } from './amendment-port.js';
 import { referralEvent } from './events.js';
 import { authorityOf, premiumOf, type DecisionAuthority } from './authority.js';
 import { isOpen, MAX_LOADING_PERCENTAGE, OPEN_STATUSES, type Referral } from './model.js';
@@ -37,6 +38,8 @@ export interface DecisionDeps {
   readonly catalogue: CatalogueReader;
   /** The quotes area's catalogue and pricing: an approval prices the quote again with its loading. */
   readonly quotePorts: QuotePorts;
+  /** The referred amendments' facts (policy-changes implements it). */
+  readonly amendments: ReferredAmendments;
 }
 
 export interface ApproveInput {
@@ -59,21 +62,46 @@ const text = (value: string, property: string): string => {
   return trimmed;
 };
 
-/** The referral, its quote and the authority it needs; refuses a closed or stale one and an operator without `referral.decide`. */
+/** What a referral is of: its stored quote, or the amendment it holds back. */
+type Subject =
+  | { readonly kind: 'quote'; readonly quote: StoredQuote }
+  | { readonly kind: 'amendment'; readonly facts: ReferredAmendment };
+
+/** The referral and its subject; refuses a closed or stale one and an operator without `referral.decide`. */
 async function decidable(
   deps: DecisionDeps,
   operator: Operator,
   id: string,
-): Promise<{ referral: Referral; quote: StoredQuote }> {
+): Promise<{ referral: Referral; subject: Subject }> {
   if (!may(operator, 'referral.decide')) throw new ReferralNotAllowed('decide');
   const referral = await findReferral(deps.db, id);
   if (!referral) throw new ReferralNotFound(id);
   if (!isOpen(referral.status)) throw new ReferralAlreadyDecided(referral.status);
-  const quote = await findQuote(deps.db, referral.quoteId, referral.brandCode, referral.partnerId);
+  if (referral.policyChangeId !== undefined) {
+    const facts = await deps.amendments.factsOf(referral.policyChangeId);
+    if (!facts) throw new ReferralNotFound(id);
+    return { referral, subject: { kind: 'amendment', facts } };
+  }
+  const quote = await findQuote(deps.db, referral.quoteId ?? '', referral.brandCode, referral.partnerId);
   if (!quote) throw new ReferralNotFound(id);
   // The quote changed without being judged again (no plan or price now): nothing to decide on.
   if (!appliesTo(referral, referralFingerprint(quote.input))) throw new ReferralChanged();
-  return { referral, quote };
+  return { referral, subject: { kind: 'quote', quote } };
+}
+
+/** The authority a subject's premium needs (a quote's as priced, or the amended policy's). */
+export function subjectAuthority(deps: Pick<DecisionDeps, 'catalogue'>, subject: Subject): Promise<DecisionAuthority> {
+  return subject.kind === 'quote'
+    ? authorityOf(
+        deps.catalogue,
+        { brandCode: subject.quote.brandCode, currency: subject.quote.pricing.currencyCode },
+        premiumOf(subject.quote),
+      )
+    : authorityOf(
+        deps.catalogue,
+        { brandCode: subject.facts.brandCode, currency: subject.facts.currency },
+        subject.facts.premiumMinor,
+      );
 }
 
 /** Refuses an operator whose role may not decide at this premium. */
@@ -106,7 +134,14 @@ async function commitDecision(
       action: audit.action,
       subjectType: 'referral',
       subjectId: referral.id,
-      before: { status: referral.status, reasonCodes: referral.reasonCodes, quoteId: referral.quoteId },
+      before: {
+        status: referral.status,
+        reasonCodes: referral.reasonCodes,
+        ...(referral.quoteId === undefined ? {} : { quoteId: referral.quoteId }),
+        ...(referral.policyChangeId === undefined
+          ? {}
+          : { policyChangeId: referral.policyChangeId, policyNumber: referral.policyNumber }),
+      },
       after: audit.after,
       reason: audit.reason,
       at: change.at,
@@ -124,9 +159,15 @@ export async function approveReferral(
   id: string,
   input: ApproveInput,
 ): Promise<ApproveOutcome> {
-  const { referral, quote } = await decidable(deps, operator, id);
+  const { referral, subject } = await decidable(deps, operator, id);
   const reason = text(input.reason, 'reason');
   const loading = input.loadingPercentage;
+  // An amendment is approved as previewed: its price is fixed in the preview the partner confirms.
+  if (subject.kind === 'amendment' && (loading !== 0 || input.extraExcess !== 0))
+    throw new DecisionInvalid(
+      input.extraExcess !== 0 ? 'extraExcess' : 'loadingPercentage',
+      'An amendment is approved as previewed: no loading and no extra excess (decline it if its terms must change).',
+    );
   if (
     !Number.isFinite(loading) ||
     loading < 0 ||
@@ -137,12 +178,22 @@ export async function approveReferral(
       'loadingPercentage',
       `loadingPercentage: 0 to ${MAX_LOADING_PERCENTAGE}, at most two decimals.`,
     );
-  const planId = quote.input.planId ?? 0;
+  const quote = subject.kind === 'quote' ? subject.quote : undefined;
   const record =
-    loading > 0
-      ? await repricedRecord({ ports: deps.quotePorts, clock: deps.clock }, quote, { planId, percentage: loading })
+    quote && loading > 0
+      ? await repricedRecord({ ports: deps.quotePorts, clock: deps.clock }, quote, {
+          planId: quote.input.planId ?? 0,
+          percentage: loading,
+        })
       : undefined;
-  const authority = await authorityOf(deps.catalogue, quote, premiumOf(record ?? quote));
+  const authority =
+    quote && record
+      ? await authorityOf(
+          deps.catalogue,
+          { brandCode: quote.brandCode, currency: quote.pricing.currencyCode },
+          premiumOf(record),
+        )
+      : await subjectAuthority(deps, subject);
   const digits = minorDigits(authority.currency);
   const extraExcessMinor = toMinor(input.extraExcess, digits);
   if (
@@ -188,7 +239,7 @@ export async function approveReferral(
         ...(referral.pendingApproval ? { firstApprover: referral.pendingApproval.operatorId } : {}),
       },
     },
-    record ? { stored: quote, record } : undefined,
+    quote && record ? { stored: quote, record } : undefined,
     authority.currency,
   );
   return { outcome: 'APPROVED', referral: approved };
@@ -200,9 +251,9 @@ export async function declineReferral(
   id: string,
   input: { readonly reason: string },
 ): Promise<Referral> {
-  const { referral, quote } = await decidable(deps, operator, id);
+  const { referral, subject } = await decidable(deps, operator, id);
   const reason = text(input.reason, 'reason');
-  const authority = await authorityOf(deps.catalogue, quote, premiumOf(quote));
+  const authority = await subjectAuthority(deps, subject);
   checkAuthority(operator, authority, 'decline');
   const at = deps.clock().toISOString();
   return commitDecision(
@@ -222,9 +273,9 @@ export async function requestInformation(
   id: string,
   input: { readonly question: string },
 ): Promise<Referral> {
-  const { referral, quote } = await decidable(deps, operator, id);
+  const { referral, subject } = await decidable(deps, operator, id);
   const question = text(input.question, 'question');
-  const authority = await authorityOf(deps.catalogue, quote, premiumOf(quote));
+  const authority = await subjectAuthority(deps, subject);
   checkAuthority(operator, authority, 'ask for information on');
   const at = deps.clock().toISOString();
   return commitDecision(

@@ -24,6 +24,8 @@ export interface JudgeRequest {
   readonly input: QuoteInput;
   readonly screenings: readonly TravellerScreening[];
   readonly now: Date;
+  /** An amendment's own policy: not a duplicate of the policy amended. */
+  readonly excludePolicyNumber?: string;
 }
 
 /** The last day of cover the input asks for (a multi-trip without an end: a year less a day). */
@@ -71,6 +73,7 @@ export async function judgeInput(
           namedTravellers(input),
           departure,
           coverEndOf(input, departure),
+          request.excludePolicyNumber,
         )
       : false;
   const reasons = firedReasons(rules, {

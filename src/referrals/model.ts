@@ -26,7 +26,12 @@ export interface PendingApproval {
 export interface Referral {
   /** Public id (`ref_…` free: a random record id). */
   readonly id: string;
-  readonly quoteId: string;
+  /** The referred quote; absent for an amendment's referral (exactly one of quoteId, policyChangeId). */
+  readonly quoteId?: string;
+  /** The referred amendment (policy change public id). */
+  readonly policyChangeId?: string;
+  /** The amended policy (with policyChangeId). */
+  readonly policyNumber?: string;
   readonly brandCode: string;
   readonly partnerId: number;
   readonly status: ReferralStatus;

@@ -6,6 +6,7 @@ import { findQuote } from '../quotes/repository.js';
 import type { QuoteScreenings } from '../quotes/ports.js';
 import type { StoredQuote } from '../quotes/stored-quote.js';
 import type { TravellerOutcome } from '../screening/model.js';
+import type { ReferredAmendment, ReferredAmendments } from './amendment-port.js';
 import { authorityOf, premiumOf, type DecisionAuthority } from './authority.js';
 import { DecisionInvalid, ReferralNotFound } from './errors.js';
 import type { Referral } from './model.js';
@@ -55,7 +56,10 @@ export interface ScreeningOutcomeOfTraveller {
 
 export interface ReferralDetail {
   readonly referral: Referral;
-  readonly quote: StoredQuote;
+  /** The referred quote; absent for an amendment's referral. */
+  readonly quote?: StoredQuote;
+  /** The referred amendment. */
+  readonly amendment?: ReferredAmendment;
   /** The catalogue rules (of the quote's plan) whose reason codes referred the quote. */
   readonly rules: readonly ReferralRule[];
   readonly screenings: readonly ScreeningOutcomeOfTraveller[];
@@ -64,12 +68,18 @@ export interface ReferralDetail {
 }
 
 export async function referralDetail(
-  deps: { readonly db: Db; readonly catalogue: CatalogueReader; readonly screenings: QuoteScreenings },
+  deps: {
+    readonly db: Db;
+    readonly catalogue: CatalogueReader;
+    readonly screenings: QuoteScreenings;
+    readonly amendments: ReferredAmendments;
+  },
   id: string,
 ): Promise<ReferralDetail> {
   const referral = await findReferral(deps.db, id);
   if (!referral) throw new ReferralNotFound(id);
-  const quote = await findQuote(deps.db, referral.quoteId, referral.brandCode, referral.partnerId);
+  if (referral.policyChangeId !== undefined) return amendmentDetail(deps, referral);
+  const quote = await findQuote(deps.db, referral.quoteId ?? '', referral.brandCode, referral.partnerId);
   if (!quote) throw new ReferralNotFound(id);
   const snapshot = await deps.catalogue.snapshot();
   const brand = snapshot.brands.get(referral.brandCode);
@@ -88,6 +98,32 @@ export async function referralDetail(
       status: s.status,
       ...(s.assessment ? { outcome: s.assessment.outcome } : {}),
     })),
-    authority: await authorityOf(deps.catalogue, quote, premiumOf(quote)),
+    authority: await authorityOf(
+      deps.catalogue,
+      { brandCode: quote.brandCode, currency: quote.pricing.currencyCode },
+      premiumOf(quote),
+    ),
+  };
+}
+
+/** An amendment's referral: the change and the rules that fired on its amended input (no screening shown). */
+async function amendmentDetail(
+  deps: { readonly catalogue: CatalogueReader; readonly amendments: ReferredAmendments },
+  referral: Referral,
+): Promise<ReferralDetail> {
+  const amendment = await deps.amendments.factsOf(referral.policyChangeId ?? '');
+  if (!amendment) throw new ReferralNotFound(referral.id);
+  const brand = (await deps.catalogue.snapshot()).brands.get(referral.brandCode);
+  const rules = brand ? referralRulesOf(brand.referrals, undefined) : [];
+  return {
+    referral,
+    amendment,
+    rules: rules.filter((r) => referral.reasonCodes.includes(r.reasonCode)),
+    screenings: [],
+    authority: await authorityOf(
+      deps.catalogue,
+      { brandCode: amendment.brandCode, currency: amendment.currency },
+      amendment.premiumMinor,
+    ),
   };
 }

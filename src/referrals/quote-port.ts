@@ -105,7 +105,7 @@ async function storeWithChange<T>(
         if (!(await openReferral(tx, { ...opened, at: plan.at }, existing?.version))) throw new ReferralChanged();
         const event = referralEvent(opened, plan.currency, plan.at);
         if (event) await recordEvent(tx, event);
-      } else if (existing && !(await dropReferral(tx, existing.quoteId, existing.version))) {
+      } else if (existing && !(await dropReferral(tx, existing.id, existing.version))) {
         throw new ReferralChanged();
       }
       return written;

@@ -7,7 +7,9 @@ import type { ReferralRow } from './tables.js';
 function referralOf(row: ReferralRow): Referral {
   return {
     id: row.public_id,
-    quoteId: row.quote_id,
+    ...(row.quote_id === null ? {} : { quoteId: row.quote_id }),
+    ...(row.policy_change_id === null ? {} : { policyChangeId: row.policy_change_id }),
+    ...(row.policy_number === null ? {} : { policyNumber: row.policy_number }),
     brandCode: row.brand_code,
     partnerId: row.partner_id,
     status: row.status as ReferralStatus,
@@ -37,10 +39,9 @@ export async function findReferral(db: Executor, id: string): Promise<Referral |
   return row ? referralOf(row) : undefined;
 }
 
-/** What (re)opening a referral writes. */
-export interface OpenedReferral {
+/** What (re)opening a referral writes: a quote's, or (quoteId absent) an amendment's. */
+export interface OpenedReferral extends Pick<Referral, 'quoteId' | 'policyChangeId' | 'policyNumber'> {
   readonly id: string;
-  readonly quoteId: string;
   readonly brandCode: string;
   readonly partnerId: number;
   readonly reasonCodes: readonly string[];
@@ -76,7 +77,9 @@ export async function openReferral(db: Executor, opened: OpenedReferral, readVer
       .insertInto('referral')
       .values({
         public_id: opened.id,
-        quote_id: opened.quoteId,
+        quote_id: opened.quoteId ?? null,
+        policy_change_id: opened.policyChangeId ?? null,
+        policy_number: opened.policyNumber ?? null,
         brand_code: opened.brandCode,
         partner_id: opened.partnerId,
         version: 1,
@@ -88,17 +91,17 @@ export async function openReferral(db: Executor, opened: OpenedReferral, readVer
   const result = await db
     .updateTable('referral')
     .set({ ...values, version: readVersion + 1 })
-    .where('quote_id', '=', opened.quoteId)
+    .where('public_id', '=', opened.id)
     .where('version', '=', readVersion)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
 /** Drops a quote's referral that is still waiting (its rules no longer fire); false when it moved meanwhile. */
-export async function dropReferral(db: Executor, quoteId: string, readVersion: number): Promise<boolean> {
+export async function dropReferral(db: Executor, id: string, readVersion: number): Promise<boolean> {
   const result = await db
     .deleteFrom('referral')
-    .where('quote_id', '=', quoteId)
+    .where('public_id', '=', id)
     .where('version', '=', readVersion)
     .where('status', 'in', ['REFERRED', 'INFORMATION_REQUESTED'])
     .executeTakeFirst();
@@ -151,6 +154,37 @@ export async function updateReferral(
     .where('version', '=', readVersion)
     .where('status', 'in', [...from])
     .returningAll()
+    .executeTakeFirst();
+  return row ? referralOf(row) : undefined;
+}
+
+export async function referralOfChange(db: Executor, policyChangeId: string): Promise<Referral | undefined> {
+  const row = await db
+    .selectFrom('referral')
+    .selectAll()
+    .where('policy_change_id', '=', policyChangeId)
+    .executeTakeFirst();
+  return row ? referralOf(row) : undefined;
+}
+
+/**
+ * The policy's latest APPROVED referral of this fingerprint: its quote's, or one of its
+ * amendments'. An amendment judged the same as an approved one is covered by it.
+ */
+export async function latestApprovalOfPolicy(
+  db: Executor,
+  policy: { readonly quoteId: string; readonly policyNumber: string },
+  fingerprint: string,
+): Promise<Referral | undefined> {
+  const row = await db
+    .selectFrom('referral')
+    .selectAll()
+    .where((eb) => eb.or([eb('quote_id', '=', policy.quoteId), eb('policy_number', '=', policy.policyNumber)]))
+    .where('status', '=', 'APPROVED')
+    .where('fingerprint', '=', fingerprint)
+    .orderBy('decided_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
     .executeTakeFirst();
   return row ? referralOf(row) : undefined;
 }

@@ -1,14 +1,19 @@
 import type { Generated, Selectable } from 'kysely';
 
 /**
- * A stored quote's referral to an underwriter (referrals/repository.ts owns it): one row per
+ * A stored quote's (or an amendment's) referral to an underwriter (referrals/repository.ts owns it): one row per
  * quote, reopened in place when the quote is referred again (the operators' audit trail keeps
  * every decision). Money in minor units of the quote's currency.
  */
 export interface ReferralTable {
   id: Generated<number>;
   public_id: string;
-  quote_id: string;
+  /** The referred quote, or null for a policy change's referral. */
+  quote_id: string | null;
+  /** The referred amendment's public id (policy_change), or null for a quote's referral. */
+  policy_change_id: string | null;
+  /** The amended policy's number (with `policy_change_id`). */
+  policy_number: string | null;
   brand_code: string;
   partner_id: number;
   status: string;

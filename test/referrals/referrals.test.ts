@@ -23,7 +23,6 @@ import {
 } from '../../src/referrals/errors.js';
 import { referralDetail, referralQueue } from '../../src/referrals/queue.js';
 import { screeningsFor } from '../../src/quotes/live-ports.js';
-import { catalogueOf } from '../../src/catalogue/service.js';
 import {
   decisionDeps,
   referralIdOf,
@@ -244,14 +243,11 @@ describe(`referrals (${DIALECT})`, () => {
     expect([...referredAts].sort()).toEqual(referredAts);
     expect(await referralQueue(deps, { reasonCode: 'TRAVELLER_AGE_HIGH' }, { limit: 100 })).toEqual([]);
     expect(await referralQueue(deps, { olderThanHours: 1 }, { limit: 100 })).toEqual([]);
-    const detail = await referralDetail(
-      { db: t.context.db, catalogue: catalogueOf(t.context), screenings: screeningsFor(t.context) },
-      id,
-    );
+    const detail = await referralDetail({ ...decisionDeps(t), screenings: screeningsFor(t.context) }, id);
     expect(detail.rules).toEqual([
       expect.objectContaining({ kind: 'DESTINATION_WATCH_LIST', reasonCode: 'DESTINATION_WATCHED' }),
     ]);
-    expect(detail.quote.id).toBe(quote.id);
+    expect(detail.quote?.id).toBe(quote.id);
     expect(detail.authority).toMatchObject({ currency: 'AUD', needsSenior: false });
   });
 

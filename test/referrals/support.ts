@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { catalogueOf } from '../../src/catalogue/service.js';
 import type { Operator } from '../../src/operators/model.js';
+import { amendmentFactsFor } from '../../src/policy-changes/referrals.js';
 import { quotePortsFor } from '../../src/quotes/live-ports.js';
 import type { DecisionDeps } from '../../src/referrals/decisions.js';
 import type { TestApp } from '../helpers/app.js';
@@ -18,6 +19,7 @@ export function decisionDeps(t: TestApp): DecisionDeps {
     clock: t.context.clock,
     catalogue: catalogueOf(t.context),
     quotePorts: quotePortsFor(t.context),
+    amendments: amendmentFactsFor(t.context.db),
   };
 }
 

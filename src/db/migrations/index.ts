@@ -33,6 +33,7 @@ import * as m20261205_1200 from './20261205_1200_operators.js';
 import * as m20261205_1210 from './20261205_1210_operator_unknown_sign_ins.js';
 import * as m20261205_1300 from './20261205_1300_policy_notes.js';
 import * as m20261205_1400 from './20261205_1400_work_queues.js';
+import * as m20261205_1500 from './20261205_1500_amendment_referrals.js';
 import * as m20261205_1600 from './20261205_1600_traveller_name_cover.js';
 
 /** Every migration, by name; names sort in the order they apply. Add new ones at the end. */
@@ -71,5 +72,6 @@ export const migrations: Record<string, Migration> = {
   '20261205_1210_operator_unknown_sign_ins': m20261205_1210,
   '20261205_1300_policy_notes': m20261205_1300,
   '20261205_1400_work_queues': m20261205_1400,
+  '20261205_1500_amendment_referrals': m20261205_1500,
   '20261205_1600_traveller_name_cover': m20261205_1600,
 };
