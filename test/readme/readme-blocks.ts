@@ -3,7 +3,8 @@ import { createServer } from 'node:net';
 /**
  * README.md's shell blocks, read for the README walk test: each ```sh / ```bash block in order,
  * whether a `<!-- readme-walk: skip (reason) -->` line precedes it, and the expected outputs it shows
- * (comment lines `# {…}`, `# […]` and `# "…"` after a command; `…` matches anything).
+ * (comment lines `# {…}`, `# […]`, `# "…"`, `# href=…`, `# status-…` or a bare status such as `# 204` after a
+ * command; `…` matches anything).
  */
 export interface ReadmeBlock {
   readonly index: number;
@@ -14,7 +15,7 @@ export interface ReadmeBlock {
 }
 
 const SKIP = /^<!--\s*readme-walk:\s*skip\s*\((.+)\)\s*-->$/;
-const EXPECTED = /^#\s*([{["].*)$/;
+const EXPECTED = /^#\s*([{["].*|href=.*|status-.*|\d{3})$/;
 
 export function readmeBlocks(markdown: string): ReadmeBlock[] {
   const lines = markdown.split('\n');

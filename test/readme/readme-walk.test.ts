@@ -31,7 +31,8 @@ describe(`README.md's shell blocks run as written (${DIALECT})`, () => {
   let server: ChildServer | undefined;
   let work = '';
   beforeAll(async () => {
-    server = await startChildServer({ ...database.env, DEMO_DATA: 'true' });
+    // A known port, so the links the server writes (3-D Secure, screening) point back at it.
+    server = await startChildServer({ ...database.env, DEMO_DATA: 'true', PORT: String(await freePort()) });
     // A folder that looks like the repository (its code, catalogue and node_modules linked), so the
     // files the walk writes (purchase.json, receiver.mjs, …) never land in the checkout.
     work = mkdtempSync(join(tmpdir(), 'readme-walk-'));
@@ -53,7 +54,7 @@ describe(`README.md's shell blocks run as written (${DIALECT})`, () => {
       const run = blocks.filter((b) => !b.skip);
       expect(run.length).toBeGreaterThan(10);
       // One script, so variables carry from block to block as they do in a reader's shell.
-      const script = run.map((b) => `echo '${DELIMITER} ${b.index}'\n${b.code}\n`).join('');
+      const script = run.map((b) => `echo; echo '${DELIMITER} ${b.index}'\n${b.code}\n`).join('');
       const result = await runBash(script, { ...database.env, BASE_URL: server?.url ?? '', RECEIVER_PORT: String(await freePort()) }, work);
       const outputs = new Map<number, string[]>();
       let current = -1;
