@@ -55,7 +55,11 @@ describe(`README.md's shell blocks run as written (${DIALECT})`, () => {
       expect(run.length).toBeGreaterThan(10);
       // One script, so variables carry from block to block as they do in a reader's shell.
       const script = run.map((b) => `echo; echo '${DELIMITER} ${b.index}'\n${b.code}\n`).join('');
-      const result = await runBash(script, { ...database.env, BASE_URL: server?.url ?? '', RECEIVER_PORT: String(await freePort()) }, work);
+      const result = await runBash(
+        script,
+        { ...database.env, BASE_URL: server?.url ?? '', RECEIVER_PORT: String(await freePort()) },
+        work,
+      );
       const outputs = new Map<number, string[]>();
       let current = -1;
       for (const line of result.stdout.split('\n')) {
@@ -68,13 +72,17 @@ describe(`README.md's shell blocks run as written (${DIALECT})`, () => {
       for (const block of run) {
         const output = outputs.get(block.index);
         if (!output) {
-          problems.push(`README.md:${block.line}: the block never ran (bash exited ${result.code}: ${result.stderr.slice(-2000)})`);
+          problems.push(
+            `README.md:${block.line}: the block never ran (bash exited ${result.code}: ${result.stderr.slice(-2000)})`,
+          );
           continue;
         }
         for (const missing of unmatched(block.expected, output))
           problems.push(`README.md:${block.line}: expected ${missing}\n  output:\n    ${output.join('\n    ')}`);
       }
-      const errors = result.stderr.split('\n').filter((l) => /jq: error|parse error|command not found|curl: \(/.test(l));
+      const errors = result.stderr
+        .split('\n')
+        .filter((l) => /jq: error|parse error|command not found|curl: \(/.test(l));
       for (const e of errors) problems.push(`stderr: ${e}`);
       expect(problems, problems.join('\n\n')).toEqual([]);
     },
