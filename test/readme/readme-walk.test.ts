@@ -15,14 +15,33 @@ const DELIMITER = '@@readme-walk-block@@';
 const REPO = process.cwd();
 const LINKED = ['package.json', 'node_modules', 'src', 'catalogue', 'tsconfig.json', 'test', 'sdk', 'docs'];
 
+/** The walk's process group: bash and whatever it left running in the background (the receiver). */
+let walkGroup: number | undefined;
+
+function killWalk(): void {
+  if (walkGroup === undefined) return;
+  try {
+    process.kill(-walkGroup, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 function runBash(script: string, env: Record<string, string>, cwd: string) {
   return new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve) => {
-    const child = spawn('bash', ['-c', script], { cwd, env: { ...process.env, ...env } });
+    const child = spawn('bash', ['-c', script], { cwd, env: { ...process.env, ...env }, detached: true });
+    walkGroup = child.pid;
     let stdout = '';
     let stderr = '';
+    let code: number | null = null;
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('close', (code) => resolve({ stdout, stderr, code }));
+    // A block that failed half-way may leave its background receiver holding the pipes.
+    child.once('exit', (exitCode) => {
+      code = exitCode;
+      killWalk();
+    });
+    child.once('close', () => resolve({ stdout, stderr, code }));
   });
 }
 
@@ -39,6 +58,7 @@ describe(`README.md's shell blocks run as written (${DIALECT})`, () => {
     for (const entry of LINKED) if (existsSync(join(REPO, entry))) symlinkSync(join(REPO, entry), join(work, entry));
   }, scaled(60_000));
   afterAll(() => {
+    killWalk();
     server?.kill();
     if (work) rmSync(work, { recursive: true, force: true });
   });
