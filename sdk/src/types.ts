@@ -19,13 +19,13 @@ export type Query<K extends OperationId> = NonNullable<operations[K]['parameters
 /** The path parameters of an operation, without the brand the client is bound to. */
 export type PathParams<K extends OperationId> = Omit<operations[K]['parameters']['path'], 'brandCode'>;
 
-/** The JSON answer of an operation's success (200, 201 or 202); void for 204. */
+/** The JSON answer of an operation's success (200, 201 or 202); undefined for 204. */
 export type Answer<K extends OperationId> = operations[K]['responses'] extends { 200: infer R }
   ? Json<R>
   : operations[K]['responses'] extends { 201: infer R }
     ? Json<R>
     : operations[K]['responses'] extends { 202: infer R }
       ? Json<R>
-      : void;
+      : undefined;
 
 export type BrandCode = operations['createQuote']['parameters']['path']['brandCode'];
