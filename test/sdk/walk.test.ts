@@ -81,7 +81,8 @@ describe(`SDK: a policy's whole life (${DIALECT})`, () => {
     const firstId = await firstEventId(client);
     const resumed: string[] = [];
     for await (const feedEvent of client.events.iterate({ after: firstId, limit: 2 })) resumed.push(feedEvent.type);
-    expect(resumed).toEqual(types.slice(1));
+    // Events keep being published meanwhile: the resumed feed starts where the first read went on.
+    expect(resumed.slice(0, types.length - 1)).toEqual(types.slice(1));
   });
 });
 
