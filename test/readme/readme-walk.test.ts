@@ -10,7 +10,7 @@ import { scaled } from '../helpers/time-scale.js';
 import { freePort, readmeBlocks, unmatched } from './readme-blocks.js';
 
 /** Blocks that cannot run in a test (npm install/start, the whole suite, the SDK until it lands). */
-const MAX_SKIPS = 4;
+const MAX_SKIPS = 3;
 const DELIMITER = '@@readme-walk-block@@';
 const REPO = process.cwd();
 const LINKED = ['package.json', 'node_modules', 'src', 'catalogue', 'tsconfig.json', 'test', 'sdk', 'docs'];

@@ -1126,6 +1126,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "policy.amendment_referred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An amendment preview was referred to an underwriter: it cannot be confirmed until approved.
+         * @description An amendment preview was referred to an underwriter: it cannot be confirmed until approved. Signed per Standard Webhooks: headers `webhook-id` (the event id, the same on every retry), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` under your endpoint secret; a space-separated list while a secret rotates). Reject a timestamp more than 5 minutes from your clock. Answer 2xx within the timeout; anything else is retried on the schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); 410 Gone disables the endpoint.
+         */
+        post: operations["on-policy.amendment_referred"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.amendment_referral_approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An underwriter approved a referred amendment: it can be confirmed (until its preview expires).
+         * @description An underwriter approved a referred amendment: it can be confirmed (until its preview expires). Signed per Standard Webhooks: headers `webhook-id` (the event id, the same on every retry), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` under your endpoint secret; a space-separated list while a secret rotates). Reject a timestamp more than 5 minutes from your clock. Answer 2xx within the timeout; anything else is retried on the schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); 410 Gone disables the endpoint.
+         */
+        post: operations["on-policy.amendment_referral_approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.amendment_referral_declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An underwriter declined a referred amendment: it cannot be confirmed.
+         * @description An underwriter declined a referred amendment: it cannot be confirmed. Signed per Standard Webhooks: headers `webhook-id` (the event id, the same on every retry), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` under your endpoint secret; a space-separated list while a secret rotates). Reject a timestamp more than 5 minutes from your clock. Answer 2xx within the timeout; anything else is retried on the schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); 410 Gone disables the endpoint.
+         */
+        post: operations["on-policy.amendment_referral_declined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1309,6 +1369,7 @@ export interface components {
             difference?: components["schemas"]["PolicyChangeAmounts"];
             /** @description = difference.transactionAmount: positive, the customer pays it on confirm (a card is needed); negative, it is refunded to the policy’s card(s); 0, nothing moves. */
             transactionAmount?: number;
+            referral?: components["schemas"]["QuoteReferral"];
             /**
              * @description Outcome of the last payment step: as on a purchase (see docs/api-contract.md, "Payments"), or `REFUNDED` when the refund was paid back to the card(s). Absent when no money moved.
              * @enum {string}
@@ -1330,6 +1391,29 @@ export interface components {
             /** @description Browser data for 3-D Secure; on the confirm after a challenge, its outcome (as on a purchase). */
             threeDSRequestInfo?: components["schemas"]["ThreeDsRequestInfo"];
             clientInfo?: components["schemas"]["ClientInfo"];
+        };
+        /**
+         * AmendmentReferralEventData
+         * @description `data` of `policy.amendment_referred`, `policy.amendment_referral_approved` and `policy.amendment_referral_declined`. Reason codes only, no personal data: the underwriter's words are never in an event.
+         */
+        AmendmentReferralEventData: {
+            /** @description The policy the amendment is of. */
+            policyNumber: string;
+            /** @description The referred amendment (its preview's `id`). */
+            amendmentId: string;
+            /** @description The brand of the policy. */
+            brandCode: string;
+            /**
+             * @description The amendment's referral after the change (the preview's `referral.status`).
+             * @enum {string}
+             */
+            referralStatus: "REFERRED" | "INFORMATION_REQUESTED" | "APPROVED" | "DECLINED" | "WITHDRAWN";
+            /** @description The reason codes of the rules that referred the amendment. */
+            reasonCodes: string[];
+            /** @description Since when the amendment is referred (UTC). */
+            referredAt: string;
+            /** @description When the underwriter decided (UTC). */
+            decidedAt?: string;
         };
         /**
          * AmendmentRequest
@@ -1715,7 +1799,7 @@ export interface components {
             /** @description Where events are POSTed. Production: `https` only, no user or password in the URL, and the host must resolve to public addresses only (loopback, private, link-local, unique-local, CGNAT, metadata and reserved addresses are refused, 400 `WEBHOOK_URL_REFUSED`). Staging also allows `http` and loopback (`http://127.0.0.1:…`, `http://localhost:…`). */
             url: string;
             /** @description The event types this endpoint receives; empty or omitted: every type. `webhook.test` always reaches it. */
-            eventTypes?: ("policy.issued" | "policy.amended" | "policy.cancelled" | "payment.captured" | "payment.refunded" | "purchase.declined" | "documents.sent" | "quote.referred" | "quote.referral_approved" | "quote.referral_declined" | "quote.information_requested" | "webhook.test")[];
+            eventTypes?: ("policy.issued" | "policy.amended" | "policy.cancelled" | "payment.captured" | "payment.refunded" | "purchase.declined" | "documents.sent" | "quote.referred" | "quote.referral_approved" | "quote.referral_declined" | "quote.information_requested" | "policy.amendment_referred" | "policy.amendment_referral_approved" | "policy.amendment_referral_declined" | "webhook.test")[];
             /** @description Your note about the endpoint. */
             description?: string;
             /** @description Default true. */
@@ -1839,7 +1923,7 @@ export interface components {
          * Event
          * @description One event: the exact body a webhook delivery signs and sends. Its `type` says which `data` it carries.
          */
-        Event: components["schemas"]["PolicyIssuedEvent"] | components["schemas"]["PolicyAmendedEvent"] | components["schemas"]["PolicyCancelledEvent"] | components["schemas"]["PaymentCapturedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PurchaseDeclinedEvent"] | components["schemas"]["DocumentsSentEvent"] | components["schemas"]["QuoteReferredEvent"] | components["schemas"]["QuoteReferralApprovedEvent"] | components["schemas"]["QuoteReferralDeclinedEvent"] | components["schemas"]["QuoteInformationRequestedEvent"] | components["schemas"]["WebhookTestEvent"];
+        Event: components["schemas"]["PolicyIssuedEvent"] | components["schemas"]["PolicyAmendedEvent"] | components["schemas"]["PolicyCancelledEvent"] | components["schemas"]["PaymentCapturedEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PurchaseDeclinedEvent"] | components["schemas"]["DocumentsSentEvent"] | components["schemas"]["QuoteReferredEvent"] | components["schemas"]["QuoteReferralApprovedEvent"] | components["schemas"]["QuoteReferralDeclinedEvent"] | components["schemas"]["QuoteInformationRequestedEvent"] | components["schemas"]["PolicyAmendmentReferredEvent"] | components["schemas"]["PolicyAmendmentReferralApprovedEvent"] | components["schemas"]["PolicyAmendmentReferralDeclinedEvent"] | components["schemas"]["WebhookTestEvent"];
         /**
          * EventDeliveries
          * @description The event's deliveries to one webhook endpoint.
@@ -2322,6 +2406,72 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["PolicyEventData"];
+        };
+        /**
+         * PolicyAmendmentReferralApprovedEvent
+         * @description The `policy.amendment_referral_approved` event as delivered.
+         */
+        PolicyAmendmentReferralApprovedEvent: {
+            /**
+             * @description Stable id of the event: the `webhook-id` header of every delivery of it. Deduplicate on it.
+             * @example evt_Qm9uZGF5LCAxIFNlcCAyMD
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "policy.amendment_referral_approved";
+            /**
+             * Format: date-time
+             * @description When the change it reports committed (UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["AmendmentReferralEventData"];
+        };
+        /**
+         * PolicyAmendmentReferralDeclinedEvent
+         * @description The `policy.amendment_referral_declined` event as delivered.
+         */
+        PolicyAmendmentReferralDeclinedEvent: {
+            /**
+             * @description Stable id of the event: the `webhook-id` header of every delivery of it. Deduplicate on it.
+             * @example evt_Qm9uZGF5LCAxIFNlcCAyMD
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "policy.amendment_referral_declined";
+            /**
+             * Format: date-time
+             * @description When the change it reports committed (UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["AmendmentReferralEventData"];
+        };
+        /**
+         * PolicyAmendmentReferredEvent
+         * @description The `policy.amendment_referred` event as delivered.
+         */
+        PolicyAmendmentReferredEvent: {
+            /**
+             * @description Stable id of the event: the `webhook-id` header of every delivery of it. Deduplicate on it.
+             * @example evt_Qm9uZGF5LCAxIFNlcCAyMD
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "policy.amendment_referred";
+            /**
+             * Format: date-time
+             * @description When the change it reports committed (UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["AmendmentReferralEventData"];
         };
         /**
          * PolicyCancelledEvent
@@ -4038,7 +4188,7 @@ export interface components {
             /** @description Where events are POSTed. Production: `https` only, no user or password in the URL, and the host must resolve to public addresses only (loopback, private, link-local, unique-local, CGNAT, metadata and reserved addresses are refused, 400 `WEBHOOK_URL_REFUSED`). Staging also allows `http` and loopback (`http://127.0.0.1:…`, `http://localhost:…`). */
             url?: string;
             /** @description The event types this endpoint receives; empty or omitted: every type. `webhook.test` always reaches it. */
-            eventTypes?: ("policy.issued" | "policy.amended" | "policy.cancelled" | "payment.captured" | "payment.refunded" | "purchase.declined" | "documents.sent" | "quote.referred" | "quote.referral_approved" | "quote.referral_declined" | "quote.information_requested" | "webhook.test")[];
+            eventTypes?: ("policy.issued" | "policy.amended" | "policy.cancelled" | "payment.captured" | "payment.refunded" | "purchase.declined" | "documents.sent" | "quote.referred" | "quote.referral_approved" | "quote.referral_declined" | "quote.information_requested" | "policy.amendment_referred" | "policy.amendment_referral_approved" | "policy.amendment_referral_declined" | "webhook.test")[];
             /** @description null clears it. */
             description?: string | null;
             /** @description false disables it (reason `PARTNER`); true re-enables it and clears `disabledReason` and `failingSince`. */
@@ -4076,7 +4226,7 @@ export interface components {
             /** @description Your note about the endpoint. */
             description?: string;
             /** @description The event types this endpoint receives; empty or omitted: every type. `webhook.test` always reaches it. */
-            eventTypes: ("policy.issued" | "policy.amended" | "policy.cancelled" | "payment.captured" | "payment.refunded" | "purchase.declined" | "documents.sent" | "quote.referred" | "quote.referral_approved" | "quote.referral_declined" | "quote.information_requested" | "webhook.test")[];
+            eventTypes: ("policy.issued" | "policy.amended" | "policy.cancelled" | "payment.captured" | "payment.refunded" | "purchase.declined" | "documents.sent" | "quote.referred" | "quote.referral_approved" | "quote.referral_declined" | "quote.information_requested" | "policy.amendment_referred" | "policy.amendment_referral_approved" | "policy.amendment_referral_declined" | "webhook.test")[];
             /** @description False: nothing is delivered to it (events stay in the pull feed). */
             enabled: boolean;
             /**
@@ -4107,7 +4257,7 @@ export interface components {
             /** @description Your note about the endpoint. */
             description?: string;
             /** @description The event types this endpoint receives; empty or omitted: every type. `webhook.test` always reaches it. */
-            eventTypes: ("policy.issued" | "policy.amended" | "policy.cancelled" | "payment.captured" | "payment.refunded" | "purchase.declined" | "documents.sent" | "quote.referred" | "quote.referral_approved" | "quote.referral_declined" | "quote.information_requested" | "webhook.test")[];
+            eventTypes: ("policy.issued" | "policy.amended" | "policy.cancelled" | "payment.captured" | "payment.refunded" | "purchase.declined" | "documents.sent" | "quote.referred" | "quote.referral_approved" | "quote.referral_declined" | "quote.information_requested" | "policy.amendment_referred" | "policy.amendment_referral_approved" | "policy.amendment_referral_declined" | "webhook.test")[];
             /** @description False: nothing is delivered to it (events stay in the pull feed). */
             enabled: boolean;
             /**
@@ -15273,6 +15423,93 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["QuoteInformationRequestedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). Deduplicate on `webhook-id`: delivery is at least once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and gets no further deliveries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "on-policy.amendment_referred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyAmendmentReferredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). Deduplicate on `webhook-id`: delivery is at least once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and gets no further deliveries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "on-policy.amendment_referral_approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyAmendmentReferralApprovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). Deduplicate on `webhook-id`: delivery is at least once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and gets no further deliveries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "on-policy.amendment_referral_declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyAmendmentReferralDeclinedEvent"];
             };
         };
         responses: {
