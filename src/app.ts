@@ -13,6 +13,7 @@ import { serverTimeoutOptions } from './http/server/timeouts.js';
 import { registerLifecycle, type Lifecycle } from './http/server/lifecycle.js';
 import { createHttpMetrics, registerHttpMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi/openapi.js';
+import { apiExamples } from './api-examples/register.js';
 import { registerRootPage } from './http/root-page.js';
 import { registerPrivateAnswers } from './http/guards/private-answers.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './http/request-id.js';
@@ -111,7 +112,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerHttpMetrics(app, metrics);
   const lifecycle = registerLifecycle(app);
   app.decorate('lifecycle', lifecycle);
-  await registerOpenApi(app, config, { webhooks: eventWebhooks() });
+  await registerOpenApi(app, config, { webhooks: eventWebhooks(), examples: apiExamples(app, context) });
   registerRootPage(app, config.basePath);
 
   // The outbox's delivery lag by kind, shown by /metrics and /ready (db/outbox/lag.ts).

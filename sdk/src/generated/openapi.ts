@@ -4695,7 +4695,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
             };
             cookie?: never;
@@ -4772,7 +4775,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand (`brandau`, `brandnz`, `directau`, `nomad`), or the calling partner’s own brand code, which maps to one of them: the token is then that brand’s, for that partner’s users only. Unknown: 404 `invalid_request`. */
+                /**
+                 * @description The brand (`brandau`, `brandnz`, `directau`, `nomad`), or the calling partner’s own brand code, which maps to one of them: the token is then that brand’s, for that partner’s users only. Unknown: 404 `invalid_request`.
+                 * @example brandau
+                 */
                 brandCode: string;
             };
             cookie?: never;
@@ -4784,8 +4790,8 @@ export interface operations {
                  * @example {
                  *       "grant_type": "password",
                  *       "client_id": "API",
-                 *       "username": "partner.user@example.com",
-                 *       "password": "correct horse battery staple",
+                 *       "username": "demoa.brandau@demo.example",
+                 *       "password": "DEMOA-brandau-demo-pass",
                  *       "customerInterfaceId": "8",
                  *       "userTypeId": "4"
                  *     }
@@ -4904,7 +4910,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The policy's `policyDocumentAccessGuid` (policy summary): a secret of at least 128 bits that works as the customer's key to the documents. */
+                /**
+                 * @description The policy's `policyDocumentAccessGuid` (policy summary): a secret of at least 128 bits that works as the customer's key to the documents.
+                 * @example pda_7kQ2mX9vB4nR8tW1cY5zL3hF
+                 */
                 policyDocumentAccessGuid: string;
             };
             cookie?: never;
@@ -5015,9 +5024,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The policy's `policyDocumentAccessGuid` (policy summary): a secret of at least 128 bits that works as the customer's key to the documents. */
+                /**
+                 * @description The policy's `policyDocumentAccessGuid` (policy summary): a secret of at least 128 bits that works as the customer's key to the documents.
+                 * @example pda_7kQ2mX9vB4nR8tW1cY5zL3hF
+                 */
                 policyDocumentAccessGuid: string;
-                /** @description A document id from the link page. */
+                /**
+                 * @description A document id from the link page.
+                 * @example CERTIFICATE
+                 */
                 documentId: string;
             };
             cookie?: never;
@@ -5130,7 +5145,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The link's secret value (from `url`). */
+                /**
+                 * @description The link's secret value (from `url`).
+                 * @example scr_Vb2m9QxT4kLp7RzN3cW8aYhE
+                 */
                 value: string;
             };
             cookie?: never;
@@ -5261,13 +5279,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The link's secret value (from `url`). */
+                /**
+                 * @description The link's secret value (from `url`).
+                 * @example scr_Vb2m9QxT4kLp7RzN3cW8aYhE
+                 */
                 value: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "step": "who",
+                 *       "csrf": "k3Jv0c9Yw1mQ2rT8sX5bN7dF4hL6pA0e",
+                 *       "who": "TRAVELLER",
+                 *       "firstName": "Ada",
+                 *       "surname": "Lovelace",
+                 *       "dateOfBirth": "1984-05-02",
+                 *       "email": "ada@example.com",
+                 *       "phone": "+61 400 000 000"
+                 *     }
+                 */
                 "application/json": {
                     [key: string]: string | string[];
                 };
@@ -5435,6 +5468,7 @@ export interface operations {
     getBaseQuoteConfig: {
         parameters: {
             query?: {
+                /** @example SINGLETRIP */
                 quoteType?: "SINGLETRIP" | "MULTITRIP";
             };
             header?: {
@@ -5442,7 +5476,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
             };
             cookie?: never;
@@ -5621,6 +5658,7 @@ export interface operations {
     getPlanByCode: {
         parameters: {
             query: {
+                /** @example COMP */
                 planCode: string;
                 /** @description YYYY-MM-DD, or an ISO 8601 date-time with an offset (`Z` or `±hh:mm`) read in the brand time zone; default today. Anything else is 400 `INVALID_DATE`. */
                 effectiveAt?: string;
@@ -5628,7 +5666,10 @@ export interface operations {
                 preferredDocumentFileType?: "PDF" | "pdf";
                 /** @description Language code (e.g. `en`, `es`, `es-MX`); unknown or absent → the brand default. */
                 lang?: string;
-                /** @description The caller's own partner code (the token's partner is used when absent); another partner's code answers 403 `PARTNER_NOT_ALLOWED`. */
+                /**
+                 * @description The caller's own partner code (the token's partner is used when absent); another partner's code answers 403 `PARTNER_NOT_ALLOWED`.
+                 * @example DEMOA
+                 */
                 partnerCode?: string;
             };
             header?: {
@@ -5636,7 +5677,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
             };
             cookie?: never;
@@ -5823,7 +5867,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
             };
             cookie?: never;
@@ -6010,9 +6057,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description Internal brand id (1–4). */
+                /**
+                 * @description Internal brand id (1–4).
+                 * @example 1
+                 */
                 brandId: number;
             };
             cookie?: never;
@@ -6196,9 +6249,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description Insurance contract id. */
+                /**
+                 * @description Insurance contract id.
+                 * @example 1002
+                 */
                 insuranceContractId: number;
             };
             cookie?: never;
@@ -6379,10 +6438,17 @@ export interface operations {
             query?: {
                 /** @description Language code (e.g. `en`, `es`, `es-MX`); unknown or absent → the brand default. */
                 lang?: string;
-                /** @description Home country (alpha-3); picks a country-specific document when one exists. */
+                /**
+                 * @description Home country (alpha-3); picks a country-specific document when one exists.
+                 * @example AUS
+                 */
                 countryCode?: string;
+                /** @example NSW */
                 provinceCode?: string;
-                /** @description Plan version id; picks a plan-specific document when one exists. */
+                /**
+                 * @description Plan version id; picks a plan-specific document when one exists.
+                 * @example 100102
+                 */
                 planId?: number;
             };
             header?: {
@@ -6390,9 +6456,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description Insurance contract id. */
+                /**
+                 * @description Insurance contract id.
+                 * @example 1002
+                 */
                 insuranceContractId: number;
             };
             cookie?: never;
@@ -6573,10 +6645,17 @@ export interface operations {
             query?: {
                 /** @description Language code (e.g. `en`, `es`, `es-MX`); unknown or absent → the brand default. */
                 lang?: string;
-                /** @description Home country (alpha-3); picks a country-specific document when one exists. */
+                /**
+                 * @description Home country (alpha-3); picks a country-specific document when one exists.
+                 * @example AUS
+                 */
                 countryCode?: string;
+                /** @example NSW */
                 provinceCode?: string;
-                /** @description Plan version id; picks a plan-specific document when one exists. */
+                /**
+                 * @description Plan version id; picks a plan-specific document when one exists.
+                 * @example 100102
+                 */
                 planId?: number;
             };
             header?: {
@@ -6584,9 +6663,15 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description Insurance contract id. */
+                /**
+                 * @description Insurance contract id.
+                 * @example 1002
+                 */
                 insuranceContractId: number;
             };
             cookie?: never;
@@ -6769,7 +6854,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
             };
             cookie?: never;
@@ -6782,20 +6870,27 @@ export interface operations {
                  *       "stage": "BASEQUOTE",
                  *       "input": {
                  *         "quoteType": "SINGLETRIP",
+                 *         "planId": 100102,
                  *         "homeAddress": {
                  *           "countryCode": "AUS",
-                 *           "provinceCode": "NSW"
+                 *           "provinceCode": "NSW",
+                 *           "addressLine1": "1 George St",
+                 *           "postalCode": "2000"
                  *         },
                  *         "destinationCountryCodes": [
-                 *           "JPN"
+                 *           "IDN"
                  *         ],
-                 *         "departureDate": "2026-12-01",
-                 *         "returnDate": "2026-12-15",
+                 *         "departureDate": "2027-03-01",
+                 *         "returnDate": "2027-03-14",
                  *         "policyHolders": [
                  *           {
-                 *             "guid": "traveller-1",
-                 *             "age": 34,
-                 *             "isPrimary": true
+                 *             "guid": "h1",
+                 *             "dateOfBirth": "1984-05-02",
+                 *             "isPrimary": true,
+                 *             "firstName": "Ada",
+                 *             "lastName": "Lovelace",
+                 *             "emailAddress": "ada@example.com",
+                 *             "phoneNumber": "+61 400 000 000"
                  *           }
                  *         ]
                  *       }
@@ -7055,9 +7150,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description A quote id as returned when the quote was created. */
+                /**
+                 * @description A quote id as returned when the quote was created.
+                 * @example q_01JD8ZQ6M4X3K9V2T7B5N1C0RA
+                 */
                 quoteId: string;
             };
             cookie?: never;
@@ -7260,9 +7361,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description A quote id as returned when the quote was created. */
+                /**
+                 * @description A quote id as returned when the quote was created.
+                 * @example q_01JD8ZQ6M4X3K9V2T7B5N1C0RA
+                 */
                 quoteId: string;
             };
             cookie?: never;
@@ -7272,23 +7379,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "stage": "BASEQUOTE",
+                 *       "stage": "DETAILS",
                  *       "input": {
                  *         "quoteType": "SINGLETRIP",
+                 *         "planId": 100102,
                  *         "homeAddress": {
                  *           "countryCode": "AUS",
-                 *           "provinceCode": "NSW"
+                 *           "provinceCode": "NSW",
+                 *           "addressLine1": "1 George St",
+                 *           "postalCode": "2000"
                  *         },
                  *         "destinationCountryCodes": [
-                 *           "JPN"
+                 *           "IDN"
                  *         ],
-                 *         "departureDate": "2026-12-01",
-                 *         "returnDate": "2026-12-15",
+                 *         "departureDate": "2027-03-01",
+                 *         "returnDate": "2027-03-14",
                  *         "policyHolders": [
                  *           {
-                 *             "guid": "traveller-1",
-                 *             "age": 34,
-                 *             "isPrimary": true
+                 *             "guid": "h1",
+                 *             "dateOfBirth": "1984-05-02",
+                 *             "isPrimary": true,
+                 *             "firstName": "Ada",
+                 *             "lastName": "Lovelace",
+                 *             "emailAddress": "ada@example.com",
+                 *             "phoneNumber": "+61 400 000 000"
                  *           }
                  *         ]
                  *       }
@@ -7576,11 +7690,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description A quote id as returned when the quote was created. */
+                /**
+                 * @description A quote id as returned when the quote was created.
+                 * @example q_01JD8ZQ6M4X3K9V2T7B5N1C0RD
+                 */
                 quoteId: string;
-                /** @description The traveller: a `policyHolders[].guid` of the quote. */
+                /**
+                 * @description The traveller: a `policyHolders[].guid` of the quote.
+                 * @example h1
+                 */
                 guid: string;
             };
             cookie?: never;
@@ -7775,11 +7898,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description A quote id as returned when the quote was created. */
+                /**
+                 * @description A quote id as returned when the quote was created.
+                 * @example q_01JD8ZQ6M4X3K9V2T7B5N1C0RD
+                 */
                 quoteId: string;
-                /** @description The traveller: a `policyHolders[].guid` of the quote. */
+                /**
+                 * @description The traveller: a `policyHolders[].guid` of the quote.
+                 * @example h1
+                 */
                 guid: string;
             };
             cookie?: never;
@@ -7789,10 +7921,10 @@ export interface operations {
                 /**
                  * @example {
                  *       "authorizedPerson": {
-                 *         "firstName": "Alex",
-                 *         "surname": "Smith",
-                 *         "dateOfBirth": "1980-04-02",
-                 *         "email": "alex@example.com",
+                 *         "firstName": "Ada",
+                 *         "surname": "Lovelace",
+                 *         "dateOfBirth": "1984-05-02",
+                 *         "email": "ada@example.com",
                  *         "phone": "+61 400 000 000"
                  *       }
                  *     }
@@ -8098,11 +8230,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description A quote id as returned when the quote was created. */
+                /**
+                 * @description A quote id as returned when the quote was created.
+                 * @example q_01JD8ZQ6M4X3K9V2T7B5N1C0RD
+                 */
                 quoteId: string;
-                /** @description The traveller: a `policyHolders[].guid` of the quote. */
+                /**
+                 * @description The traveller: a `policyHolders[].guid` of the quote.
+                 * @example h2
+                 */
                 guid: string;
             };
             cookie?: never;
@@ -8114,9 +8255,15 @@ export interface operations {
                  * @example {
                  *       "answers": [
                  *         {
-                 *           "questionId": "gate.a",
+                 *           "questionId": "travelMode",
                  *           "choiceCodes": [
-                 *             "YES"
+                 *             "AIR"
+                 *           ]
+                 *         },
+                 *         {
+                 *           "questionId": "conditions",
+                 *           "choiceCodes": [
+                 *             "TEST_COVERED"
                  *           ]
                  *         }
                  *       ]
@@ -8396,11 +8543,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description A quote id as returned when the quote was created. */
+                /**
+                 * @description A quote id as returned when the quote was created.
+                 * @example q_01JD8ZQ6M4X3K9V2T7B5N1C0RD
+                 */
                 quoteId: string;
-                /** @description The traveller: a `policyHolders[].guid` of the quote. */
+                /**
+                 * @description The traveller: a `policyHolders[].guid` of the quote.
+                 * @example h2
+                 */
                 guid: string;
             };
             cookie?: never;
@@ -8625,11 +8781,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description A quote id as returned when the quote was created. */
+                /**
+                 * @description A quote id as returned when the quote was created.
+                 * @example q_01JD8ZQ6M4X3K9V2T7B5N1C0RD
+                 */
                 quoteId: string;
-                /** @description The traveller: a `policyHolders[].guid` of the quote. */
+                /**
+                 * @description The traveller: a `policyHolders[].guid` of the quote.
+                 * @example h1
+                 */
                 guid: string;
             };
             cookie?: never;
@@ -8638,8 +8803,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "returnUrl": "https://shop.partner.example/quote/screened",
-                 *       "language": "en"
+                 *       "returnUrl": "https://shop.example/quote"
                  *     }
                  */
                 "application/json": components["schemas"]["ScreeningLinkRequest"];
@@ -8924,9 +9088,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description The policy number, e.g. `TIAU260000042`. */
+                /**
+                 * @description The policy number, e.g. `TIAU260000042`.
+                 * @example BACAU260004217
+                 */
                 policyNumber: string;
             };
             cookie?: never;
@@ -9094,9 +9264,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description The policy number, e.g. `TIAU260000042`. */
+                /**
+                 * @description The policy number, e.g. `TIAU260000042`.
+                 * @example BACAU260004217
+                 */
                 policyNumber: string;
             };
             cookie?: never;
@@ -9264,9 +9440,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description The policy number, e.g. `TIAU260000042`. */
+                /**
+                 * @description The policy number, e.g. `TIAU260000042`.
+                 * @example BACAU260004217
+                 */
                 policyNumber: string;
             };
             cookie?: never;
@@ -9463,11 +9645,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description The policy number, e.g. `TIAU260000042`. */
+                /**
+                 * @description The policy number, e.g. `TIAU260000042`.
+                 * @example BACAU260004217
+                 */
                 policyNumber: string;
-                /** @description A `documentId` from the policy's document list. */
+                /**
+                 * @description A `documentId` from the policy's document list.
+                 * @example CERTIFICATE
+                 */
                 documentId: string;
             };
             cookie?: never;
@@ -9667,13 +9858,22 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same body replays the stored answer (docs/api-contract.md "Idempotency"); keys are per partner. */
+                /**
+                 * @description Makes a retry safe: the same key with the same body replays the stored answer (docs/api-contract.md "Idempotency"); keys are per partner.
+                 * @example send-BACAU260004217
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description The policy number, e.g. `TIAU260000042`. */
+                /**
+                 * @description The policy number, e.g. `TIAU260000042`.
+                 * @example BACAU260004217
+                 */
                 policyNumber: string;
             };
             cookie?: never;
@@ -9681,6 +9881,7 @@ export interface operations {
         /** @description Optional; an empty or missing body sends to the policy holder. */
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["SendDocumentsRequest"];
             };
         };
@@ -9880,11 +10081,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: the same key with the same body replays the stored answer (docs/api-contract.md "Idempotency"); keys are per partner. */
+                /**
+                 * @description Makes a retry safe: the same key with the same body replays the stored answer (docs/api-contract.md "Idempotency"); keys are per partner.
+                 * @example order-q_01JD8ZQ6M4X3K9V2T7B5N1C0RB
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
             };
             cookie?: never;
@@ -9892,6 +10099,38 @@ export interface operations {
         /** @description Purchase request (spec §4.2, minimal payload). Prices, status, policy number and partner ids in the body are ignored. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "quote": {
+                 *         "id": "q_01JD8ZQ6M4X3K9V2T7B5N1C0RB",
+                 *         "input": {
+                 *           "regulatoryDeclarations": [
+                 *             {
+                 *               "termConditionId": 1101,
+                 *               "hasAgreed": true
+                 *             },
+                 *             {
+                 *               "termConditionId": 1102,
+                 *               "hasAgreed": true
+                 *             },
+                 *             {
+                 *               "termConditionId": 1103,
+                 *               "hasAgreed": true
+                 *             },
+                 *             {
+                 *               "termConditionId": 1104,
+                 *               "hasAgreed": true
+                 *             },
+                 *             {
+                 *               "termConditionId": 1105,
+                 *               "hasAgreed": true
+                 *             }
+                 *           ]
+                 *         }
+                 *       },
+                 *       "paymentMethod": "ON_ACCOUNT"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PurchaseRequest"];
             };
         };
@@ -10196,9 +10435,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description A quote id as returned when the quote was created. */
+                /**
+                 * @description A quote id as returned when the quote was created.
+                 * @example q_01JD8ZQ6M4X3K9V2T7B5N1C0RC
+                 */
                 quoteId: string;
             };
             cookie?: never;
@@ -10397,9 +10642,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description The policy number, e.g. `TIAU260000042`. */
+                /**
+                 * @description The policy number, e.g. `TIAU260000042`.
+                 * @example BACAU260004217
+                 */
                 policyNumber: string;
             };
             cookie?: never;
@@ -10411,28 +10662,29 @@ export interface operations {
                  * @example {
                  *       "input": {
                  *         "quoteType": "SINGLETRIP",
-                 *         "planId": 101,
+                 *         "planId": 100102,
                  *         "homeAddress": {
                  *           "countryCode": "AUS",
-                 *           "provinceCode": "NSW"
+                 *           "provinceCode": "NSW",
+                 *           "addressLine1": "1 George St",
+                 *           "postalCode": "2000"
                  *         },
                  *         "destinationCountryCodes": [
-                 *           "JPN"
+                 *           "IDN"
                  *         ],
-                 *         "departureDate": "2026-12-01",
-                 *         "returnDate": "2026-12-20",
+                 *         "departureDate": "2027-03-01",
+                 *         "returnDate": "2027-03-21",
                  *         "policyHolders": [
                  *           {
-                 *             "guid": "traveller-1",
-                 *             "age": 34,
+                 *             "guid": "h1",
+                 *             "dateOfBirth": "1984-05-02",
                  *             "isPrimary": true,
-                 *             "firstName": "Alex",
-                 *             "lastName": "Smith"
+                 *             "firstName": "Ada",
+                 *             "lastName": "Lovelace",
+                 *             "emailAddress": "ada@example.com",
+                 *             "phoneNumber": "+61 400 000 000"
                  *           }
                  *         ]
-                 *       },
-                 *       "clientInfo": {
-                 *         "ipAddress": "203.0.113.7"
                  *       }
                  *     }
                  */
@@ -10787,9 +11039,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description The policy number, e.g. `TIAU260000042`. */
+                /**
+                 * @description The policy number, e.g. `TIAU260000042`.
+                 * @example BACAU260004218
+                 */
                 policyNumber: string;
             };
             cookie?: never;
@@ -10797,6 +11055,11 @@ export interface operations {
         /** @description Asks what cancelling the policy would refund. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reasonCode": "TRIP_CANCELLED"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CancellationRequest"];
             };
         };
@@ -11118,15 +11381,27 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: the same key with the same body replays the stored answer (docs/api-contract.md "Idempotency"); keys are per partner. */
+                /**
+                 * @description Makes a retry safe: the same key with the same body replays the stored answer (docs/api-contract.md "Idempotency"); keys are per partner.
+                 * @example amend-amd_01JD9A2B3C4D5E6F7G8H9J0K1M
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description The policy number, e.g. `TIAU260000042`. */
+                /**
+                 * @description The policy number, e.g. `TIAU260000042`.
+                 * @example BACAU260004217
+                 */
                 policyNumber: string;
-                /** @description The amendment id, as returned by its preview. */
+                /**
+                 * @description The amendment id, as returned by its preview.
+                 * @example amd_01JD9A2B3C4D5E6F7G8H9J0K1M
+                 */
                 amendmentId: string;
             };
             cookie?: never;
@@ -11446,15 +11721,27 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe: the same key with the same body replays the stored answer (docs/api-contract.md "Idempotency"); keys are per partner. */
+                /**
+                 * @description Makes a retry safe: the same key with the same body replays the stored answer (docs/api-contract.md "Idempotency"); keys are per partner.
+                 * @example cancel-can_01JD9A2B3C4D5E6F7G8H9J0K1N
+                 */
                 "Idempotency-Key": string;
             };
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description The policy number, e.g. `TIAU260000042`. */
+                /**
+                 * @description The policy number, e.g. `TIAU260000042`.
+                 * @example BACAU260004218
+                 */
                 policyNumber: string;
-                /** @description The cancellation id, as returned by its preview. */
+                /**
+                 * @description The cancellation id, as returned by its preview.
+                 * @example can_01JD9A2B3C4D5E6F7G8H9J0K1N
+                 */
                 cancellationId: string;
             };
             cookie?: never;
@@ -11768,11 +12055,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description The policy number, e.g. `TIAU260000042`. */
+                /**
+                 * @description The policy number, e.g. `TIAU260000042`.
+                 * @example BACAU260004217
+                 */
                 policyNumber: string;
-                /** @description The amendment id, as returned by its preview. */
+                /**
+                 * @description The amendment id, as returned by its preview.
+                 * @example amd_01JD9A2B3C4D5E6F7G8H9J0K1M
+                 */
                 amendmentId: string;
             };
             cookie?: never;
@@ -12044,11 +12340,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
-                /** @description The policy number, e.g. `TIAU260000042`. */
+                /**
+                 * @description The policy number, e.g. `TIAU260000042`.
+                 * @example BACAU260004218
+                 */
                 policyNumber: string;
-                /** @description The cancellation id, as returned by its preview. */
+                /**
+                 * @description The cancellation id, as returned by its preview.
+                 * @example can_01JD9A2B3C4D5E6F7G8H9J0K1N
+                 */
                 cancellationId: string;
             };
             cookie?: never;
@@ -12291,7 +12596,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
             };
             cookie?: never;
@@ -12488,7 +12796,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
             };
             cookie?: never;
@@ -12497,10 +12808,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "https://partner.example/hooks/insurance",
-                 *       "eventTypes": [
-                 *         "policy.issued"
-                 *       ]
+                 *       "url": "https://partner.example/hooks/insurance"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookRequest"];
@@ -12727,7 +13035,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
                 /**
                  * @description The endpoint id (`whe_…`).
@@ -12942,11 +13253,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
                 /**
                  * @description The endpoint id (`whe_…`).
-                 * @example whe_3q2Rk7d0Tq6mYb8FvX1aLw
+                 * @example whe_8t4Wn1c6Zp0sLd3GyH7kQe
                  */
                 webhookId: string;
             };
@@ -13144,7 +13458,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
                 /**
                  * @description The endpoint id (`whe_…`).
@@ -13159,7 +13476,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "enabled": true
+                 *       "description": "Policy events for the booking site"
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateWebhookRequest"];
@@ -13371,7 +13688,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
                 /**
                  * @description The endpoint id (`whe_…`).
@@ -13384,6 +13704,7 @@ export interface operations {
         /** @description Optional. */
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["RotateWebhookSecretRequest"];
             };
         };
@@ -13580,7 +13901,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
                 /**
                  * @description The endpoint id (`whe_…`).
@@ -13815,12 +14139,18 @@ export interface operations {
                  * @example evt_Qm9uZGF5LCAxIFNlcCAyMD
                  */
                 after?: string;
-                /** @description Events per page (default 100, at most 1000). */
+                /**
+                 * @description Events per page (default 100, at most 1000).
+                 * @example 10
+                 */
                 limit?: number;
             };
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
             };
             cookie?: never;
@@ -14017,7 +14347,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
                 /**
                  * @description An event id (`evt_…`).
@@ -14219,7 +14552,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
                 /**
                  * @description An event id (`evt_…`).
@@ -14231,6 +14567,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["RedeliverRequest"];
             };
         };
@@ -14460,7 +14797,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
             };
             cookie?: never;
@@ -14469,9 +14809,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "from": "2026-11-25T00:00:00Z",
-                 *       "to": "2026-11-26T00:00:00Z",
-                 *       "failedOnly": true
+                 *       "from": "2027-02-01T00:00:00Z",
+                 *       "to": "2027-02-02T00:00:00Z",
+                 *       "failedOnly": false
                  *     }
                  */
                 "application/json": components["schemas"]["BulkRedeliverRequest"];
@@ -14703,7 +15043,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
             };
             cookie?: never;
@@ -14918,11 +15261,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The brand: `brandau`, `brandnz`, `directau` or `nomad`. */
+                /**
+                 * @description The brand: `brandau`, `brandnz`, `directau` or `nomad`.
+                 * @example brandau
+                 */
                 brandCode: "brandau" | "brandnz" | "directau" | "nomad";
                 /**
                  * @description The month, `yyyy-mm` (e.g. `2026-11`), in the brand’s time zone.
-                 * @example 2026-11
+                 * @example 2027-02
                  */
                 month: string;
             };

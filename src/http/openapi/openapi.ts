@@ -47,12 +47,23 @@ export const API_TAGS = [
 /** The `webhooks` section (OpenAPI 3.1): the requests this API sends to partners' endpoints. */
 const withWebhooks = (webhooks: Record<string, unknown> | undefined) => (webhooks ? { webhooks } : {});
 
+type Document = { paths: Record<string, Record<string, unknown>> };
+
+/** The request examples of the document: stable ones written into it, and live ones for a served copy. */
+export interface DocumentExamples {
+  /** Writes the stable examples (the generated, committed document). */
+  fixed<D extends Document>(document: D): D;
+  /** Writes the examples of live objects into a copy being served (a staging server's demo data). */
+  live?<D extends Document>(document: D): Promise<D>;
+}
+
 /** OpenAPI 3.1 from the route schemas, served at /openapi.json and rendered at /docs. */
 export async function registerOpenApi(
   app: FastifyInstance,
   config: AppConfig,
-  extra: { readonly webhooks?: Record<string, unknown> } = {},
+  extra: { readonly webhooks?: Record<string, unknown>; readonly examples?: DocumentExamples } = {},
 ): Promise<void> {
+  const examples = extra.examples;
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -84,11 +95,33 @@ export async function registerOpenApi(
     // Named schemas first: the shared parts refer to ErrorResponse and TokenError by name.
     transformObject: (generated) =>
       'openapiObject' in generated
-        ? (addSharedParts(
-            nameSchemas({ ...(generated.openapiObject as OpenApiDocument), ...withWebhooks(extra.webhooks) }),
+        ? (withExamples(
+            addSharedParts(
+              nameSchemas({ ...(generated.openapiObject as OpenApiDocument), ...withWebhooks(extra.webhooks) }),
+            ),
           ) as typeof generated.openapiObject)
         : generated.swaggerObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  const withExamples = (document: OpenApiDocument) => (examples ? examples.fixed(document) : document);
+  // A served copy may name live objects (a staging server's demo data): made before the answer.
+  const served = new WeakMap<object, Record<string, unknown>>();
+  const serve = async (): Promise<Record<string, unknown>> => {
+    const document = app.swagger() as unknown as Document & Record<string, unknown>;
+    return examples?.live ? examples.live(structuredClone(document)) : document;
+  };
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiHooks: {
+      preHandler: (request, _reply, done) => {
+        if (!/\/(json|yaml)$/.test(request.url)) return done();
+        serve().then((document) => {
+          served.set(request, document);
+          done();
+        }, done);
+      },
+    },
+    transformSpecificationClone: false,
+    transformSpecification: (document, request) => served.get(request) ?? document,
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, serve);
 }
