@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isBrandCode } from '../kernel/brands.js';
 import { BEARER_SCHEME } from '../http/openapi/shared.js';
+import { withErrorExamples } from '../http/error-responses.js';
 import type { AppContext } from '../context.js';
 import { UnknownBrand } from '../kernel/errors.js';
 import { verifyAccessToken } from './access-tokens.js';
@@ -76,9 +77,14 @@ export function installBearerGuard(app: FastifyInstance, context: AppContext, se
  * and declares it in the route's OpenAPI `security`, in the same place, so the document cannot
  * forget a guarded operation and security-aware generated clients send the token.
  */
+/** The guard's refusals as the document shows them. */
+const GUARD_REFUSALS = [new TokenRequired(), new BrandNotAllowed('brandau', 'brandnz')];
+
 export function protectWithBearer(scope: FastifyInstance): void {
   scope.addHook('onRequest', scope.bearerGuard);
   scope.addHook('onRoute', (route) => {
-    route.schema = { ...route.schema, security: [{ [BEARER_SCHEME]: [] }] };
+    // Documented with what the guard answers: no token (401), another brand's token (403).
+    const response = withErrorExamples(route.schema?.response, GUARD_REFUSALS);
+    route.schema = { ...route.schema, security: [{ [BEARER_SCHEME]: [] }], response };
   });
 }

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { BrandCode } from '../kernel/brands.js';
 import type { AppContext } from '../context.js';
-import { BrandParams, errorResponses } from '../http/schemas.js';
+import { BrandParams } from '../http/schemas.js';
+import { errorResponses } from '../http/error-responses.js';
 import { issuerOf } from './access-tokens.js';
 
 /** RFC 8414 authorization server metadata: one document per brand, since each brand has its own token endpoint. */

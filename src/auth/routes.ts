@@ -7,7 +7,7 @@ import { InvalidInput } from '../kernel/errors.js';
 import { Type } from 'typebox';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { BASIC_CHALLENGE, BasicClientRefused, clientIdOf } from './client-auth.js';
-import { OAuthError, invalidRequest, unknownBrand } from './errors.js';
+import { OAuthError, badCredentials, invalidRequest, unknownBrand } from './errors.js';
 import { TokenError, TokenForm, TokenResult } from './schemas.js';
 import { issueToken, type AuthServices } from './service.js';
 
@@ -133,16 +133,25 @@ export async function authRoutes(
           200: TokenResult,
           400: TokenError(
             'Malformed request: missing or repeated field, wrong content type, query parameters, or an unsupported grant type.',
+            new OAuthError(400, 'unsupported_grant_type', "grant_type must be 'password' or 'refresh_token'."),
           ),
           401: TokenError(
             'Authentication failed: bad credentials or refresh token (`invalid_grant`), unknown client, or client not allowed for the interface.',
+            badCredentials(),
           ),
-          404: TokenError('Unknown brand or partner brand code.'),
-          413: TokenError('The body is larger than the server accepts.'),
+          404: TokenError('Unknown brand or partner brand code.', unknownBrand('acme')),
+          413: TokenError(
+            'The body is larger than the server accepts.',
+            new OAuthError(413, 'invalid_request', 'The request body is too large.'),
+          ),
           429: TokenError(
             'Too many failed attempts, or too many requests, for this username or address; see `Retry-After`.',
+            new OAuthError(429, 'temporarily_unavailable', 'Too many failed sign-in attempts; try again later.'),
           ),
-          500: TokenError('Unexpected server error.'),
+          500: TokenError(
+            'Unexpected server error.',
+            new OAuthError(500, 'server_error', 'The server could not complete the request (request id req-7f3a9c).'),
+          ),
         },
       },
       // Its form fields are short: a body larger than this is refused (413) before it is read.

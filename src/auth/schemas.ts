@@ -86,7 +86,8 @@ export const TokenResult = Type.Object(
   },
 );
 
-export const TokenError = (description: string) =>
+/** The token endpoint's error body; `example` is the refusal the status shows in the document. */
+export const TokenError = (description: string, example?: { readonly error: string; readonly description: string }) =>
   Type.Object(
     {
       error: Type.Enum([...OAUTH_ERROR_CODES], {
@@ -97,5 +98,9 @@ export const TokenError = (description: string) =>
         description: 'What went wrong, for a person. Never tells whether a username exists.',
       }),
     },
-    { title: 'TokenError', description },
+    {
+      title: 'TokenError',
+      description,
+      ...(example ? { examples: [{ error: example.error, error_description: example.description }] } : {}),
+    },
   );

@@ -3,8 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { CachedResponse } from '../http/front-cache/cache-headers.js';
 import type { FrontCache } from '../http/front-cache/front-cache.js';
-import { BrandParams, errorResponses, pdfAnswer } from '../http/schemas.js';
-import { UnknownBrandId } from './errors.js';
+import { BrandParams, pdfAnswer } from '../http/schemas.js';
+import { errorResponses } from '../http/error-responses.js';
+import { PdsNotFound, UnknownBrandId, UnknownInsuranceContract, UnknownPlanCode } from './errors.js';
+import type { DomainError } from '../kernel/errors.js';
 import { cached, json, sendCached } from './http-cache.js';
 import type { BrandCatalogue } from './model.js';
 import type { CatalogueSnapshot } from './reader.js';
@@ -19,7 +21,8 @@ import { brandOf, brandTimeZone, callerPartner, catalogueOf, effectiveDate, plan
 import { principalOf } from '../auth/principal.js';
 
 const NOT_MODIFIED = { type: 'null', description: 'Not modified: `If-None-Match` named the current ETag.' } as const;
-const ERRORS = errorResponses(400, 401, 403, 404, 503);
+/** A product read's errors: a 404 of its own where it names more than the brand. */
+const errors = (...notFound: DomainError[]) => errorResponses(400, 401, 403, ...(notFound.length > 0 ? notFound : [404]), 503);
 const tags = ['products'];
 const CACHING = ' Answers carry `ETag` and `Cache-Control: private, max-age=<expirySeconds>`; `If-None-Match` with the ETag gets 304.';
 
@@ -36,7 +39,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
     schema: {
       tags, operationId: 'getBaseQuoteConfig', summary: 'Quote configuration',
       description: `Traveller, age, advance-purchase and duration limits and destination restrictions per home country, for one quote type.${CACHING}`,
-      params: BrandParams, querystring: QuoteConfigQuery, response: { 200: QuoteConfigResponse, 304: NOT_MODIFIED, ...ERRORS },
+      params: BrandParams, querystring: QuoteConfigQuery, response: { 200: QuoteConfigResponse, 304: NOT_MODIFIED, ...errors() },
     },
   }, async (request, reply) => {
     const snapshot = await catalogue.snapshot();
@@ -50,7 +53,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
     schema: {
       tags, operationId: 'getPlanByCode', summary: 'Plan configuration by code',
       description: `The version of plan \`planCode\` in force at \`effectiveAt\` (default today in the brand's time zone): 404 \`UNKNOWN_PLAN_CODE\` or \`PLAN_NOT_SOLD\`. Purchase terms reserved to partner groups are listed for the caller's own partner only (the token's); \`partnerCode\`, when sent, must be that partner: another partner's code answers 403 \`PARTNER_NOT_ALLOWED\`.${CACHING}`,
-      params: BrandParams, querystring: PlansQuery, response: { 200: PlanResponse, 304: NOT_MODIFIED, ...ERRORS },
+      params: BrandParams, querystring: PlansQuery, response: { 200: PlanResponse, 304: NOT_MODIFIED, ...errors(new UnknownPlanCode('COMPX')) },
     },
   }, async (request, reply) => {
     const snapshot = await catalogue.snapshot();
@@ -73,7 +76,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
     schema: {
       tags, operationId: 'getBrandContent', summary: 'Brand content',
       description: `Content items of the brand in \`lang\` (items missing in it, or an unknown \`lang\`, fall back to the brand's default language).${CACHING}`,
-      params: BrandParams, querystring: LangQuery, response: { 200: BrandContentResponse, 304: NOT_MODIFIED, ...ERRORS },
+      params: BrandParams, querystring: LangQuery, response: { 200: BrandContentResponse, 304: NOT_MODIFIED, ...errors() },
     },
   }, async (request, reply) => {
     const snapshot = await catalogue.snapshot();
@@ -86,7 +89,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
     schema: {
       tags, operationId: 'getBrandContentById', summary: 'Brand content by id',
       description: `Content of the brand with internal id \`brandId\` (1 brandau, 2 brandnz, 3 directau, 4 nomad); \`brandCode\` must be valid but is ignored. Unknown id: 404 \`UNKNOWN_BRAND_ID\`.${CACHING}`,
-      params: BrandIdParams, querystring: LangQuery, response: { 200: BrandContentResponse, 304: NOT_MODIFIED, ...ERRORS },
+      params: BrandIdParams, querystring: LangQuery, response: { 200: BrandContentResponse, 304: NOT_MODIFIED, ...errors(new UnknownBrandId(9)) },
     },
   }, async (request, reply) => {
     const code = await brandCodeById(context.db, request.params.brandId);
@@ -102,7 +105,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
     schema: {
       tags, operationId: 'getFeatureSwitches', summary: 'Feature switches',
       description: `Feature switches of an insurance contract of this brand; another brand's or an unknown contract: 404 \`UNKNOWN_INSURANCE_CONTRACT\`.${CACHING}`,
-      params: ContractParams, response: { 200: FeaturesResponse, 304: NOT_MODIFIED, ...ERRORS },
+      params: ContractParams, response: { 200: FeaturesResponse, 304: NOT_MODIFIED, ...errors(new UnknownInsuranceContract(9999)) },
     },
   }, async (request, reply) => {
     const snapshot = await catalogue.snapshot();
@@ -115,7 +118,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
     schema: {
       tags, operationId: 'getPdsSummary', summary: 'PDS metadata',
       description: `Describes the PDS document \`/pds\` returns for the same selection: language (fallback: default), home country, province, plan version; the most specific document wins.${CACHING.replace('<expirySeconds>', "<brand's expirySeconds>")}`,
-      params: ContractParams, querystring: PdsQuery, response: { 200: PdsSummaryResponse, 304: NOT_MODIFIED, ...ERRORS },
+      params: ContractParams, querystring: PdsQuery, response: { 200: PdsSummaryResponse, 304: NOT_MODIFIED, ...errors(new PdsNotFound(9999)) },
     },
   }, async (request, reply) => {
     const snapshot = await catalogue.snapshot();
@@ -130,7 +133,7 @@ export const productRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; fro
       tags, operationId: 'getPds', summary: 'PDS document (PDF)',
       description: `The product disclosure statement as \`application/pdf\`, selected as \`pdsSummary\` selects it. Rendered from catalogue content at import.${CACHING.replace('<expirySeconds>', "<brand's expirySeconds>")}`,
       params: ContractParams, querystring: PdsQuery,
-      response: { 200: pdfAnswer('The PDF document.', 'inline'), 304: NOT_MODIFIED, ...ERRORS },
+      response: { 200: pdfAnswer('The PDF document.', 'inline'), 304: NOT_MODIFIED, ...errors(new PdsNotFound(9999)) },
     },
   }, async (request, reply) => {
     const snapshot = await catalogue.snapshot();

@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
 import { emptyBodyAsObject } from '../http/guards/empty-body.js';
-import { BrandParams, errorResponses } from '../http/schemas.js';
+import { BrandParams } from '../http/schemas.js';
+import { errorResponses } from '../http/error-responses.js';
 import { eventBody } from './repository.js';
 import type { EventWebhooks, PartnerEvent } from './model.js';
 import type { EventScope } from './repository-feed.js';
@@ -25,6 +26,11 @@ import {
   redeliverRange,
   type EventLogDeps,
 } from './service.js';
+import { EventNotFound, EventWebhookNotFound, RedeliveriesLimited } from './errors.js';
+import { WebhookDisabled } from './webhooks/errors.js';
+
+/** The event the document's error examples name. */
+const EVENT_ID = 'evt_Qm9uZGF5LCAxIFNlcCAyMD';
 
 /** The redeliveries' budget, as both routes describe it. */
 const BUDGET =
@@ -70,7 +76,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
         description: `The partner's published events under the brand, in feed order (the order they were published, which is the order they committed): a pull alternative to webhooks. Page with \`after\` = the last id of the previous page until \`hasMore\` is false; poll again later with the last id you hold. A committed event never appears before one you have already read. 404 \`EVENT_NOT_FOUND\` (property \`after\`) when \`after\` is not an event of this feed.`,
         params: BrandParams,
         querystring: EventFeedQuery,
-        response: { 200: EventFeed, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 200: EventFeed, ...errorResponses(400, 401, 403, new EventNotFound(EVENT_ID, 'after'), 429, 500) },
       },
       serializerCompiler: asBuilt,
     },
@@ -94,7 +100,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
         summary: 'One event and its deliveries',
         description: `The event as every delivery sends it, and per webhook endpoint its delivery state and every attempt (time, status code, latency, error). ${NOT_FOUND}`,
         params: EventParams,
-        response: { 200: EventDetail, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 200: EventDetail, ...errorResponses(400, 401, 403, new EventNotFound(EVENT_ID), 429, 500) },
       },
       serializerCompiler: asBuilt,
     },
@@ -118,7 +124,18 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
         description: `Queues the event's deliveries, each due now from attempt 1, with the same \`webhook-id\`: a delivery that failed for good, or one your receiver lost, comes again. Without \`webhookId\`: every delivery the event has, plus every enabled endpoint subscribed to its type that has none (missed while disabled, registered or subscribed later). With \`webhookId\`: that endpoint, whether or not it had a delivery and whatever its event types (a \`webhook.test\` event only to its own endpoint). Answers 202 with how many were queued. ${BUDGET} ${NOT_FOUND} 404 \`WEBHOOK_NOT_FOUND\` when \`webhookId\` is not a live endpoint of yours under the brand (or another endpoint's test event); 409 \`WEBHOOK_DISABLED\` when it is disabled.`,
         params: EventParams,
         body: RedeliverBody,
-        response: { 202: RedeliveryAnswer, ...errorResponses(400, 401, 403, 404, 409, 429, 500) },
+        response: {
+          202: RedeliveryAnswer,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new EventNotFound(EVENT_ID),
+            new WebhookDisabled('whe_3q2Rk7d0Tq6mYb8FvX1aLw'),
+            new RedeliveriesLimited(100, 1800),
+            500,
+          ),
+        },
       },
     },
     async (request, reply): Promise<RedeliveryAnswer> => {
@@ -146,7 +163,18 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
           ' 404 `WEBHOOK_NOT_FOUND` when `webhookId` is not a live endpoint of yours under the brand; 409 `WEBHOOK_DISABLED` when it is disabled.',
         params: BrandParams,
         body: BulkRedeliverBody,
-        response: { 202: RedeliveryAnswer, ...errorResponses(400, 401, 403, 404, 409, 429, 500) },
+        response: {
+          202: RedeliveryAnswer,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new EventWebhookNotFound('whe_3q2Rk7d0Tq6mYb8FvX1aLw'),
+            new WebhookDisabled('whe_3q2Rk7d0Tq6mYb8FvX1aLw'),
+            new RedeliveriesLimited(100, 1800),
+            500,
+          ),
+        },
       },
     },
     async (request, reply): Promise<RedeliveryAnswer> => {

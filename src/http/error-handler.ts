@@ -46,7 +46,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
 export const statusOfDomainError = (error: DomainError): number => STATUS_BY_KIND[error.kind];
 
 /** Fastify's own client errors, renamed into the contract's vocabulary. */
-const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+const FRAMEWORK_ERRORS = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     code: 'UNSUPPORTED_MEDIA_TYPE',
@@ -69,7 +69,7 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: 
     code: 'UNSUPPORTED_MEDIA_TYPE',
     message: 'The Content-Type header is invalid.',
   },
-};
+} satisfies Record<string, { status: number; code: string; message: string }>;
 
 /** A Notification with no card number in any of its texts (a message or property built from a path or header). */
 function withoutCardNumbers(notification: Notification): Notification {
@@ -98,12 +98,31 @@ export function oauthErrorBody(
   return { error, error_description: redactCardNumbers(description) };
 }
 
-function sendDomainError(error: DomainError, reply: FastifyReply): FastifyReply {
+/** The Notification a domain error answers with (also each documented error's example). */
+export function notificationOf(error: DomainError): Notification {
   const notification: Notification = { code: error.code, message: error.message };
   if (error.property !== undefined) notification.property = error.property;
   const value = echoValue(error.value);
   if (value !== undefined) notification.value = value;
   if (error.tokens) notification.tokens = error.tokens;
+  return notification;
+}
+
+/** The Notification of a framework refusal (Fastify's error code), as `FRAMEWORK_ERRORS` renames it. */
+export function frameworkNotification(fastifyCode: keyof typeof FRAMEWORK_ERRORS): Notification {
+  const { code, message } = FRAMEWORK_ERRORS[fastifyCode];
+  return { code, message };
+}
+
+/** What a 500 says: nothing of the fault, only the request id an operator finds the logged stack by. */
+export const internalErrorNotification = (requestId: string): Notification => ({
+  code: 'INTERNAL_ERROR',
+  message: 'The server could not complete the request.',
+  tokens: { requestId },
+});
+
+function sendDomainError(error: DomainError, reply: FastifyReply): FastifyReply {
+  const notification = notificationOf(error);
   if (error instanceof Unauthenticated && error.challenge) reply.header('www-authenticate', error.challenge);
   if ((error instanceof Conflict || error instanceof Unavailable) && error.retryAfterSeconds !== undefined) {
     reply.header('retry-after', String(error.retryAfterSeconds));
@@ -125,7 +144,7 @@ function handleFrameworkError(error: FastifyError, request: FastifyRequest, repl
       .status(400)
       .send(envelope(error.validation.map((v) => schemaViolationToNotification(v, { echoValues }))));
   }
-  const known = FRAMEWORK_ERRORS[error.code];
+  const known = (FRAMEWORK_ERRORS as Record<string, { status: number; code: string; message: string }>)[error.code];
   if (known) return reply.status(known.status).send(envelope([{ code: known.code, message: known.message }]));
   if (error instanceof SyntaxError) {
     return reply.status(400).send(envelope([{ code: 'MALFORMED_JSON', message: 'The body is not valid JSON.' }]));
@@ -136,15 +155,7 @@ function handleFrameworkError(error: FastifyError, request: FastifyRequest, repl
   }
   // Never show internals: the request id lets an operator find the logged stack.
   request.log.error({ err: error }, 'request failed');
-  return reply.status(500).send(
-    envelope([
-      {
-        code: 'INTERNAL_ERROR',
-        message: 'The server could not complete the request.',
-        tokens: { requestId: request.id },
-      },
-    ]),
-  );
+  return reply.status(500).send(envelope([internalErrorNotification(request.id)]));
 }
 
 /** The single place where errors become HTTP answers; storage refusals are noted for readiness. */
@@ -203,6 +214,13 @@ const PRE_ROUTING_ERRORS: Record<string, { status: number; code: string; message
   },
 };
 
+/** The Notification of a refusal before routing (Fastify's error code), as the server writes it. */
+export function preRoutingNotification(fastifyCode: 'FST_ERR_BAD_URL' | 'FST_ERR_MAX_PARAM_LENGTH'): Notification {
+  const known = PRE_ROUTING_ERRORS[fastifyCode];
+  if (!known) throw new Error(`No pre-routing refusal for ${fastifyCode}.`);
+  return { code: known.code, message: known.message };
+}
+
 /** Paths whose failures use OAuth's `{error, error_description}` body (the token endpoint). */
 export interface OAuthPaths {
   readonly oauthPath: RegExp;
@@ -213,11 +231,7 @@ export function frameworkErrorHandler(metrics: Pick<HttpMetrics, 'record'>, { oa
     const known = PRE_ROUTING_ERRORS[error.code];
     const notification: Notification = known
       ? { code: known.code, message: known.message }
-      : {
-          code: 'INTERNAL_ERROR',
-          message: 'The server could not complete the request.',
-          tokens: { requestId: request.id },
-        };
+      : internalErrorNotification(request.id);
     if (!known) request.log.error({ err: error }, 'request failed before routing');
     const oauth = oauthPath.test(request.url.split('?', 1)[0] ?? '');
     reply.raw.once('finish', () => {

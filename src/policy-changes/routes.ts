@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../http/error-responses.js';
 import { doNotKeepAnswer, heldIdempotencyKey, idempotentRoute } from '../http/idempotency/hooks.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { judgeHeldKey } from '../payments/flow/held-keys.js';
@@ -29,6 +29,15 @@ import {
   PolicyChangeConfirmation,
   PolicyChangeParams,
 } from './schemas.js';
+import { PolicyNotFound } from '../policies/errors.js';
+import {
+  AmendmentReferred,
+  ChangeAlreadyConfirmed,
+  ChangePreviewExpired,
+  PolicyCancelled,
+  PolicyChangeInProgress,
+  PolicyChangeNotFound,
+} from './errors.js';
 
 const BASE = '/policies/v1/:brandCode/policies/:policyNumber';
 const NOT_FOUND =
@@ -98,7 +107,20 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
           NOT_FOUND,
         params: PolicyChangeParams,
         body: AmendmentRequest,
-        response: { 200: Amendment, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500, 503) },
+        response: {
+          200: Amendment,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new PolicyNotFound('BACAU260004217'),
+            new PolicyCancelled('BACAU260004217'),
+            413,
+            415,
+            500,
+            503,
+          ),
+        },
       },
     },
     async (request) => {
@@ -126,7 +148,20 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
           NOT_FOUND,
         params: PolicyChangeParams,
         body: CancellationRequest,
-        response: { 200: Cancellation, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500, 503) },
+        response: {
+          200: Cancellation,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new PolicyNotFound('BACAU260004217'),
+            new PolicyChangeInProgress('BACAU260004217'),
+            413,
+            415,
+            500,
+            503,
+          ),
+        },
       },
     },
     async (request) => {
@@ -159,7 +194,21 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         ),
         params: AmendmentParams,
         body: AmendmentConfirmRequest,
-        response: { 200: PolicyChangeConfirmation, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500, 503) },
+        response: {
+          200: PolicyChangeConfirmation,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new PolicyChangeNotFound('AMENDMENT', 'amd_01JD9A2B3C4D5E6F7G8H9J0K1M'),
+            new AmendmentReferred('REFERRED'),
+            new ChangePreviewExpired('AMENDMENT', '2026-11-28T10:30:00.000Z'),
+            413,
+            415,
+            500,
+            503,
+          ),
+        },
       },
     },
     async (request) => {
@@ -204,7 +253,20 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         ),
         params: CancellationParams,
         body: CancellationConfirmRequest,
-        response: { 200: PolicyChangeConfirmation, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 500, 503) },
+        response: {
+          200: PolicyChangeConfirmation,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new PolicyChangeNotFound('CANCELLATION', 'can_01JD9A2B3C4D5E6F7G8H9J0K1N'),
+            new ChangeAlreadyConfirmed('CANCELLATION', 'SETTLED'),
+            413,
+            415,
+            500,
+            503,
+          ),
+        },
       },
     },
     async (request) => {
@@ -231,7 +293,17 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         summary: 'An amendment by id',
         description: `The amendment as previewed, with its \`status\` now. 404 \`AMENDMENT_NOT_FOUND\` for an unknown id or another policy’s. ${NOT_FOUND}`,
         params: AmendmentParams,
-        response: { 200: Amendment, ...errorResponses(400, 401, 403, 404, 500, 503) },
+        response: {
+          200: Amendment,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new PolicyChangeNotFound('AMENDMENT', 'amd_01JD9A2B3C4D5E6F7G8H9J0K1M'),
+            500,
+            503,
+          ),
+        },
       },
     },
     async (request) => {
@@ -254,7 +326,17 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         summary: 'A cancellation by id',
         description: `The cancellation as previewed, with its \`status\` now. 404 \`CANCELLATION_NOT_FOUND\` for an unknown id or another policy’s. ${NOT_FOUND}`,
         params: CancellationParams,
-        response: { 200: Cancellation, ...errorResponses(400, 401, 403, 404, 500, 503) },
+        response: {
+          200: Cancellation,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new PolicyChangeNotFound('CANCELLATION', 'can_01JD9A2B3C4D5E6F7G8H9J0K1N'),
+            500,
+            503,
+          ),
+        },
       },
     },
     async (request) => {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
-import { BrandParams, errorResponses } from '../http/schemas.js';
+import { BrandParams } from '../http/schemas.js';
+import { errorResponses } from '../http/error-responses.js';
 import { doNotKeepAnswer, heldIdempotencyKey, idempotentRoute } from '../http/idempotency/hooks.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { judgeHeldKey } from '../payments/flow/held-keys.js';
@@ -11,6 +12,8 @@ import { isRetryableEnd } from './model.js';
 import { toPurchaseResponse } from './present.js';
 import { PurchaseRequest, PurchaseResponse } from './schemas.js';
 import { purchaseQuote } from './service.js';
+import { PurchaseInProgress, PurchaseQuoteNotFound } from './errors.js';
+import { QuoteReferred } from '../referrals/errors.js';
 
 /** `POST /quotes/v2/{brandCode}/purchase` (spec §4.2); registered inside the protected scope. */
 export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = (app, { context }) => {
@@ -37,7 +40,22 @@ export const purchaseRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
           "Honours `Idempotency-Key` (per partner). 404 `QUOTE_NOT_FOUND` for another partner's or an unknown quote; 409 `QUOTE_PURCHASED` once bought, `PURCHASE_IN_PROGRESS` while another purchase of it runs. A card number anywhere in the body is refused with 400 `CARD_NUMBER_REFUSED`.",
         params: BrandParams,
         body: PurchaseRequest,
-        response: { 200: PurchaseResponse, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 500, 503) },
+        response: {
+          200: PurchaseResponse,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new PurchaseQuoteNotFound('01a22460-6a97-71c6-aaa3-541d03ff7a02'),
+            new QuoteReferred('REFERRED'),
+            new PurchaseInProgress(),
+            413,
+            415,
+            422,
+            500,
+            503,
+          ),
+        },
       },
     },
     async (request) => {

@@ -1,13 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.js';
-import { BrandParams, errorResponses } from '../http/schemas.js';
+import { BrandParams } from '../http/schemas.js';
+import { errorResponses } from '../http/error-responses.js';
 import { toContractQuote } from './contract.js';
 import type { QuotePorts } from './ports.js';
 import { referralsFor } from './live-ports.js';
 import { principalOf } from '../auth/principal.js';
 import { Quote, QuoteIdParam, QuoteRequest } from './schemas.js';
 import { createQuote, readQuote, reviseQuote, type QuotesDeps } from './service.js';
+import { QuoteNotFound, QuotePurchased } from './errors.js';
 
 const QuoteParams = Type.Object({ ...BrandParams.properties, quoteId: QuoteIdParam });
 const tags = ['quotes'];
@@ -50,7 +52,19 @@ export const quotesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; port
         description: `Re-evaluates a stored quote with a changed Quote (plan, options, holders, stage). \`hasConfigChanged\` is true when the catalogue or rates that priced it before are no longer in force. A purchased quote, or one whose purchase is running, answers 409. ${EVALUATION_NOTE}`,
         params: QuoteParams,
         body: QuoteRequest,
-        response: { 200: Quote, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503) },
+        response: {
+          200: Quote,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new QuoteNotFound('01a22460-6a97-71c6-aaa3-541d03ff7a02'),
+            new QuotePurchased(),
+            413,
+            415,
+            503,
+          ),
+        },
       },
     },
     async (request) =>
@@ -69,7 +83,10 @@ export const quotesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; port
         description:
           'Returns the stored quote (spec §4.3). A quote of another partner, or an unknown id, answers 404 `QUOTE_NOT_FOUND`.',
         params: QuoteParams,
-        response: { 200: Quote, ...errorResponses(400, 401, 403, 404, 503) },
+        response: {
+          200: Quote,
+          ...errorResponses(400, 401, 403, new QuoteNotFound('01a22460-6a97-71c6-aaa3-541d03ff7a02'), 503),
+        },
       },
     },
     async (request) =>

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../http/error-responses.js';
 import { QuoteNotFound } from '../quotes/errors.js';
 import { findQuote } from '../quotes/repository.js';
 import { QuoteReferral } from '../quotes/schemas.js';
@@ -9,6 +9,7 @@ import { minorDigits } from '../kernel/money/units.js';
 import { toContractReferral } from '../quotes/contract.js';
 import { WithdrawParams } from './schemas.js';
 import { withdrawReferral } from './service.js';
+import { NoReferralToWithdraw } from './errors.js';
 
 /** The partner's referral route: withdraw its own quote's referral. HTTP only. */
 export const referralRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = (app, { context }) => {
@@ -22,7 +23,17 @@ export const referralRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
         description:
           'Extension (docs/api-contract.md, "Referrals"): withdraws the quote\'s referral while it waits for an underwriter (REFERRED or INFORMATION_REQUESTED); the quote then cannot be bought as it is. Answers the referral, now WITHDRAWN. 409 `REFERRAL_NOT_OPEN` when none waits; a quote of another partner answers 404 `QUOTE_NOT_FOUND`.',
         params: WithdrawParams,
-        response: { 200: QuoteReferral, ...errorResponses(400, 401, 403, 404, 409, 503) },
+        response: {
+          200: QuoteReferral,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new QuoteNotFound('01a22460-6a97-71c6-aaa3-541d03ff7a02'),
+            new NoReferralToWithdraw('APPROVED'),
+            503,
+          ),
+        },
       },
     },
     async (request) => {

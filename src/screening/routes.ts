@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../auth/principal.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../http/error-responses.js';
 import type { QuotePorts } from '../quotes/ports.js';
 import { toContractScreening } from './contract.js';
 import type { ScreeningEngineFor } from './live-engine.js';
@@ -9,6 +9,13 @@ import { Screening, ScreeningAnswersRequest, ScreeningParams, StartScreeningRequ
 import { ScreeningLink, ScreeningLinkRequest } from './schemas.js';
 import { createScreeningLink } from './link-service.js';
 import { answerScreening, completeScreening, readScreening, startScreening, type ScreeningDeps } from './service.js';
+import {
+  NotOptedInForScreening,
+  ScreeningIncomplete,
+  ScreeningNotInProgress,
+  ScreeningNotStarted,
+  TravellerNotFound,
+} from './errors.js';
 
 const tags = ['screening'];
 const PATH = '/quotes/v2/:brandCode/quote/:quoteId/travellers/:guid/screening';
@@ -51,7 +58,20 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
         description: `Starts the screening of the traveller \`guid\` (a \`policyHolders[].guid\`), answered by \`authorizedPerson\`; replaces an earlier one (a STALE screening must be started again). 422 \`PLAN_NOT_CHOSEN\`, \`SCREENING_NOT_OFFERED\` (the plan screens no conditions), \`NOT_OPTED_IN_FOR_SCREENING\`; 409 \`QUOTE_PURCHASED\`/\`QUOTE_PURCHASE_INITIATED\`. ${OWN}`,
         params: ScreeningParams,
         body: StartScreeningRequest,
-        response: { 200: Screening, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 503) },
+        response: {
+          200: Screening,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new TravellerNotFound(),
+            new ScreeningNotInProgress('COMPLETED'),
+            413,
+            415,
+            new NotOptedInForScreening(),
+            503,
+          ),
+        },
       },
     },
     async (request) =>
@@ -72,7 +92,19 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
         description: `Adds answers and returns the next questions. A refused answer is a 400 whose Notification has \`code\` \`ANSWER_<problem>\` (\`ANSWER_UNKNOWN_QUESTION\`, \`ANSWER_NOT_ASKED\`, \`ANSWER_UNKNOWN_CHOICE\`, \`ANSWER_ONE_CHOICE_ONLY\`, \`ANSWER_NO_CHOICE\`) and \`property\` \`answers[<index>].questionId\` or \`answers[<index>].choiceCodes\` (the answer's place in the request; \`answers\` for one stored earlier), never the question id (a follow-up's names its condition) nor the answer. 409 \`SCREENING_NOT_IN_PROGRESS\` once completed or stale. ${NOT_IDEMPOTENCY_KEYED} ${OWN}`,
         params: ScreeningParams,
         body: ScreeningAnswersRequest,
-        response: { 200: Screening, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503) },
+        response: {
+          200: Screening,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new ScreeningNotStarted(),
+            new ScreeningNotInProgress('COMPLETED'),
+            413,
+            415,
+            503,
+          ),
+        },
       },
     },
     async (request) =>
@@ -92,7 +124,10 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
         summary: 'Complete the screening and assess it',
         description: `Assesses the answers: \`result\` with \`tamisReferenceNumber\`, outcome per traveller and condition, score, medical premium and excess (major units). 409 \`SCREENING_INCOMPLETE\` while questions remain. ${NOT_IDEMPOTENCY_KEYED} ${OWN}`,
         params: ScreeningParams,
-        response: { 200: Screening, ...errorResponses(400, 401, 403, 404, 409, 503) },
+        response: {
+          200: Screening,
+          ...errorResponses(400, 401, 403, new ScreeningNotStarted(), new ScreeningIncomplete(), 503),
+        },
       },
     },
     async (request) => toContractScreening(await completeScreening(deps, principalOf(request), ...at(request.params))),
@@ -108,7 +143,20 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
         description: `A link to the hosted questionnaire (\`url\`, public, HTML) for this traveller only: a random 256-bit value, stored only as its hash, expiring at \`expiresAt\` (\`SCREENING_LINK_HOURS\` after now, never past the start of the departure day, UTC). Making a new link revokes the traveller's earlier ones (410). It does not start the screening: the page asks who answers (the traveller or a person they authorised) and starts it. Send the traveller to \`url\`; they come back to \`returnUrl\` with \`quoteId\`, \`travellerGuid\` and \`screeningStatus\` in its query; then read the screening or refresh the quote. 400 \`INVALID_RETURN_URL\`; the same 4xx as a start (422 \`PLAN_NOT_CHOSEN\`, \`SCREENING_NOT_OFFERED\`, \`NOT_OPTED_IN_FOR_SCREENING\`; 409 on a purchased quote). ${OWN}`,
         params: ScreeningParams,
         body: ScreeningLinkRequest,
-        response: { 200: ScreeningLink, ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 503) },
+        response: {
+          200: ScreeningLink,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            new TravellerNotFound(),
+            new ScreeningNotInProgress('COMPLETED'),
+            413,
+            415,
+            new NotOptedInForScreening(),
+            503,
+          ),
+        },
       },
     },
     async (request) => createScreeningLink(linkDeps, principalOf(request), ...at(request.params), request.body),
@@ -125,7 +173,7 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
         summary: "Read a traveller's screening",
         description: `IN_PROGRESS with the next questions, COMPLETED with the result, or STALE when the quote's destinations, days of cover, plan or the traveller's date of birth changed since (start again). 404 \`SCREENING_NOT_FOUND\` before a start. ${OWN}`,
         params: ScreeningParams,
-        response: { 200: Screening, ...errorResponses(400, 401, 403, 404, 503) },
+        response: { 200: Screening, ...errorResponses(400, 401, 403, new ScreeningNotStarted(), 503) },
       },
     },
     async (request) => toContractScreening(await readScreening(deps, principalOf(request), ...at(request.params))),

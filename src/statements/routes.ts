@@ -3,13 +3,15 @@ import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/principal.js';
 import { catalogueReaderFor } from '../catalogue/reader.js';
 import type { AppContext } from '../context.js';
-import { BrandParams, errorResponses } from '../http/schemas.js';
+import { BrandParams } from '../http/schemas.js';
+import { errorResponses } from '../http/error-responses.js';
 import { statementCsv } from './csv.js';
 import { monthListOf, statementBody } from './present.js';
 import { representationOf } from './representation.js';
 import { StatementList, StatementParams, StatementSchema } from './schemas.js';
 import { getStatement, listStatements, type StatementDeps, type StatementScope } from './service.js';
 import { getTaxInvoice } from './tax-invoice.js';
+import { StatementNotFound } from './errors.js';
 
 const scopeOf = (request: FastifyRequest, brandCode: StatementScope['brandCode']): StatementScope => {
   const { partnerId, partnerCode } = principalOf(request);
@@ -82,7 +84,10 @@ export const statementsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }
         summary: 'One month’s statement (JSON, CSV or PDF tax invoice)',
         description: `Every policy transaction of yours under the brand that committed in the month (brand’s time zone), with its money, the totals per payment method, and the on-account part: balance brought forward, charged, credited, payments received, due. A closed month never changes. \`Accept: text/csv\` answers CSV, \`Accept: application/pdf\` the tax invoice of the on-account part. ${MONTH_ERRORS}`,
         params: StatementParams,
-        response: { 200: StatementAnswer, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: {
+          200: StatementAnswer,
+          ...errorResponses(400, 401, 403, new StatementNotFound('2026-10'), 429, 500),
+        },
       },
     },
     async (request, reply) => {

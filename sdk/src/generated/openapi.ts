@@ -4334,6 +4334,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "validation": {
+                 *         "isValid": false,
+                 *         "errors": [
+                 *           {
+                 *             "code": "MALFORMED_URL",
+                 *             "message": "The URL holds a malformed percent-encoding (every % must be followed by two hex digits of UTF-8)."
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -4346,6 +4359,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "validation": {
+                 *         "isValid": false,
+                 *         "errors": [
+                 *           {
+                 *             "code": "REQUEST_TIMEOUT",
+                 *             "message": "The request did not arrive in time; send it again on a new connection."
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -4358,6 +4384,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "validation": {
+                 *         "isValid": false,
+                 *         "errors": [
+                 *           {
+                 *             "code": "HEADERS_TOO_LARGE",
+                 *             "message": "The request headers are larger than the server accepts (16 KiB in all)."
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -4370,6 +4409,22 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "validation": {
+                 *         "isValid": false,
+                 *         "errors": [
+                 *           {
+                 *             "code": "INTERNAL_ERROR",
+                 *             "message": "The server could not complete the request.",
+                 *             "tokens": {
+                 *               "requestId": "req-7f3a9c"
+                 *             }
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -4383,6 +4438,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "validation": {
+                 *         "isValid": false,
+                 *         "errors": [
+                 *           {
+                 *             "code": "DATABASE_UNAVAILABLE",
+                 *             "message": "The database is unavailable; retry shortly."
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -4395,6 +4463,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "validation": {
+                 *         "isValid": false,
+                 *         "errors": [
+                 *           {
+                 *             "code": "PATH_SEGMENT_TOO_LONG",
+                 *             "message": "A path segment is longer than the server accepts (100 characters)."
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -4407,6 +4488,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_request",
+                 *       "error_description": "The request did not arrive in time."
+                 *     }
+                 */
                 "application/json": components["schemas"]["TokenError"];
             };
         };
@@ -4419,6 +4506,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_request",
+                 *       "error_description": "A path segment is longer than the server accepts (100 characters)."
+                 *     }
+                 */
                 "application/json": components["schemas"]["TokenError"];
             };
         };
@@ -4431,6 +4524,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_request",
+                 *       "error_description": "The request headers are too large."
+                 *     }
+                 */
                 "application/json": components["schemas"]["TokenError"];
             };
         };
@@ -4444,6 +4543,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "temporarily_unavailable",
+                 *       "error_description": "The database is unavailable; retry shortly."
+                 *     }
+                 */
                 "application/json": components["schemas"]["TokenError"];
             };
         };
@@ -4456,6 +4561,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "validation": {
+                 *         "isValid": false,
+                 *         "errors": [
+                 *           {
+                 *             "code": "PAYLOAD_TOO_LARGE",
+                 *             "message": "The request body is too large."
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -4468,6 +4586,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "validation": {
+                 *         "isValid": false,
+                 *         "errors": [
+                 *           {
+                 *             "code": "UNSUPPORTED_MEDIA_TYPE",
+                 *             "message": "This endpoint does not accept that Content-Type."
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -4483,6 +4614,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "validation": {
+                 *         "isValid": false,
+                 *         "errors": [
+                 *           {
+                 *             "code": "RATE_LIMITED",
+                 *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -4496,6 +4640,20 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "validation": {
+                 *         "isValid": false,
+                 *         "errors": [
+                 *           {
+                 *             "code": "IDEMPOTENCY_REQUEST_IN_PROGRESS",
+                 *             "message": "A request with this Idempotency-Key is still in progress; retry shortly.",
+                 *             "property": "Idempotency-Key"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -4509,6 +4667,20 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "validation": {
+                 *         "isValid": false,
+                 *         "errors": [
+                 *           {
+                 *             "code": "IDEMPOTENCY_KEY_REUSED",
+                 *             "message": "This Idempotency-Key was already used with a different request; use a new key for a new request.",
+                 *             "property": "Idempotency-Key"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -4602,6 +4774,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "draining",
+                     *       "database": "postgres"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReadyResponse"];
                 };
             };
@@ -4645,10 +4823,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "METRICS_TOKEN_REQUIRED",
+                     *             "message": "/metrics requires Authorization: Bearer <METRICS_TOKEN>."
                      *           }
                      *         ]
                      *       }
@@ -4672,10 +4848,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "METRICS_DISABLED",
+                     *             "message": "/metrics is closed: set METRICS_TOKEN to read it in production."
                      *           }
                      *         ]
                      *       }
@@ -4829,6 +5003,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_grant_type",
+                     *       "error_description": "grant_type must be 'password' or 'refresh_token'."
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenError"];
                 };
             };
@@ -4842,6 +5022,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_grant",
+                     *       "error_description": "The username, password or user type is not valid for this brand and interface."
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenError"];
                 };
             };
@@ -4854,6 +5040,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "Brand 'acme' does not exist."
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenError"];
                 };
             };
@@ -4867,6 +5059,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "The request body is too large."
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenError"];
                 };
             };
@@ -4883,6 +5081,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "Too many failed sign-in attempts; try again later."
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenError"];
                 };
             };
@@ -4896,6 +5100,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "server_error",
+                     *       "error_description": "The server could not complete the request (request id req-7f3a9c)."
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenError"];
                 };
             };
@@ -5525,10 +5735,13 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INVALID_VALUE",
+                     *             "message": "quoteType must be equal to one of the allowed values",
+                     *             "property": "quoteType",
+                     *             "tokens": {
+                     *               "allowedValues": "SINGLETRIP,MULTITRIP"
+                     *             },
+                     *             "value": "X"
                      *           }
                      *         ]
                      *       }
@@ -5553,10 +5766,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -5581,10 +5792,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -5641,10 +5852,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -5726,10 +5935,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "FIELD_REQUIRED",
+                     *             "message": "planCode must have required property 'planCode'",
+                     *             "property": "planCode",
+                     *             "tokens": {}
                      *           }
                      *         ]
                      *       }
@@ -5754,10 +5963,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -5782,10 +5989,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -5809,10 +6016,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNKNOWN_PLAN_CODE",
+                     *             "message": "No plan has code 'COMPX' for this brand.",
+                     *             "property": "planCode",
+                     *             "value": "COMPX"
                      *           }
                      *         ]
                      *       }
@@ -5842,10 +6049,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -5916,10 +6121,13 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INVALID_FORMAT",
+                     *             "message": "lang must match pattern \"^[A-Za-z]{2}([-_][A-Za-z]{2})?$\"",
+                     *             "property": "lang",
+                     *             "tokens": {
+                     *               "pattern": "^[A-Za-z]{2}([-_][A-Za-z]{2})?$"
+                     *             },
+                     *             "value": "x"
                      *           }
                      *         ]
                      *       }
@@ -5944,10 +6152,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -5972,10 +6178,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -6032,10 +6238,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -6111,10 +6315,13 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INVALID_TYPE",
+                     *             "message": "brandId must be integer",
+                     *             "property": "brandId",
+                     *             "tokens": {
+                     *               "type": "integer"
+                     *             },
+                     *             "value": "x"
                      *           }
                      *         ]
                      *       }
@@ -6139,10 +6346,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -6167,10 +6372,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -6194,10 +6399,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNKNOWN_BRAND_ID",
+                     *             "message": "No brand has id 9.",
+                     *             "property": "brandId",
+                     *             "value": "9"
                      *           }
                      *         ]
                      *       }
@@ -6227,10 +6432,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -6303,10 +6506,13 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INVALID_TYPE",
+                     *             "message": "insuranceContractId must be integer",
+                     *             "property": "insuranceContractId",
+                     *             "tokens": {
+                     *               "type": "integer"
+                     *             },
+                     *             "value": "x"
                      *           }
                      *         ]
                      *       }
@@ -6331,10 +6537,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -6359,10 +6563,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -6386,10 +6590,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNKNOWN_INSURANCE_CONTRACT",
+                     *             "message": "Insurance contract 9999 does not exist for this brand.",
+                     *             "property": "insuranceContractId",
+                     *             "value": "9999"
                      *           }
                      *         ]
                      *       }
@@ -6419,10 +6623,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -6510,10 +6712,13 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INVALID_TYPE",
+                     *             "message": "insuranceContractId must be integer",
+                     *             "property": "insuranceContractId",
+                     *             "tokens": {
+                     *               "type": "integer"
+                     *             },
+                     *             "value": "x"
                      *           }
                      *         ]
                      *       }
@@ -6538,10 +6743,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -6566,10 +6769,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -6593,10 +6796,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PDS_NOT_FOUND",
+                     *             "message": "Insurance contract 9999 has no PDS for this selection.",
+                     *             "property": "insuranceContractId",
+                     *             "value": "9999"
                      *           }
                      *         ]
                      *       }
@@ -6626,10 +6829,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -6719,10 +6920,13 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INVALID_TYPE",
+                     *             "message": "insuranceContractId must be integer",
+                     *             "property": "insuranceContractId",
+                     *             "tokens": {
+                     *               "type": "integer"
+                     *             },
+                     *             "value": "x"
                      *           }
                      *         ]
                      *       }
@@ -6747,10 +6951,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -6775,10 +6977,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -6802,10 +7004,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PDS_NOT_FOUND",
+                     *             "message": "Insurance contract 9999 has no PDS for this selection.",
+                     *             "property": "insuranceContractId",
+                     *             "value": "9999"
                      *           }
                      *         ]
                      *       }
@@ -6835,10 +7037,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -6961,10 +7161,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "FIELD_REQUIRED",
+                     *             "message": "input must have required property 'input'",
+                     *             "property": "input",
+                     *             "tokens": {}
                      *           }
                      *         ]
                      *       }
@@ -6989,10 +7189,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -7017,10 +7215,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -7072,10 +7270,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PAYLOAD_TOO_LARGE",
+                     *             "message": "The request body is too large."
                      *           }
                      *         ]
                      *       }
@@ -7100,10 +7296,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *             "message": "This endpoint does not accept that Content-Type."
                      *           }
                      *         ]
                      *       }
@@ -7131,10 +7325,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -7226,10 +7418,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "quoteId must NOT have more than 64 characters",
+                     *             "property": "quoteId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -7254,10 +7448,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -7282,10 +7474,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -7309,10 +7501,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "QUOTE_NOT_FOUND",
+                     *             "message": "No quote with this id exists for this brand and partner.",
+                     *             "property": "quoteId",
+                     *             "value": "01a22460-6a97-71c6-aaa3-541d03ff7a02"
                      *           }
                      *         ]
                      *       }
@@ -7342,10 +7534,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -7473,10 +7663,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "FIELD_REQUIRED",
+                     *             "message": "input must have required property 'input'",
+                     *             "property": "input",
+                     *             "tokens": {}
                      *           }
                      *         ]
                      *       }
@@ -7501,10 +7691,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -7529,10 +7717,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -7556,10 +7744,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "QUOTE_NOT_FOUND",
+                     *             "message": "No quote with this id exists for this brand and partner.",
+                     *             "property": "quoteId",
+                     *             "value": "01a22460-6a97-71c6-aaa3-541d03ff7a02"
                      *           }
                      *         ]
                      *       }
@@ -7585,10 +7773,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "QUOTE_PURCHASED",
+                     *             "message": "The quote has been purchased and can no longer change.",
+                     *             "property": "quoteId"
                      *           }
                      *         ]
                      *       }
@@ -7612,10 +7799,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PAYLOAD_TOO_LARGE",
+                     *             "message": "The request body is too large."
                      *           }
                      *         ]
                      *       }
@@ -7640,10 +7825,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *             "message": "This endpoint does not accept that Content-Type."
                      *           }
                      *         ]
                      *       }
@@ -7671,10 +7854,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -7763,10 +7944,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "guid must NOT have more than 100 characters",
+                     *             "property": "guid",
+                     *             "tokens": {
+                     *               "limit": "100"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -7791,10 +7974,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -7819,10 +8000,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -7846,10 +8027,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "SCREENING_NOT_FOUND",
+                     *             "message": "No screening was started for this traveller.",
+                     *             "property": "guid"
                      *           }
                      *         ]
                      *       }
@@ -7879,10 +8059,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -7986,10 +8164,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "FIELD_REQUIRED",
+                     *             "message": "authorizedPerson must have required property 'authorizedPerson'",
+                     *             "property": "authorizedPerson",
+                     *             "tokens": {}
                      *           }
                      *         ]
                      *       }
@@ -8014,10 +8192,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -8042,10 +8218,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -8069,10 +8245,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TRAVELLER_NOT_FOUND",
+                     *             "message": "The quote has no traveller with this guid.",
+                     *             "property": "guid"
                      *           }
                      *         ]
                      *       }
@@ -8098,10 +8273,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "SCREENING_NOT_IN_PROGRESS",
+                     *             "message": "The screening is COMPLETED; start it again to change the answers.",
+                     *             "property": "guid"
                      *           }
                      *         ]
                      *       }
@@ -8125,10 +8299,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PAYLOAD_TOO_LARGE",
+                     *             "message": "The request body is too large."
                      *           }
                      *         ]
                      *       }
@@ -8153,10 +8325,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *             "message": "This endpoint does not accept that Content-Type."
                      *           }
                      *         ]
                      *       }
@@ -8180,10 +8350,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "NOT_OPTED_IN_FOR_SCREENING",
+                     *             "message": "The traveller is not opted in for screening (`travelClearOption.isOptedInForScreening`).",
+                     *             "property": "travelClearOption.isOptedInForScreening"
                      *           }
                      *         ]
                      *       }
@@ -8211,10 +8380,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -8326,10 +8493,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "FIELD_REQUIRED",
+                     *             "message": "answers must have required property 'answers'",
+                     *             "property": "answers",
+                     *             "tokens": {}
                      *           }
                      *         ]
                      *       }
@@ -8354,10 +8521,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -8382,10 +8547,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -8409,10 +8574,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "SCREENING_NOT_FOUND",
+                     *             "message": "No screening was started for this traveller.",
+                     *             "property": "guid"
                      *           }
                      *         ]
                      *       }
@@ -8438,10 +8602,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "SCREENING_NOT_IN_PROGRESS",
+                     *             "message": "The screening is COMPLETED; start it again to change the answers.",
+                     *             "property": "guid"
                      *           }
                      *         ]
                      *       }
@@ -8465,10 +8628,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PAYLOAD_TOO_LARGE",
+                     *             "message": "The request body is too large."
                      *           }
                      *         ]
                      *       }
@@ -8493,10 +8654,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *             "message": "This endpoint does not accept that Content-Type."
                      *           }
                      *         ]
                      *       }
@@ -8524,10 +8683,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -8616,10 +8773,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "guid must NOT have more than 100 characters",
+                     *             "property": "guid",
+                     *             "tokens": {
+                     *               "limit": "100"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -8644,10 +8803,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -8672,10 +8829,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -8699,10 +8856,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "SCREENING_NOT_FOUND",
+                     *             "message": "No screening was started for this traveller.",
+                     *             "property": "guid"
                      *           }
                      *         ]
                      *       }
@@ -8728,10 +8884,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "SCREENING_INCOMPLETE",
+                     *             "message": "Questions remain unanswered; answer them before completing.",
+                     *             "property": "guid"
                      *           }
                      *         ]
                      *       }
@@ -8762,10 +8917,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -8844,10 +8997,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "FIELD_REQUIRED",
+                     *             "message": "returnUrl must have required property 'returnUrl'",
+                     *             "property": "returnUrl",
+                     *             "tokens": {}
                      *           }
                      *         ]
                      *       }
@@ -8872,10 +9025,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -8900,10 +9051,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -8927,10 +9078,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TRAVELLER_NOT_FOUND",
+                     *             "message": "The quote has no traveller with this guid.",
+                     *             "property": "guid"
                      *           }
                      *         ]
                      *       }
@@ -8956,10 +9106,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "SCREENING_NOT_IN_PROGRESS",
+                     *             "message": "The screening is COMPLETED; start it again to change the answers.",
+                     *             "property": "guid"
                      *           }
                      *         ]
                      *       }
@@ -8983,10 +9132,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PAYLOAD_TOO_LARGE",
+                     *             "message": "The request body is too large."
                      *           }
                      *         ]
                      *       }
@@ -9011,10 +9158,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *             "message": "This endpoint does not accept that Content-Type."
                      *           }
                      *         ]
                      *       }
@@ -9038,10 +9183,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "NOT_OPTED_IN_FOR_SCREENING",
+                     *             "message": "The traveller is not opted in for screening (`travelClearOption.isOptedInForScreening`).",
+                     *             "property": "travelClearOption.isOptedInForScreening"
                      *           }
                      *         ]
                      *       }
@@ -9069,10 +9213,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -9130,10 +9272,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "policyNumber must NOT have more than 64 characters",
+                     *             "property": "policyNumber",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -9158,10 +9302,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -9186,10 +9328,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -9213,10 +9355,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "POLICY_NOT_FOUND",
+                     *             "message": "Policy 'BACAU260004217' does not exist.",
+                     *             "property": "policyNumber",
+                     *             "value": "BACAU260004217"
                      *           }
                      *         ]
                      *       }
@@ -9244,10 +9386,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -9306,10 +9449,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "policyNumber must NOT have more than 64 characters",
+                     *             "property": "policyNumber",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -9334,10 +9479,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -9362,10 +9505,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -9389,10 +9532,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "POLICY_NOT_FOUND",
+                     *             "message": "Policy 'BACAU260004217' does not exist.",
+                     *             "property": "policyNumber",
+                     *             "value": "BACAU260004217"
                      *           }
                      *         ]
                      *       }
@@ -9420,10 +9563,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -9482,10 +9626,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "policyNumber must NOT have more than 64 characters",
+                     *             "property": "policyNumber",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -9510,10 +9656,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -9538,10 +9682,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -9565,10 +9709,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "POLICY_NOT_FOUND",
+                     *             "message": "Policy 'BACAU260004217' does not exist.",
+                     *             "property": "policyNumber",
+                     *             "value": "BACAU260004217"
                      *           }
                      *         ]
                      *       }
@@ -9597,10 +9741,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -9625,10 +9767,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -9696,10 +9839,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "documentId must NOT have more than 64 characters",
+                     *             "property": "documentId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -9724,10 +9869,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -9752,10 +9895,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -9779,10 +9922,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DOCUMENT_NOT_FOUND",
+                     *             "message": "Document 'CERTIFICATE-9' does not exist for this policy.",
+                     *             "property": "documentId",
+                     *             "value": "CERTIFICATE-9"
                      *           }
                      *         ]
                      *       }
@@ -9811,10 +9954,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -9839,10 +9980,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -9914,10 +10056,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "policyNumber must NOT have more than 64 characters",
+                     *             "property": "policyNumber",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -9942,10 +10086,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -9970,10 +10112,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -9998,10 +10140,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "POLICY_NOT_FOUND",
+                     *             "message": "Policy 'BACAU260004217' does not exist.",
+                     *             "property": "policyNumber",
+                     *             "value": "BACAU260004217"
                      *           }
                      *         ]
                      *       }
@@ -10034,10 +10176,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "The documents may be resent at most 5 times for this policy per UTC day; retry after 3600 s."
                      *           }
                      *         ]
                      *       }
@@ -10062,10 +10202,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -10163,10 +10304,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "FIELD_REQUIRED",
+                     *             "message": "quote must have required property 'quote'",
+                     *             "property": "quote",
+                     *             "tokens": {}
                      *           }
                      *         ]
                      *       }
@@ -10191,10 +10332,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -10219,10 +10358,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -10247,10 +10386,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "QUOTE_NOT_FOUND",
+                     *             "message": "No quote with this id exists for this brand and partner.",
+                     *             "property": "quote.id",
+                     *             "value": "01a22460-6a97-71c6-aaa3-541d03ff7a02"
                      *           }
                      *         ]
                      *       }
@@ -10270,21 +10409,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "validation": {
-                     *         "isValid": false,
-                     *         "errors": [
-                     *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10303,10 +10427,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PAYLOAD_TOO_LARGE",
+                     *             "message": "The request body is too large."
                      *           }
                      *         ]
                      *       }
@@ -10331,10 +10453,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *             "message": "This endpoint does not accept that Content-Type."
                      *           }
                      *         ]
                      *       }
@@ -10359,10 +10479,9 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "IDEMPOTENCY_KEY_REUSED",
+                     *             "message": "This Idempotency-Key was already used with a different request; use a new key for a new request.",
+                     *             "property": "Idempotency-Key"
                      *           }
                      *         ]
                      *       }
@@ -10388,10 +10507,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -10416,10 +10536,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -10477,10 +10595,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "quoteId must NOT have more than 64 characters",
+                     *             "property": "quoteId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -10505,10 +10625,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -10533,10 +10651,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -10560,10 +10678,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "QUOTE_NOT_FOUND",
+                     *             "message": "No quote with this id exists for this brand and partner.",
+                     *             "property": "quoteId",
+                     *             "value": "01a22460-6a97-71c6-aaa3-541d03ff7a02"
                      *           }
                      *         ]
                      *       }
@@ -10589,10 +10707,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "REFERRAL_NOT_OPEN",
+                     *             "message": "The quote has no referral waiting for an underwriter to withdraw.",
+                     *             "property": "quoteId",
+                     *             "tokens": {
+                     *               "referralStatus": "APPROVED"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -10623,10 +10743,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -10796,10 +10914,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "FIELD_REQUIRED",
+                     *             "message": "input must have required property 'input'",
+                     *             "property": "input",
+                     *             "tokens": {}
                      *           }
                      *         ]
                      *       }
@@ -10824,10 +10942,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -10852,10 +10968,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -10879,10 +10995,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "POLICY_NOT_FOUND",
+                     *             "message": "Policy 'BACAU260004217' does not exist.",
+                     *             "property": "policyNumber",
+                     *             "value": "BACAU260004217"
                      *           }
                      *         ]
                      *       }
@@ -10908,10 +11024,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "POLICY_CANCELLED",
+                     *             "message": "Policy 'BACAU260004217' is cancelled; it cannot be amended or cancelled again.",
+                     *             "property": "policyNumber",
+                     *             "value": "BACAU260004217"
                      *           }
                      *         ]
                      *       }
@@ -10935,10 +11051,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PAYLOAD_TOO_LARGE",
+                     *             "message": "The request body is too large."
                      *           }
                      *         ]
                      *       }
@@ -10963,10 +11077,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *             "message": "This endpoint does not accept that Content-Type."
                      *           }
                      *         ]
                      *       }
@@ -10992,10 +11104,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -11020,10 +11133,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -11139,10 +11250,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "FIELD_REQUIRED",
+                     *             "message": "reasonCode must have required property 'reasonCode'",
+                     *             "property": "reasonCode",
+                     *             "tokens": {}
                      *           }
                      *         ]
                      *       }
@@ -11167,10 +11278,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -11195,10 +11304,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -11222,10 +11331,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "POLICY_NOT_FOUND",
+                     *             "message": "Policy 'BACAU260004217' does not exist.",
+                     *             "property": "policyNumber",
+                     *             "value": "BACAU260004217"
                      *           }
                      *         ]
                      *       }
@@ -11251,10 +11360,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "POLICY_CHANGE_IN_PROGRESS",
+                     *             "message": "Another amendment or cancellation of this policy is being confirmed; wait for its answer.",
+                     *             "property": "policyNumber",
+                     *             "value": "BACAU260004217"
                      *           }
                      *         ]
                      *       }
@@ -11278,10 +11387,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PAYLOAD_TOO_LARGE",
+                     *             "message": "The request body is too large."
                      *           }
                      *         ]
                      *       }
@@ -11306,10 +11413,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *             "message": "This endpoint does not accept that Content-Type."
                      *           }
                      *         ]
                      *       }
@@ -11335,10 +11440,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -11363,10 +11469,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -11477,10 +11581,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "amendmentId must NOT have more than 64 characters",
+                     *             "property": "amendmentId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -11505,10 +11611,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -11533,10 +11637,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -11561,10 +11665,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "AMENDMENT_NOT_FOUND",
+                     *             "message": "No amendment with this id exists for this policy.",
+                     *             "property": "amendmentId",
+                     *             "value": "amd_01JD9A2B3C4D5E6F7G8H9J0K1M"
                      *           }
                      *         ]
                      *       }
@@ -11584,21 +11688,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "validation": {
-                     *         "isValid": false,
-                     *         "errors": [
-                     *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -11617,10 +11706,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PAYLOAD_TOO_LARGE",
+                     *             "message": "The request body is too large."
                      *           }
                      *         ]
                      *       }
@@ -11645,10 +11732,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *             "message": "This endpoint does not accept that Content-Type."
                      *           }
                      *         ]
                      *       }
@@ -11675,10 +11760,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -11703,10 +11789,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -11810,10 +11894,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "cancellationId must NOT have more than 64 characters",
+                     *             "property": "cancellationId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -11838,10 +11924,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -11866,10 +11950,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -11894,10 +11978,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "CANCELLATION_NOT_FOUND",
+                     *             "message": "No cancellation with this id exists for this policy.",
+                     *             "property": "cancellationId",
+                     *             "value": "can_01JD9A2B3C4D5E6F7G8H9J0K1N"
                      *           }
                      *         ]
                      *       }
@@ -11923,10 +12007,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "CANCELLATION_ALREADY_CONFIRMED",
+                     *             "message": "This cancellation was already confirmed (SETTLED).",
+                     *             "property": "cancellationId",
+                     *             "tokens": {
+                     *               "state": "SETTLED"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -11950,10 +12036,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "PAYLOAD_TOO_LARGE",
+                     *             "message": "The request body is too large."
                      *           }
                      *         ]
                      *       }
@@ -11978,10 +12062,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *             "message": "This endpoint does not accept that Content-Type."
                      *           }
                      *         ]
                      *       }
@@ -12008,10 +12090,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -12036,10 +12119,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -12179,10 +12260,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "amendmentId must NOT have more than 64 characters",
+                     *             "property": "amendmentId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -12207,10 +12290,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -12235,10 +12316,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -12262,10 +12343,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "AMENDMENT_NOT_FOUND",
+                     *             "message": "No amendment with this id exists for this policy.",
+                     *             "property": "amendmentId",
+                     *             "value": "amd_01JD9A2B3C4D5E6F7G8H9J0K1M"
                      *           }
                      *         ]
                      *       }
@@ -12293,10 +12374,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -12321,10 +12403,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -12435,10 +12515,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "cancellationId must NOT have more than 64 characters",
+                     *             "property": "cancellationId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -12463,10 +12545,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -12491,10 +12571,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -12518,10 +12598,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "CANCELLATION_NOT_FOUND",
+                     *             "message": "No cancellation with this id exists for this policy.",
+                     *             "property": "cancellationId",
+                     *             "value": "can_01JD9A2B3C4D5E6F7G8H9J0K1N"
                      *           }
                      *         ]
                      *       }
@@ -12549,10 +12629,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -12577,10 +12658,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "DATABASE_UNAVAILABLE",
+                     *             "message": "The database is unavailable; retry shortly."
                      *           }
                      *         ]
                      *       }
@@ -12633,10 +12712,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "MALFORMED_URL",
+                     *             "message": "The URL holds a malformed percent-encoding (every % must be followed by two hex digits of UTF-8)."
                      *           }
                      *         ]
                      *       }
@@ -12661,10 +12738,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -12689,10 +12764,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -12748,10 +12823,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -12776,10 +12849,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -12842,10 +12916,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "FIELD_REQUIRED",
+                     *             "message": "url must have required property 'url'",
+                     *             "property": "url",
+                     *             "tokens": {}
                      *           }
                      *         ]
                      *       }
@@ -12870,10 +12944,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -12898,10 +12970,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -12954,10 +13026,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "WEBHOOK_LIMIT_REACHED",
+                     *             "message": "At most 10 webhook endpoints per brand; delete one first."
                      *           }
                      *         ]
                      *       }
@@ -12987,10 +13057,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -13015,10 +13083,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -13090,10 +13159,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "webhookId must NOT have more than 64 characters",
+                     *             "property": "webhookId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -13118,10 +13189,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -13146,10 +13215,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -13173,10 +13242,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "WEBHOOK_NOT_FOUND",
+                     *             "message": "Webhook endpoint 'whe_3q2Rk7d0Tq6mYb8FvX1aLw' does not exist.",
+                     *             "property": "webhookId",
+                     *             "value": "whe_3q2Rk7d0Tq6mYb8FvX1aLw"
                      *           }
                      *         ]
                      *       }
@@ -13205,10 +13274,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -13233,10 +13300,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -13293,10 +13361,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "webhookId must NOT have more than 64 characters",
+                     *             "property": "webhookId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -13321,10 +13391,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -13349,10 +13417,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -13376,10 +13444,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "WEBHOOK_NOT_FOUND",
+                     *             "message": "Webhook endpoint 'whe_3q2Rk7d0Tq6mYb8FvX1aLw' does not exist.",
+                     *             "property": "webhookId",
+                     *             "value": "whe_3q2Rk7d0Tq6mYb8FvX1aLw"
                      *           }
                      *         ]
                      *       }
@@ -13410,10 +13478,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -13438,10 +13504,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -13523,10 +13590,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "webhookId must NOT have more than 64 characters",
+                     *             "property": "webhookId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -13551,10 +13620,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -13579,10 +13646,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -13606,10 +13673,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "WEBHOOK_NOT_FOUND",
+                     *             "message": "Webhook endpoint 'whe_3q2Rk7d0Tq6mYb8FvX1aLw' does not exist.",
+                     *             "property": "webhookId",
+                     *             "value": "whe_3q2Rk7d0Tq6mYb8FvX1aLw"
                      *           }
                      *         ]
                      *       }
@@ -13640,10 +13707,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -13668,10 +13733,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -13736,10 +13802,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "webhookId must NOT have more than 64 characters",
+                     *             "property": "webhookId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -13764,10 +13832,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -13792,10 +13858,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -13819,10 +13885,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "WEBHOOK_NOT_FOUND",
+                     *             "message": "Webhook endpoint 'whe_3q2Rk7d0Tq6mYb8FvX1aLw' does not exist.",
+                     *             "property": "webhookId",
+                     *             "value": "whe_3q2Rk7d0Tq6mYb8FvX1aLw"
                      *           }
                      *         ]
                      *       }
@@ -13853,10 +13919,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -13881,10 +13945,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -13943,10 +14008,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "webhookId must NOT have more than 64 characters",
+                     *             "property": "webhookId",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -13971,10 +14038,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -13999,10 +14064,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -14026,10 +14091,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "WEBHOOK_NOT_FOUND",
+                     *             "message": "Webhook endpoint 'whe_3q2Rk7d0Tq6mYb8FvX1aLw' does not exist.",
+                     *             "property": "webhookId",
+                     *             "value": "whe_3q2Rk7d0Tq6mYb8FvX1aLw"
                      *           }
                      *         ]
                      *       }
@@ -14055,10 +14120,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "WEBHOOK_DISABLED",
+                     *             "message": "Webhook endpoint 'whe_3q2Rk7d0Tq6mYb8FvX1aLw' is disabled; enable it first.",
+                     *             "property": "webhookId",
+                     *             "value": "whe_3q2Rk7d0Tq6mYb8FvX1aLw"
                      *           }
                      *         ]
                      *       }
@@ -14088,10 +14153,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "At most 10 test events per partner per UTC hour; retry after 3600 s."
                      *           }
                      *         ]
                      *       }
@@ -14116,10 +14179,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -14184,10 +14248,13 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INVALID_FORMAT",
+                     *             "message": "after must match pattern \"^evt_[A-Za-z0-9_-]{22}$\"",
+                     *             "property": "after",
+                     *             "tokens": {
+                     *               "pattern": "^evt_[A-Za-z0-9_-]{22}$"
+                     *             },
+                     *             "value": "x"
                      *           }
                      *         ]
                      *       }
@@ -14212,10 +14279,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -14240,10 +14305,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -14267,10 +14332,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "EVENT_NOT_FOUND",
+                     *             "message": "Event 'evt_Qm9uZGF5LCAxIFNlcCAyMD' does not exist.",
+                     *             "property": "after",
+                     *             "value": "evt_Qm9uZGF5LCAxIFNlcCAyMD"
                      *           }
                      *         ]
                      *       }
@@ -14299,10 +14364,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -14327,10 +14390,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -14389,10 +14453,13 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INVALID_FORMAT",
+                     *             "message": "eventId must match pattern \"^evt_[A-Za-z0-9_-]{22}$\"",
+                     *             "property": "eventId",
+                     *             "tokens": {
+                     *               "pattern": "^evt_[A-Za-z0-9_-]{22}$"
+                     *             },
+                     *             "value": "x"
                      *           }
                      *         ]
                      *       }
@@ -14417,10 +14484,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -14445,10 +14510,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -14472,10 +14537,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "EVENT_NOT_FOUND",
+                     *             "message": "Event 'evt_Qm9uZGF5LCAxIFNlcCAyMD' does not exist.",
+                     *             "property": "eventId",
+                     *             "value": "evt_Qm9uZGF5LCAxIFNlcCAyMD"
                      *           }
                      *         ]
                      *       }
@@ -14504,10 +14569,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -14532,10 +14595,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -14604,10 +14668,13 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INVALID_FORMAT",
+                     *             "message": "eventId must match pattern \"^evt_[A-Za-z0-9_-]{22}$\"",
+                     *             "property": "eventId",
+                     *             "tokens": {
+                     *               "pattern": "^evt_[A-Za-z0-9_-]{22}$"
+                     *             },
+                     *             "value": "x"
                      *           }
                      *         ]
                      *       }
@@ -14632,10 +14699,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -14660,10 +14725,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -14687,10 +14752,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "EVENT_NOT_FOUND",
+                     *             "message": "Event 'evt_Qm9uZGF5LCAxIFNlcCAyMD' does not exist.",
+                     *             "property": "eventId",
+                     *             "value": "evt_Qm9uZGF5LCAxIFNlcCAyMD"
                      *           }
                      *         ]
                      *       }
@@ -14716,10 +14781,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "WEBHOOK_DISABLED",
+                     *             "message": "Webhook endpoint 'whe_3q2Rk7d0Tq6mYb8FvX1aLw' is disabled; enable it first.",
+                     *             "property": "webhookId",
+                     *             "value": "whe_3q2Rk7d0Tq6mYb8FvX1aLw"
                      *           }
                      *         ]
                      *       }
@@ -14749,10 +14814,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "At most 100 deliveries may be redelivered per partner per UTC hour, and fewer than this request's are left; retry after 1800 s, or redeliver fewer."
                      *           }
                      *         ]
                      *       }
@@ -14777,10 +14840,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -14850,10 +14914,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "FIELD_REQUIRED",
+                     *             "message": "from must have required property 'from'",
+                     *             "property": "from",
+                     *             "tokens": {}
                      *           }
                      *         ]
                      *       }
@@ -14878,10 +14942,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -14906,10 +14968,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -14933,10 +14995,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "WEBHOOK_NOT_FOUND",
+                     *             "message": "Webhook 'whe_3q2Rk7d0Tq6mYb8FvX1aLw' has no delivery of this event.",
+                     *             "property": "webhookId",
+                     *             "value": "whe_3q2Rk7d0Tq6mYb8FvX1aLw"
                      *           }
                      *         ]
                      *       }
@@ -14962,10 +15024,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "WEBHOOK_DISABLED",
+                     *             "message": "Webhook endpoint 'whe_3q2Rk7d0Tq6mYb8FvX1aLw' is disabled; enable it first.",
+                     *             "property": "webhookId",
+                     *             "value": "whe_3q2Rk7d0Tq6mYb8FvX1aLw"
                      *           }
                      *         ]
                      *       }
@@ -14995,10 +15057,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "At most 100 deliveries may be redelivered per partner per UTC hour, and fewer than this request's are left; retry after 1800 s, or redeliver fewer."
                      *           }
                      *         ]
                      *       }
@@ -15023,10 +15083,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -15098,10 +15159,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "MALFORMED_URL",
+                     *             "message": "The URL holds a malformed percent-encoding (every % must be followed by two hex digits of UTF-8)."
                      *           }
                      *         ]
                      *       }
@@ -15126,10 +15185,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -15154,10 +15211,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -15213,10 +15270,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -15241,10 +15296,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -15311,10 +15367,12 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOO_LONG",
+                     *             "message": "month must NOT have more than 64 characters",
+                     *             "property": "month",
+                     *             "tokens": {
+                     *               "limit": "64"
+                     *             }
                      *           }
                      *         ]
                      *       }
@@ -15339,10 +15397,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "TOKEN_REQUIRED",
+                     *             "message": "This endpoint requires an Authorization: Bearer <access token> header."
                      *           }
                      *         ]
                      *       }
@@ -15367,10 +15423,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
+                     *             "code": "BRAND_NOT_ALLOWED",
+                     *             "message": "The access token was issued for brand 'brandau', not 'brandnz'.",
                      *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "value": "brandnz"
                      *           }
                      *         ]
                      *       }
@@ -15394,10 +15450,10 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "STATEMENT_NOT_FOUND",
+                     *             "message": "There is no statement for 2026-10: nothing happened on your account that month.",
+                     *             "property": "month",
+                     *             "value": "2026-10"
                      *           }
                      *         ]
                      *       }
@@ -15426,10 +15482,8 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "RATE_LIMITED",
+                     *             "message": "Too many quotes requests for partner DEMOA; retry after 12 s."
                      *           }
                      *         ]
                      *       }
@@ -15454,10 +15508,11 @@ export interface operations {
                      *         "isValid": false,
                      *         "errors": [
                      *           {
-                     *             "code": "UNKNOWN_BRAND",
-                     *             "message": "Brand 'acme' does not exist.",
-                     *             "property": "brandCode",
-                     *             "value": "acme"
+                     *             "code": "INTERNAL_ERROR",
+                     *             "message": "The server could not complete the request.",
+                     *             "tokens": {
+                     *               "requestId": "req-7f3a9c"
+                     *             }
                      *           }
                      *         ]
                      *       }

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../auth/principal.js';
 import type { AppContext } from '../../context.js';
 import { emptyBodyAsObject } from '../../http/guards/empty-body.js';
-import { BrandParams, errorResponses } from '../../http/schemas.js';
+import { BrandParams } from '../../http/schemas.js';
+import { errorResponses } from '../../http/error-responses.js';
 import { systemResolver, type Resolver } from './address-guard.js';
 import type { WebhookEndpoint } from './model.js';
 import {
@@ -17,6 +18,11 @@ import {
   WebhookParams,
 } from './schemas.js';
 import * as service from './service.js';
+import { WebhookDisabled, WebhookLimitReached, WebhookNotFound, WebhookTestsLimited } from './errors.js';
+
+/** The endpoint the document's error examples name. */
+const WEBHOOK_ID = 'whe_3q2Rk7d0Tq6mYb8FvX1aLw';
+const WEBHOOK_NOT_FOUND = new WebhookNotFound(WEBHOOK_ID);
 
 const NOT_FOUND =
   '404 `WEBHOOK_NOT_FOUND` when the id is unknown, deleted, or another partner’s or brand’s (not told apart).';
@@ -73,7 +79,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; res
           'Registers an endpoint that receives the events of this partner and brand, signed per Standard Webhooks. The answer carries the signing `secret`, shown this once. At most 20 endpoints per brand (409 `WEBHOOK_LIMIT_REACHED`). 400 `WEBHOOK_URL_REFUSED` (property `url`) for a URL webhooks may not be sent to.',
         params: BrandParams,
         body: CreateWebhookBody,
-        response: { 201: WebhookEndpointCreated, ...errorResponses(400, 401, 403, 404, 409, 429, 500) },
+        response: {
+          201: WebhookEndpointCreated,
+          ...errorResponses(400, 401, 403, 404, new WebhookLimitReached(10), 429, 500),
+        },
       },
     },
     async (request, reply): Promise<WebhookEndpointCreated> => {
@@ -110,7 +119,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; res
         summary: 'One webhook endpoint',
         description: `The endpoint, with why it is disabled and since when it fails, if so. ${NOT_FOUND}`,
         params: WebhookParams,
-        response: { 200: WebhookEndpointSchema, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 200: WebhookEndpointSchema, ...errorResponses(400, 401, 403, WEBHOOK_NOT_FOUND, 429, 500) },
       },
     },
     async (request) => endpointView(await service.getEndpoint(deps, scopeOf(request), request.params.webhookId)),
@@ -126,7 +135,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; res
         description: `Changes the URL (checked as at registration), the event types, the description, or enables or disables it. Re-enabling clears \`disabledReason\` and \`failingSince\`; events missed meanwhile can be redelivered. ${NOT_FOUND}`,
         params: WebhookParams,
         body: UpdateWebhookBody,
-        response: { 200: WebhookEndpointSchema, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 200: WebhookEndpointSchema, ...errorResponses(400, 401, 403, WEBHOOK_NOT_FOUND, 429, 500) },
       },
     },
     async (request) =>
@@ -142,7 +151,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; res
         summary: 'Delete a webhook endpoint',
         description: `Nothing more is delivered to it; deliveries already recorded stay visible on the events. ${NOT_FOUND}`,
         params: WebhookParams,
-        response: { 204: { type: 'null', description: 'Deleted.' }, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: {
+          204: { type: 'null', description: 'Deleted.' },
+          ...errorResponses(400, 401, 403, WEBHOOK_NOT_FOUND, 429, 500),
+        },
       },
     },
     async (request, reply) => {
@@ -162,7 +174,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; res
         description: `A new secret, shown once. Until \`previousSecretExpiresAt\` (default 24 h, at most 7 days) every delivery carries two signatures, one per secret, so a receiver verifies with either while it switches. ${NOT_FOUND}`,
         params: WebhookParams,
         body: RotateSecretBody,
-        response: { 200: RotateSecretAnswer, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 200: RotateSecretAnswer, ...errorResponses(400, 401, 403, WEBHOOK_NOT_FOUND, 429, 500) },
       },
     },
     async (request): Promise<RotateSecretAnswer> => {
@@ -181,7 +193,18 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; res
         summary: 'Send a test event',
         description: `Records a \`webhook.test\` event delivered to this endpoint only, like any other (signed, retried); follow it with GET …/events/{eventId}. At most \`WEBHOOK_TEST_EVENTS_PER_PARTNER_PER_HOUR\` (60) test events per partner per UTC hour: past it, 429 \`RATE_LIMITED\` with \`Retry-After\` (nothing recorded). 409 \`WEBHOOK_DISABLED\` when the endpoint is disabled. ${NOT_FOUND}`,
         params: WebhookParams,
-        response: { 202: TestEventAnswer, ...errorResponses(400, 401, 403, 404, 409, 429, 500) },
+        response: {
+          202: TestEventAnswer,
+          ...errorResponses(
+            400,
+            401,
+            403,
+            WEBHOOK_NOT_FOUND,
+            new WebhookDisabled(WEBHOOK_ID),
+            new WebhookTestsLimited(10, 3600),
+            500,
+          ),
+        },
       },
     },
     async (request, reply): Promise<TestEventAnswer> => {

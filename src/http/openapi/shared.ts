@@ -2,6 +2,7 @@ import type { FastifySchema } from 'fastify';
 import { emptyBodyAsObject } from '../guards/empty-body.js';
 import { isStoredStatus } from '../idempotency/service.js';
 import type { OpenApiDocument } from './document.js';
+import { errorEnvelope, OAUTH_ERROR_EXAMPLES, sharedErrorExample, validationExample } from './error-examples.js';
 
 /**
  * What every operation shares, added to the generated document in one place so no route can
@@ -156,10 +157,14 @@ function sharedResponse(
   oauthBody: boolean,
 ): Json {
   const name = `${oauthBody ? 'OAuth' : ''}Error${status}`;
+  const notification = sharedErrorExample(status);
+  const example = oauthBody ? OAUTH_ERROR_EXAMPLES[status] : notification && errorEnvelope(notification);
   responses[name] ??= {
     description: spec.description,
     headers: Object.fromEntries([...ALWAYS, ...(spec.headers ?? [])].map((h) => [h, ref('headers', h)])),
-    content: { 'application/json': { schema: ref('schemas', oauthBody ? 'TokenError' : 'ErrorResponse') } },
+    content: {
+      'application/json': { schema: ref('schemas', oauthBody ? 'TokenError' : 'ErrorResponse'), example },
+    },
   };
   return ref('responses', name);
 }
@@ -198,6 +203,28 @@ function completeHeaders(response: Json, status: string, facts: OperationFacts):
 /** A route whose body may be left out (http/guards/empty-body.ts) says so (see `documentRoute`). */
 const OPTIONAL_BODY = 'x-optional-body';
 
+/** Several examples of one error answer are named by their code (a reader picks `QUOTE_REFERRED`, not `example1`). */
+function nameErrorExamples(response: unknown): void {
+  const media = isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
+  if (!isObject(media) || !isObject(media.examples)) return;
+  const named: Json = {};
+  for (const [key, example] of Object.entries(media.examples)) {
+    const value = isObject(example) ? example.value : undefined;
+    const validation = isObject(value) && isObject(value.validation) ? value.validation : undefined;
+    const first = Array.isArray(validation?.errors) ? (validation.errors[0] as unknown) : undefined;
+    const code = isObject(first) && typeof first.code === 'string' ? first.code : key;
+    named[code] = { summary: isObject(first) ? first.message : undefined, value };
+  }
+  media.examples = named;
+}
+
+/** An operation's own 400 without an example shows what its validator answers (error-examples.ts). */
+function giveValidationExample(response: unknown, operation: Json, document: OpenApiDocument): void {
+  const media = isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
+  if (!isObject(media) || 'example' in media || 'examples' in media) return;
+  media.example = errorEnvelope(validationExample(operation, document));
+}
+
 /** Adds the shared error answers, the response headers and the conditional request header. */
 export function addSharedParts(document: OpenApiDocument): OpenApiDocument {
   const sharedResponses: Json = {};
@@ -210,6 +237,8 @@ export function addSharedParts(document: OpenApiDocument): OpenApiDocument {
       if (operation[OPTIONAL_BODY] === true && isObject(operation.requestBody)) operation.requestBody.required = false;
       Reflect.deleteProperty(operation, OPTIONAL_BODY);
       const facts = factsOf(method, operation);
+      if (!facts.isTokenEndpoint) giveValidationExample(responses['400'], operation, document);
+      for (const response of Object.values(responses)) nameErrorExamples(response);
       for (const [status, spec] of Object.entries(SHARED_ERRORS)) {
         if (status in responses || !spec.when(facts)) continue;
         responses[status] = sharedResponse(sharedResponses, status, spec, facts.isTokenEndpoint);

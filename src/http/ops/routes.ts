@@ -7,8 +7,8 @@ import type { StorageHealth } from '../../db/storage-health.js';
 import type { DeliveryLag, DeliveryLagReport } from '../../db/outbox/lag.js';
 import { Gauge } from 'prom-client';
 import type { HttpMetrics } from '../metrics.js';
-import { errorResponses } from '../schemas.js';
-import { metricsAccess } from './metrics-access.js';
+import { errorResponses } from '../error-responses.js';
+import { MetricsDisabled, MetricsTokenRequired, metricsAccess } from './metrics-access.js';
 import { HealthResponse, ReadyResponse } from './schemas.js';
 
 /** Liveness, readiness and metrics: outside the base path; /metrics is private in production (metrics-access.ts). */
@@ -56,7 +56,10 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{
           'Answers 200 when the database answers a query; 503 when it does not, for a few seconds after its storage ' +
           'refused a write (disk full), or while the process drains before shutdown. A 200 reports the delivery lag ' +
           '(`deliveryLagSeconds`); a lag does not fail readiness.',
-        response: { 200: ReadyResponse, 503: ReadyResponse },
+        response: {
+          200: ReadyResponse,
+          503: { ...ReadyResponse, examples: [{ status: 'draining', database: 'postgres' }] },
+        },
       },
     },
     async (_request, reply) => {
@@ -89,7 +92,7 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{
             description: 'Prometheus exposition format.',
             content: { 'text/plain': { schema: { type: 'string' } } },
           },
-          ...errorResponses(401, 403),
+          ...errorResponses(new MetricsTokenRequired(), new MetricsDisabled()),
         },
       },
       onRequest: metricsAccess(context.config),

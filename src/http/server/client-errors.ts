@@ -41,6 +41,13 @@ const ANSWERS: Record<string, ClientErrorAnswer> = {
     message: 'The chunk extensions of the body are too large.',
   },
 };
+/** The Notification of a refusal below Fastify (Node's error code), as the server writes it. */
+export function clientErrorNotification(nodeCode: 'ERR_HTTP_REQUEST_TIMEOUT' | 'HPE_HEADER_OVERFLOW') {
+  const known = ANSWERS[nodeCode];
+  if (!known) throw new Error(`No client error answer for ${nodeCode}.`);
+  return { code: known.code, message: known.message };
+}
+
 const NOT_HTTP: ClientErrorAnswer = {
   status: 400,
   code: 'MALFORMED_REQUEST',
