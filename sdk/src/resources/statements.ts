@@ -30,7 +30,7 @@ export function statementsOf(api: Api): Statements {
   function get(month: string, o: StatementOptions): Promise<Answer<'getStatement'> | string | Uint8Array>;
   function get(month: string, o: StatementOptions = {}): Promise<Answer<'getStatement'> | string | Uint8Array> {
     const { format = 'json', ...options } = o;
-    if (!Object.hasOwn(MEDIA, format)) throw new TypeError(`statements.get: unknown format ${String(format)}`);
+    if (!Object.hasOwn(MEDIA, format)) throw new TypeError(`statements.get: unknown format ${format}`);
     const parts = { accept: MEDIA[format] };
     if (format === 'csv') return api.text('getStatement', { month }, parts, options);
     if (format === 'pdf') return api.bytes('getStatement', { month }, parts, options);
