@@ -28,8 +28,12 @@ export interface Call {
   readonly body?: unknown;
   /** Money-moving or otherwise keyed: sends an Idempotency-Key and may then be retried. */
   readonly keyed?: boolean;
-  /** Answer as bytes (documents) rather than JSON. */
-  readonly binary?: boolean;
+  /** A POST the server documents as safe to repeat without a key (e.g. answering screening questions): retried. */
+  readonly repeatable?: boolean;
+  /** How the success is read: JSON (default), text (CSV) or bytes (PDF). */
+  readonly read?: 'json' | 'text' | 'bytes';
+  /** The `Accept` header (default `application/json`). */
+  readonly accept?: string;
 }
 
 const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
@@ -40,7 +44,7 @@ export class Transport {
   async send<T>(call: Call, options: RequestOptions = {}): Promise<T> {
     const url = this.url(call);
     const key = call.keyed ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
-    const retryable = IDEMPOTENT.has(call.method) || key !== undefined;
+    const retryable = IDEMPOTENT.has(call.method) || key !== undefined || call.repeatable === true;
     const maxRetries = retryable ? (options.maxRetries ?? this.options.maxRetries) : 0;
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
@@ -54,7 +58,7 @@ export class Transport {
         await sleep(backoffMs(attempt, undefined), options.signal);
         continue;
       }
-      if (response.ok) return (call.binary ? await response.arrayBuffer() : await readJson(response)) as T;
+      if (response.ok) return (await readSuccess(response, call.read ?? 'json')) as T;
       const body = await readJson(response).catch(() => undefined);
       const errors = notificationsOf(body);
       if (response.status === 401 && !refreshed) {
@@ -92,7 +96,7 @@ export class Transport {
     options.signal?.addEventListener('abort', abort, { once: true });
     try {
       const headers: Record<string, string> = {
-        accept: call.binary ? '*/*' : 'application/json',
+        accept: call.accept ?? 'application/json',
         authorization: `Bearer ${token}`,
         ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(key === undefined ? {} : { 'idempotency-key': key }),
@@ -104,7 +108,7 @@ export class Transport {
         ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
         signal: timeout.signal,
       });
-      if (call.binary && response.ok) {
+      if (call.read === 'bytes' && response.ok) {
         // Read inside the timeout, so a stalled body is an attempt that failed.
         const bytes = await response.arrayBuffer();
         return new Response(bytes, { status: response.status, headers: response.headers });
@@ -119,6 +123,11 @@ export class Transport {
       options.signal?.removeEventListener('abort', abort);
     }
   }
+}
+
+function readSuccess(response: Response, read: 'json' | 'text' | 'bytes'): Promise<unknown> {
+  if (read === 'bytes') return response.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+  return read === 'text' ? response.text() : readJson(response);
 }
 
 async function readJson(response: Response): Promise<unknown> {

@@ -1,6 +1,6 @@
 // Bundled for the browser (esbuild, platform browser): a policy's life with no Node API, same origin as the page.
 import { PartnerClient } from '../../sdk/src/index.js';
-import { readyPurchase, required } from './walk-steps.js';
+import { daysFromToday, readyPurchase, required } from './walk-steps.js';
 
 async function approve(challenge: string, origin: string): Promise<void> {
   const url = new URL(new URL(challenge).pathname, origin).toString();
@@ -16,7 +16,7 @@ export async function walk(origin: string): Promise<Record<string, unknown>> {
     brand: 'brandau',
     credentials: { username: 'demoa.brandau@demo.example', password: 'DEMOA-brandau-demo-pass' },
   });
-  const { body } = await readyPurchase(client, 'tok_sandbox_3ds_challenge');
+  const { body, input } = await readyPurchase(client, 'tok_sandbox_3ds_challenge');
   const first = await client.purchases.create(body);
   const challenge = required(first.threeDSResponseInfo?.threeDSResponse, 'challenge');
   await approve(challenge, origin);
@@ -25,6 +25,13 @@ export async function walk(origin: string): Promise<Record<string, unknown>> {
     threeDSRequestInfo: { threeDSStatus: 'CHALLENGE_COMPLETED', threeDSRequest: challenge },
   });
   const policyNumber = required(bought.quote?.policyNumber, 'policy number');
+  // A longer trip: the amendment costs more, charged to a card.
+  const amendment = await client.changes.previewAmendment(policyNumber, {
+    input: { ...input, returnDate: daysFromToday(40) },
+  });
+  const amended = await client.changes.confirmAmendment(policyNumber, required(amendment.id, 'amendment id'), {
+    cardToken: { token: 'tok_sandbox_approved' },
+  });
   const cancellation = await client.changes.previewCancellation(policyNumber, { reasonCode: 'TRIP_CANCELLED' });
   const cancelled = await client.changes.confirmCancellation(policyNumber, required(cancellation.id, 'id'));
   const { documents } = await client.documents.list(policyNumber);
@@ -37,8 +44,9 @@ export async function walk(origin: string): Promise<Record<string, unknown>> {
   return {
     first: first.paymentResult,
     paymentResult: bought.paymentResult,
+    amendment: [amendment.status, amended.amendment?.status, amended.paymentResult],
     status: cancelled.policy?.policyStatus,
-    pdf: new TextDecoder().decode(new Uint8Array(pdf).slice(0, 5)),
+    pdf: new TextDecoder().decode(pdf.slice(0, 5)),
     types,
     verified,
   };

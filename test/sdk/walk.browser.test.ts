@@ -21,7 +21,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`SDK in the browser (${DIALECT})`, () => 
     await proxy.close();
   });
 
-  it('walks a policy in Chromium with the browser bundle', async () => {
+  it('walks a policy (purchase, amendment, cancellation) in Chromium with the browser bundle', async () => {
     const bundle = await build({
       entryPoints: [new URL('browser-walk.ts', import.meta.url).pathname],
       bundle: true,
@@ -47,6 +47,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`SDK in the browser (${DIALECT})`, () => 
       expect(result).toMatchObject({
         first: 'THREEDS_CHALLENGE_REQUIRED',
         paymentResult: 'APPROVED',
+        amendment: ['PREVIEW', 'APPLIED', 'APPROVED'],
         status: 'Cancelled',
         pdf: '%PDF-',
         verified: { a: 1 },

@@ -47,14 +47,26 @@ describe(`SDK: a policy's whole life (${DIALECT})`, () => {
     const details = await client.policies.details(policyNumber);
     expect(details.length).toBeGreaterThan(0);
 
+    // 7 days of cover become 9, within the rate table's band: nothing to pay, so the amendment is
+    // applied at once and no payment is made; the answer has no paymentResult (docs/api-contract.md,
+    // "Confirming a change": "Nothing to pay").
     const amendment = await client.changes.previewAmendment(policyNumber, {
       input: { ...input, returnDate: daysFromToday(28) },
     });
-    expect(amendment.status).toBe('PREVIEW');
-    const amended = await client.changes.confirmAmendment(policyNumber, required(amendment.id, 'amendment id'), {
+    expect([amendment.status, amendment.transactionAmount]).toEqual(['PREVIEW', 0]);
+    const amended = await client.changes.confirmAmendment(policyNumber, required(amendment.id, 'amendment id'), {});
+    expect(amended.validation, JSON.stringify(amended)).toMatchObject({ isValid: true });
+    expect(amended.amendment?.status).toBe('APPLIED');
+    expect(amended.paymentResult).toBeUndefined();
+    // 21 days cost more: the card is charged.
+    const longer = await client.changes.previewAmendment(policyNumber, {
+      input: { ...input, returnDate: daysFromToday(40) },
+    });
+    expect(longer.transactionAmount).toBeGreaterThan(0);
+    const charged = await client.changes.confirmAmendment(policyNumber, required(longer.id, 'amendment id'), {
       cardToken: { token: CARDS.approved },
     });
-    expect(amended.validation, JSON.stringify(amended)).toMatchObject({ isValid: true });
+    expect(charged).toMatchObject({ paymentResult: 'APPROVED', paymentMethod: 'CARD', validation: { isValid: true } });
 
     const cancellation = await client.changes.previewCancellation(policyNumber, { reasonCode: 'TRIP_CANCELLED' });
     const cancelled = await client.changes.confirmCancellation(
@@ -65,7 +77,7 @@ describe(`SDK: a policy's whole life (${DIALECT})`, () => {
 
     const { documents } = await client.documents.list(policyNumber);
     const certificate = required(documents[0], 'a document');
-    const pdf = new Uint8Array(await client.documents.download(policyNumber, certificate.documentId));
+    const pdf = await client.documents.download(policyNumber, certificate.documentId);
     expect(new TextDecoder().decode(pdf.slice(0, 5))).toBe('%PDF-');
 
     // A real delivery, verified from its raw body with the endpoint's secret.
