@@ -48,7 +48,11 @@ async function serve(): Promise<void> {
     stopping = true;
     server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const timer = setTimeout(() => {
-      server.app.log.error('shutdown timed out; exiting with requests still open');
+      // Only what could not finish in time is cut: counted, so an operator sees how many clients must retry.
+      server.app.log.error(
+        { connections: server.openConnections() },
+        'shutdown timed out; exiting with requests still open',
+      );
       process.exit(1);
     }, config.shutdownDrainMs + config.shutdownTimeoutMs);
     timer.unref();

@@ -12,7 +12,7 @@ import { recoverPurchases } from './purchases/recovery.js';
 import { startRecoverySweep } from './purchases/sweeper.js';
 import { changeDepsFor } from './policy-changes/deps.js';
 import { recoverPolicyChanges } from './policy-changes/recovery.js';
-import { ConnectionTracker } from './http/server/listener.js';
+import { ConnectionTracker, type OpenConnections } from './http/server/listener.js';
 import { deliveryDepsOf, documentDeliveryHandlers } from './documents/delivery.js';
 import { webhookDeliveryDepsOf, webhookDeliveryKinds } from './events/webhooks/delivery.js';
 import { publishEventHandler } from './events/publish.js';
@@ -40,6 +40,8 @@ export interface RunningServer {
    * connections (http/server/listener.ts) and closes the database. Idempotent.
    */
   close(): Promise<void>;
+  /** What the shutdown still waits for: logged if its hard deadline ends the process. */
+  openConnections(): OpenConnections;
 }
 
 export interface StartOptions {
@@ -181,9 +183,10 @@ export async function startServer(config: AppConfig, options: StartOptions = {})
         void stopWorkers();
         await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
         running.lifecycle.closing = true;
-        // New requests get 503 until arrivals stop: half the shutdown's time, the rest for those in flight.
-        await listener.stop(config.shutdownTimeoutMs / 2);
+        // New requests get 503 until arrivals stop: half the shutdown's time at most, the rest for those in flight.
+        await listener.stop(config.shutdownTimeoutMs);
         await running.close();
       })()),
+    openConnections: () => listener.open,
   };
 }

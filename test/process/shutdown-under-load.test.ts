@@ -136,7 +136,9 @@ describe(`SIGTERM under load (${DIALECT})`, () => {
         const cut = outcomes.filter(({ outcome }) => outcome.status === undefined && outcome.error !== 'ECONNREFUSED');
         const cutAfterWork: Call[] = [];
         for (const { call } of cut) if (await workBegan(database, call)) cutAfterWork.push(call);
-        expect({ cut: cut.length, cutAfterWork }).toEqual({ cut: 0, cutAfterWork: [] });
+        // Each named with the client's error, so a red run says how it was cut.
+        const cutHow = cut.map(({ call, outcome }) => `${call.kind} ${call.id}: ${outcome.error}`);
+        expect({ cut: cutHow, cutAfterWork }).toEqual({ cut: [], cutAfterWork: [] });
         expect(
           outcomes.filter(({ outcome: o }) => o.status !== undefined && o.status !== 200 && o.status !== 503),
         ).toEqual([]);

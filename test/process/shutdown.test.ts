@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
+import { IDLE_GRACE_MS, QUIET_MS } from '../../src/http/server/listener.js';
 import { startServer } from '../../src/server.js';
 import { buildTestApp } from '../helpers/app.js';
 import { DIALECT } from '../helpers/database.js';
@@ -204,6 +205,33 @@ describe(`the end of the drain (${DIALECT})`, () => {
         expect(answer.ended).toBe('end');
         expect(codesOf(answer.body)).toEqual(['SHUTTING_DOWN']);
       }
+    } finally {
+      await server.close();
+      await database.destroy();
+    }
+  });
+
+  it('waits past the idle grace for the first request of a connection accepted before the listener stopped', async () => {
+    const database = await createMigratedTestDatabase();
+    const config = {
+      ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '100', DEMO_DATA: 'false' }),
+      database: database.database,
+    };
+    const server = await startServer(config, { db: database.db, logger: false });
+    const port = Number(new URL(server.url).port);
+    try {
+      // A starved client: its connection was accepted, its request is written only after the
+      // listener has stopped and an idle keep-alive connection would have been closed.
+      const late = rawExchange(port, async (s) => {
+        while (!server.app.lifecycle.closing) await sleep(2);
+        await sleep(QUIET_MS + IDLE_GRACE_MS + 250);
+        s.write(`GET /health HTTP/1.1\r\nHost: api.test\r\n\r\n`);
+      });
+      await sleep(50);
+      await server.close();
+      const answer = await late;
+      expect(answer.status).toBe(503);
+      expect(codesOf(answer.body)).toEqual(['SHUTTING_DOWN']);
     } finally {
       await server.close();
       await database.destroy();
