@@ -4,10 +4,10 @@
 // (throughput; latency there includes queueing). Issue 31: each page under 100 ms at 1M policies.
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { Command } from 'commander';
 import { loadConfig } from '../src/config/config.js';
 import { connectDatabase } from '../src/db/connect.js';
 import { SEARCH_KINDS } from '../src/policy-search/service.js';
+import { benchCommand } from './args.js';
 import { cyclingSupply, sampleSearchTerms, searchPath } from './console-terms.js';
 import { apiFor, drive } from './harness.js';
 import type { LoadResult } from './load.js';
@@ -24,14 +24,17 @@ interface Options {
   terms: string;
 }
 
-const options = new Command()
-  .name('bench:console')
-  .description("Each console page's latency at one connection and under load, on the configured database.")
-  .option('--duration <seconds>', 'seconds per measurement', '10')
-  .option('--connections <n>', 'connections of the throughput measurement (0: none)', '50')
-  .option('--only <names>', 'comma-separated page names')
-  .option('--terms <n>', 'distinct terms (policies, referrals) each page goes round', '200')
-  .option('--out <file>', 'also write the markdown table here')
+const options = benchCommand(
+  'bench:console',
+  [
+    ['--duration <seconds>', 'seconds per measurement', '10'],
+    ['--connections <n>', 'connections of the throughput measurement (0: none)', '50'],
+    ['--only <names>', 'comma-separated page names'],
+    ['--terms <n>', 'distinct terms (policies, referrals) each page goes round', '200'],
+    ['--out <file>', 'also write the markdown table here'],
+  ],
+  "Each console page's latency at one connection and under load, on the configured database.",
+)
   .parse()
   .opts<Options>();
 

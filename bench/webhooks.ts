@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
+import { benchCommand } from './args.js';
 import { apiFor, freshDatabase } from './harness.js';
 import { bearer } from './scenario.js';
 import { prepareBenchDatabase } from './seed/database.js';
@@ -23,13 +23,13 @@ interface Options {
   out: string;
   cpuProf?: string;
 }
-const options = new Command()
-  .name('bench:webhooks')
-  .option('--count <n>', 'events delivered per measurement', '2000')
-  .option('--lanes <list>', 'lane counts to measure (publishing, webhook POSTs, the partner’s share)', '1,4,16')
-  .option('--postgres', 'use PostgreSQL (DATABASE_URL, default the local test database)')
-  .option('--out <dir>', 'where to write webhooks.json and webhooks.md', 'bench/results/events')
-  .option('--cpu-prof <dir>', "run the worker's server under node --cpu-prof, profiles written to <dir>")
+const options = benchCommand('bench:webhooks', [
+  ['--count <n>', 'events delivered per measurement', '2000'],
+  ['--lanes <list>', 'lane counts to measure (publishing, webhook POSTs, the partner’s share)', '1,4,16'],
+  ['--postgres', 'use PostgreSQL (DATABASE_URL, default the local test database)'],
+  ['--out <dir>', 'where to write webhooks.json and webhooks.md', 'bench/results/events'],
+  ['--cpu-prof <dir>', "run the worker's server under node --cpu-prof, profiles written to <dir>"],
+])
   .parse()
   .opts<Options>();
 const count = Number(options.count);

@@ -1,4 +1,3 @@
-import { newRecordId } from '../kernel/ids/ordered-ids.js';
 import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../kernel/brands.js';
 import type { PlanVersion } from '../catalogue/model.js';
@@ -14,7 +13,8 @@ import type { QuoteInput } from '../quotes/schemas.js';
 import type { ChangeDeps } from './deps.js';
 import type { AmendmentPricing, PreviewResult } from './model.js';
 import { difference, partsOf, withFee } from './parts.js';
-import { changeStart, paidSoFar, paymentMethodOf } from './policy-facts.js';
+import { changeStart, paidSoFar } from './policy-facts.js';
+import { changeFor } from './preview-change.js';
 import { judgeAmendment, openAmendmentReferral } from './referrals.js';
 import { insertChange, latestAmendedInput } from './repository.js';
 import { AMENDMENT_FEE, amendmentProblems } from './rules.js';
@@ -166,18 +166,7 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
     const inserted = await insertChange(
       tx,
       {
-        id: newRecordId(),
-        kind: 'AMENDMENT',
-        policyHeaderId: policy.id,
-        policyNumber: policy.policyNumber,
-        brandCode,
-        partnerId: actor.partnerId,
-        userId: actor.userId,
-        baseSequenceNumber: policy.sequenceNumber,
-        expiresAt: new Date(now.getTime() + deps.previewTtlSeconds * 1000).toISOString(),
-        amountMinor: amounts.total,
-        currency: policy.currency.code,
-        paymentMethod: paymentMethodOf(policy),
+        ...changeFor({ policy, now }, call, 'AMENDMENT', amounts.total, deps),
         pricing,
         transaction: {
           version: {
@@ -196,7 +185,6 @@ export async function previewAmendment(deps: ChangeDeps, call: AmendmentCall): P
           amounts,
           planId: policy.plan.planId,
         },
-        at: now.toISOString(),
       },
       next,
     );

@@ -1,4 +1,3 @@
-import { newRecordId } from '../kernel/ids/ordered-ids.js';
 import type { Actor } from '../auth/principal.js';
 import type { BrandCode } from '../kernel/brands.js';
 import { brandOf } from '../catalogue/service.js';
@@ -8,7 +7,8 @@ import type { Notification } from '../kernel/notifications/notification.js';
 import { problem } from '../kernel/notifications/problems.js';
 import type { ChangeDeps } from './deps.js';
 import type { CancellationPricing, CancellationReason, PreviewResult } from './model.js';
-import { changeStart, paidSoFar, paymentMethodOf, versionOf } from './policy-facts.js';
+import { changeStart, paidSoFar, versionOf } from './policy-facts.js';
+import { changeFor } from './preview-change.js';
 import { insertChange } from './repository.js';
 import { recordedClient } from '../purchases/policy-request.js';
 import { cancellationTerms } from './rules.js';
@@ -106,18 +106,7 @@ export async function previewCancellation(deps: ChangeDeps, call: CancellationCa
   const version = versionOf(policy, latest);
   const client = recordedClient(call.client);
   const change = await insertChange(deps.db, {
-    id: newRecordId(),
-    kind: 'CANCELLATION',
-    policyHeaderId: policy.id,
-    policyNumber: policy.policyNumber,
-    brandCode,
-    partnerId: actor.partnerId,
-    userId: actor.userId,
-    baseSequenceNumber: policy.sequenceNumber,
-    expiresAt: new Date(now.getTime() + deps.previewTtlSeconds * 1000).toISOString(),
-    amountMinor: terms.refund.total,
-    currency: policy.currency.code,
-    paymentMethod: paymentMethodOf(policy),
+    ...changeFor({ policy, now }, call, 'CANCELLATION', terms.refund.total, deps),
     pricing,
     transaction: {
       version: {
@@ -128,7 +117,6 @@ export async function previewCancellation(deps: ChangeDeps, call: CancellationCa
       amounts: terms.refund,
       planId: policy.plan.planId,
     },
-    at: now.toISOString(),
   });
   return { change, pricing, sequenceNumber, currency: policy.currency.code, notifications: [] };
 }

@@ -21,33 +21,24 @@ const AMENDMENT_TYPE_OF = {
   DECLINED: 'policy.amendment_referral_declined',
 } as const;
 
-function amendmentEvent(referral: Referral, at: string): NewPartnerEvent | undefined {
-  if (referral.status === 'WITHDRAWN' || referral.status === 'INFORMATION_REQUESTED') return undefined;
-  const type = AMENDMENT_TYPE_OF[referral.status];
+/** What the data of every referral event says of the referral as it now is. */
+function stateOf(referral: Referral) {
   return {
-    type,
-    sourceKey: `${type}:${referral.id}:${referral.version}`,
-    partnerId: referral.partnerId,
     brandCode: referral.brandCode,
-    at,
-    data: {
-      policyNumber: referral.policyNumber ?? '',
-      amendmentId: referral.policyChangeId ?? '',
-      brandCode: referral.brandCode,
-      referralStatus: referral.status,
-      reasonCodes: referral.reasonCodes,
-      referredAt: referral.referredAt,
-      ...(referral.decidedAt === undefined ? {} : { decidedAt: referral.decidedAt }),
-    },
+    referralStatus: referral.status,
+    reasonCodes: referral.reasonCodes,
+    referredAt: referral.referredAt,
+    ...(referral.decidedAt === undefined ? {} : { decidedAt: referral.decidedAt }),
   };
 }
 
-/** The event of the referral as it now is; none for a withdrawal (the partner did it). */
-export function referralEvent(referral: Referral, currency: string, at: string): NewPartnerEvent | undefined {
-  if (referral.policyChangeId !== undefined) return amendmentEvent(referral, at);
-  if (referral.status === 'WITHDRAWN') return undefined;
-  const type = TYPE_OF[referral.status];
-  const approved = referral.status === 'APPROVED';
+/** A referral's event of `type` around its `data`. */
+function referralEnvelope(
+  referral: Referral,
+  type: NewPartnerEvent['type'],
+  at: string,
+  data: NewPartnerEvent['data'],
+): NewPartnerEvent {
   return {
     type,
     // One event per state the referral reaches (its version counts every change).
@@ -55,20 +46,33 @@ export function referralEvent(referral: Referral, currency: string, at: string):
     partnerId: referral.partnerId,
     brandCode: referral.brandCode,
     at,
-    data: {
-      quoteId: referral.quoteId,
-      brandCode: referral.brandCode,
-      referralStatus: referral.status,
-      reasonCodes: referral.reasonCodes,
-      referredAt: referral.referredAt,
-      ...(referral.decidedAt === undefined ? {} : { decidedAt: referral.decidedAt }),
-      ...(approved
-        ? {
-            loadingPercentage: referral.loadingPercentage ?? 0,
-            extraExcess: toMajor(referral.extraExcessMinor ?? 0, minorDigits(currency)),
-            currency,
-          }
-        : {}),
-    },
+    data,
   };
+}
+
+function amendmentEvent(referral: Referral, at: string): NewPartnerEvent | undefined {
+  if (referral.status === 'WITHDRAWN' || referral.status === 'INFORMATION_REQUESTED') return undefined;
+  return referralEnvelope(referral, AMENDMENT_TYPE_OF[referral.status], at, {
+    policyNumber: referral.policyNumber ?? '',
+    amendmentId: referral.policyChangeId ?? '',
+    ...stateOf(referral),
+  });
+}
+
+/** The event of the referral as it now is; none for a withdrawal (the partner did it). */
+export function referralEvent(referral: Referral, currency: string, at: string): NewPartnerEvent | undefined {
+  if (referral.policyChangeId !== undefined) return amendmentEvent(referral, at);
+  if (referral.status === 'WITHDRAWN') return undefined;
+  const approved = referral.status === 'APPROVED';
+  return referralEnvelope(referral, TYPE_OF[referral.status], at, {
+    quoteId: referral.quoteId,
+    ...stateOf(referral),
+    ...(approved
+      ? {
+          loadingPercentage: referral.loadingPercentage ?? 0,
+          extraExcess: toMajor(referral.extraExcessMinor ?? 0, minorDigits(currency)),
+          currency,
+        }
+      : {}),
+  });
 }
