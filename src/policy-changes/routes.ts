@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/principal.js';
 import type { AppContext } from '../context.js';
-import { errorResponses } from '../http/error-responses.js';
 import { doNotKeepAnswer, heldIdempotencyKey, idempotentRoute } from '../http/idempotency/hooks.js';
 import { redactCardNumbers } from '../kernel/card-numbers/card-numbers.js';
 import { judgeHeldKey } from '../payments/flow/held-keys.js';
@@ -16,6 +15,14 @@ import { emptyBodyAsObject } from '../http/guards/empty-body.js';
 import { amendmentReferralView } from './referrals.js';
 import { isRetryableEnd, type ChangeKind, type PolicyChange, type PreviewResult } from './model.js';
 import { amendmentView, cancellationView, confirmationView } from './present.js';
+import {
+  CONFIRM_AMENDMENT_ERRORS,
+  CONFIRM_CANCELLATION_ERRORS,
+  PREVIEW_AMENDMENT_ERRORS,
+  PREVIEW_CANCELLATION_ERRORS,
+  READ_AMENDMENT_ERRORS,
+  READ_CANCELLATION_ERRORS,
+} from './route-errors.js';
 import { changeMoney } from './settlement.js';
 import {
   Amendment,
@@ -29,15 +36,6 @@ import {
   PolicyChangeConfirmation,
   PolicyChangeParams,
 } from './schemas.js';
-import { PolicyNotFound } from '../policies/errors.js';
-import {
-  AmendmentReferred,
-  ChangeAlreadyConfirmed,
-  ChangePreviewExpired,
-  PolicyCancelled,
-  PolicyChangeInProgress,
-  PolicyChangeNotFound,
-} from './errors.js';
 
 const BASE = '/policies/v1/:brandCode/policies/:policyNumber';
 const NOT_FOUND =
@@ -109,17 +107,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         body: AmendmentRequest,
         response: {
           200: Amendment,
-          ...errorResponses(
-            400,
-            401,
-            403,
-            new PolicyNotFound('BACAU260004217'),
-            new PolicyCancelled('BACAU260004217'),
-            413,
-            415,
-            500,
-            503,
-          ),
+          ...PREVIEW_AMENDMENT_ERRORS,
         },
       },
     },
@@ -150,17 +138,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         body: CancellationRequest,
         response: {
           200: Cancellation,
-          ...errorResponses(
-            400,
-            401,
-            403,
-            new PolicyNotFound('BACAU260004217'),
-            new PolicyChangeInProgress('BACAU260004217'),
-            413,
-            415,
-            500,
-            503,
-          ),
+          ...PREVIEW_CANCELLATION_ERRORS,
         },
       },
     },
@@ -196,18 +174,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         body: AmendmentConfirmRequest,
         response: {
           200: PolicyChangeConfirmation,
-          ...errorResponses(
-            400,
-            401,
-            403,
-            new PolicyChangeNotFound('AMENDMENT', 'amd_01JD9A2B3C4D5E6F7G8H9J0K1M'),
-            new AmendmentReferred('REFERRED'),
-            new ChangePreviewExpired('AMENDMENT', '2026-11-28T10:30:00.000Z'),
-            413,
-            415,
-            500,
-            503,
-          ),
+          ...CONFIRM_AMENDMENT_ERRORS,
         },
       },
     },
@@ -255,17 +222,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         body: CancellationConfirmRequest,
         response: {
           200: PolicyChangeConfirmation,
-          ...errorResponses(
-            400,
-            401,
-            403,
-            new PolicyChangeNotFound('CANCELLATION', 'can_01JD9A2B3C4D5E6F7G8H9J0K1N'),
-            new ChangeAlreadyConfirmed('CANCELLATION', 'SETTLED'),
-            413,
-            415,
-            500,
-            503,
-          ),
+          ...CONFIRM_CANCELLATION_ERRORS,
         },
       },
     },
@@ -295,14 +252,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         params: AmendmentParams,
         response: {
           200: Amendment,
-          ...errorResponses(
-            400,
-            401,
-            403,
-            new PolicyChangeNotFound('AMENDMENT', 'amd_01JD9A2B3C4D5E6F7G8H9J0K1M'),
-            500,
-            503,
-          ),
+          ...READ_AMENDMENT_ERRORS,
         },
       },
     },
@@ -328,14 +278,7 @@ export const policyChangeRoutes: FastifyPluginAsyncTypebox<{ context: AppContext
         params: CancellationParams,
         response: {
           200: Cancellation,
-          ...errorResponses(
-            400,
-            401,
-            403,
-            new PolicyChangeNotFound('CANCELLATION', 'can_01JD9A2B3C4D5E6F7G8H9J0K1N'),
-            500,
-            503,
-          ),
+          ...READ_CANCELLATION_ERRORS,
         },
       },
     },
