@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { demoTrip } from '../helpers/demo-trip.js';
 
 /** A partner talking to a real server over HTTP with the demo logins (README, "Demo data"). */
 export class PartnerClient {
@@ -54,24 +55,7 @@ export class PartnerClient {
     const plan = await this.call('GET', `/products/v1/${this.brand}/plans?planCode=COMP&partnerCode=${this.partner}`);
     expect(plan.status).toBe(200);
     const terms = plan.body.purchaseTermsAndConditions as { termConditionId: number; policyActionTypeId: number }[];
-    const input = {
-      quoteType: 'SINGLETRIP',
-      planId: plan.body.planId,
-      homeAddress: { countryCode: 'AUS', provinceCode: 'VIC', addressLine1: '2 Collins St', postalCode: '3000' },
-      destinationCountryCodes: ['NZL'],
-      departureDate: '2026-12-14',
-      returnDate: '2026-12-20',
-      policyHolders: [
-        {
-          dateOfBirth: '1980-02-03',
-          isPrimary: true,
-          firstName: 'Grace',
-          lastName: 'Hopper',
-          emailAddress: 'grace@example.com',
-          phoneNumber: '+61 400 111 222',
-        },
-      ],
-    };
+    const input = demoTrip(plan.body.planId, { departureDate: '2026-12-14', returnDate: '2026-12-20' });
     const created = await this.call('POST', `/quotes/v2/${this.brand}/quote`, { stage: 'DETAILS', input });
     expect(created.status).toBe(200);
     expect(created.body.stage).toBe('DETAILS');

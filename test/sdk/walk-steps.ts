@@ -1,34 +1,14 @@
 // Steps of the walks that use no Node API (the browser bundle uses them too).
 import type { Body, PartnerClient } from '../../sdk/src/index.js';
+import { daysFromToday, demoTrip } from '../helpers/demo-trip.js';
 
-/** `days` from today as YYYY-MM-DD (UTC), so the trip never rots. */
-export function daysFromToday(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
+export { daysFromToday };
 
 export type QuoteInput = Body<'createQuote'>['input'];
 
-/** A single trip from Melbourne to New Zealand for one adult, with every detail stage DETAILS needs. */
+/** The demo trip (test/helpers/demo-trip.ts), its traveller named for the steps that name one. */
 export function tripInput(planId: number): QuoteInput {
-  return {
-    quoteType: 'SINGLETRIP',
-    planId,
-    homeAddress: { countryCode: 'AUS', provinceCode: 'VIC', addressLine1: '2 Collins St', postalCode: '3000' },
-    destinationCountryCodes: ['NZL'],
-    departureDate: daysFromToday(20),
-    returnDate: daysFromToday(26),
-    policyHolders: [
-      {
-        guid: 'traveller-1',
-        dateOfBirth: '1980-02-03',
-        isPrimary: true,
-        firstName: 'Grace',
-        lastName: 'Hopper',
-        emailAddress: 'grace@example.com',
-        phoneNumber: '+61 400 111 222',
-      },
-    ],
-  };
+  return demoTrip(planId, { guid: 'traveller-1' });
 }
 
 /** A COMP quote at stage DETAILS and the purchase body that buys it with `cardToken`. */
