@@ -1,10 +1,10 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { ResourceOwnerPassword } from 'simple-oauth2';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createPartner, createUser } from '../../src/auth/accounts.js';
+import { freePort } from '../helpers/child-server.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { FAST_AUTH_ENV } from './support.js';
 
@@ -12,17 +12,9 @@ import { FAST_AUTH_ENV } from './support.js';
 let database: TestDatabase;
 let server: RunningServer;
 
-/** A free port, so PUBLIC_BASE_URL (issuer and token endpoint in the metadata) names the real address. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 beforeAll(async () => {
   database = await createTestDatabase();
+  // A free port, so PUBLIC_BASE_URL (issuer and token endpoint in the metadata) names the real address.
   const port = String(await freePort());
   const config = {
     ...loadConfig({

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { scaled } from './time-scale.js';
@@ -27,6 +28,18 @@ export const OUTBOX_TIMING = {
   WEBHOOK_TIMEOUT_MS: String(scaled(1_000)),
   OUTBOX_LEASE_SECONDS: String(Math.ceil(scaled(3_000) / 1000)),
 };
+
+/**
+ * A port free a moment ago, for a child that must know its address before it serves (PUBLIC_BASE_URL
+ * names it in the OpenAPI document's `servers`, where /docs sends its requests).
+ */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /** Starts `cli.ts serve` as a real child process on a free port and waits until it serves. */
 export async function startChildServer(

@@ -4054,22 +4054,44 @@ export interface components {
         TokenForm: {
             /**
              * @description `password` to sign in with credentials; `refresh_token` to renew. Others: 400 `unsupported_grant_type`.
+             * @example password
              * @enum {string}
              */
             grant_type: "password" | "refresh_token";
-            /** @description Registered client: `API` (partners), `InternalApi`, `ngPublicApp`, `mobileApp`, `ngUnderwriterApp`. Required for both grants, here or as the user name of `Authorization: Basic base64(client_id ":")` (client_secret_basic); when both are sent they must agree. */
+            /**
+             * @description Registered client: `API` (partners), `InternalApi`, `ngPublicApp`, `mobileApp`, `ngUnderwriterApp`. Required for both grants, here or as the user name of `Authorization: Basic base64(client_id ":")` (client_secret_basic); when both are sent they must agree.
+             * @example API
+             */
             client_id?: string;
-            /** @description Clients are public: absent or empty (client_secret_post with no secret); any secret is 401 `invalid_client`. */
+            /**
+             * @description Clients are public: absent or empty (client_secret_post with no secret); any secret is 401 `invalid_client`.
+             * @example
+             */
             client_secret?: string;
-            /** @description For `password`: the login (compared case-insensitively). */
+            /**
+             * @description For `password`: the login (compared case-insensitively).
+             * @example demoa.brandau@demo.example
+             */
             username?: string;
-            /** @description For `password`: the user’s password. */
+            /**
+             * @description For `password`: the user’s password.
+             * @example DEMOA-brandau-demo-pass
+             */
             password?: string;
-            /** @description For `password`: interface type (1 public website, 2 customer-service website, 3 mobile app, 5 partner website, 6 underwriter website, 8 third-party website). The client must be registered for it. */
+            /**
+             * @description For `password`: interface type (1 public website, 2 customer-service website, 3 mobile app, 5 partner website, 6 underwriter website, 8 third-party website). The client must be registered for it.
+             * @example 8
+             */
             customerInterfaceId?: string;
-            /** @description Default 1 (customer); 2 employee, 3 assistance provider, 4 partner, 5 underwriter. Must match the user. */
+            /**
+             * @description Default 1 (customer); 2 employee, 3 assistance provider, 4 partner, 5 underwriter. Must match the user.
+             * @example 4
+             */
             userTypeId?: string;
-            /** @description For `refresh_token`: the refresh token to exchange (single use). */
+            /**
+             * @description For `refresh_token`: the refresh token to exchange (single use).
+             * @example
+             */
             refresh_token?: string;
         };
         /** TokenReplacement */
