@@ -28,6 +28,12 @@ import {
 } from './service.js';
 import { EventNotFound, EventWebhookNotFound, RedeliveriesLimited } from './errors.js';
 import { WebhookDisabled } from './webhooks/errors.js';
+import type { DomainError } from '../kernel/errors.js';
+
+/** What a redelivery refuses, as documented: its own 404, a disabled endpoint, the spent budget. */
+const redeliveryErrors = (notFound: DomainError) =>
+  errorResponses(400, 401, 403, notFound, new WebhookDisabled(WEBHOOK_ID), new RedeliveriesLimited(100, 1800), 500);
+const WEBHOOK_ID = 'whe_3q2Rk7d0Tq6mYb8FvX1aLw';
 
 /** The event the document's error examples name. */
 const EVENT_ID = 'evt_Qm9uZGF5LCAxIFNlcCAyMD';
@@ -126,15 +132,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
         body: RedeliverBody,
         response: {
           202: RedeliveryAnswer,
-          ...errorResponses(
-            400,
-            401,
-            403,
-            new EventNotFound(EVENT_ID),
-            new WebhookDisabled('whe_3q2Rk7d0Tq6mYb8FvX1aLw'),
-            new RedeliveriesLimited(100, 1800),
-            500,
-          ),
+          ...redeliveryErrors(new EventNotFound(EVENT_ID)),
         },
       },
     },
@@ -165,15 +163,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext; webh
         body: BulkRedeliverBody,
         response: {
           202: RedeliveryAnswer,
-          ...errorResponses(
-            400,
-            401,
-            403,
-            new EventWebhookNotFound('whe_3q2Rk7d0Tq6mYb8FvX1aLw'),
-            new WebhookDisabled('whe_3q2Rk7d0Tq6mYb8FvX1aLw'),
-            new RedeliveriesLimited(100, 1800),
-            500,
-          ),
+          ...redeliveryErrors(new EventWebhookNotFound(WEBHOOK_ID)),
         },
       },
     },

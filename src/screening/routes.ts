@@ -25,6 +25,19 @@ const OWN =
   'A quote of another partner, or an unknown id, answers 404 `QUOTE_NOT_FOUND`; an unknown traveller 404 `TRAVELLER_NOT_FOUND`.';
 
 /** Medical screening of a quote's traveller (issue 30). HTTP only. */
+/** What starting a traveller's screening and making their link refuse, as documented. */
+const TRAVELLER_SCREENING_ERRORS = errorResponses(
+  400,
+  401,
+  403,
+  new TravellerNotFound(),
+  new ScreeningNotInProgress('COMPLETED'),
+  413,
+  415,
+  new NotOptedInForScreening(),
+  503,
+);
+
 export const screeningRoutes: FastifyPluginAsyncTypebox<{
   context: AppContext;
   ports: QuotePorts;
@@ -60,17 +73,7 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
         body: StartScreeningRequest,
         response: {
           200: Screening,
-          ...errorResponses(
-            400,
-            401,
-            403,
-            new TravellerNotFound(),
-            new ScreeningNotInProgress('COMPLETED'),
-            413,
-            415,
-            new NotOptedInForScreening(),
-            503,
-          ),
+          ...TRAVELLER_SCREENING_ERRORS,
         },
       },
     },
@@ -145,17 +148,7 @@ export const screeningRoutes: FastifyPluginAsyncTypebox<{
         body: ScreeningLinkRequest,
         response: {
           200: ScreeningLink,
-          ...errorResponses(
-            400,
-            401,
-            403,
-            new TravellerNotFound(),
-            new ScreeningNotInProgress('COMPLETED'),
-            413,
-            415,
-            new NotOptedInForScreening(),
-            503,
-          ),
+          ...TRAVELLER_SCREENING_ERRORS,
         },
       },
     },
