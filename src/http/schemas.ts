@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { BRAND_CODES } from '../kernel/brands.js';
 import { Validation } from '../kernel/notifications/notification.js';
 
