@@ -64,11 +64,11 @@ export function apiFor(url: string): BenchApi {
   };
 }
 
-/** Drives `request` (each time the next of its supply, if it has one) for the settings' duration. */
+/** Drives `request` (each time the next of its supply, if it has one) for the settings' duration or number of requests. */
 export async function drive(
   url: string,
   request: BenchRequest,
-  settings: { connections: number; durationSeconds: number },
+  settings: { connections: number; durationSeconds: number; requests?: number },
 ): Promise<LoadResult> {
   const { supply } = request;
   const before = supply?.exhausted ?? 0;

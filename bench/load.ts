@@ -10,6 +10,8 @@ export interface LoadOptions {
   readonly next?: () => SuppliedRequest;
   readonly connections: number;
   readonly durationSeconds: number;
+  /** Exactly this many requests instead of load for `durationSeconds` (`--requests`: a run sized by count, not time). */
+  readonly requests?: number;
 }
 
 export interface LoadResult {
@@ -25,7 +27,7 @@ export interface LoadResult {
   readonly supplyExhausted?: number;
 }
 
-/** Drives one URL with autocannon for a fixed time and summarises what it measured. */
+/** Drives one URL with autocannon for a fixed time (or number of requests) and summarises what it measured. */
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const { next } = options;
   const result = await autocannon({
@@ -34,7 +36,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers,
     body: options.body,
     connections: options.connections,
-    duration: options.durationSeconds,
+    ...(options.requests === undefined ? { duration: options.durationSeconds } : { amount: options.requests }),
     ...(next ? { requests: [{ setupRequest: (request: autocannon.Request) => supplied(request, next()) }] } : {}),
   });
   return {

@@ -37,7 +37,14 @@ export interface ScenarioReport extends RoundResult {
 export interface BenchReport {
   readonly startedAt: string;
   readonly machine: { cores: number; cpu: string; node: string; database: string };
-  readonly settings: { connections: number; durationSeconds: number; warmUpSeconds?: number; rounds?: number };
+  readonly settings: {
+    connections: number;
+    durationSeconds: number;
+    /** Requests per server, when the run was sized by count (`--requests`) instead of `durationSeconds`. */
+    requests?: number;
+    warmUpSeconds?: number;
+    rounds?: number;
+  };
   readonly scenarios: ScenarioReport[];
   /** The sustained delivery row (bench/sustained.ts), when it ran. */
   readonly sustained?: SustainedReport;
@@ -137,7 +144,7 @@ export function toMarkdown(report: BenchReport): string {
     `# Benchmark results`,
     '',
     `${report.startedAt} · ${machine.cores} cores (${machine.cpu}) · Node ${machine.node} · ${machine.database} · ` +
-      `${settings.connections} connections × ${settings.durationSeconds} s per server${settings.warmUpSeconds ? ` after ${settings.warmUpSeconds} s of warm-up` : ''}` +
+      `${settings.connections} connections × ${settings.requests === undefined ? `${settings.durationSeconds} s` : `${settings.requests} requests`} per server${settings.warmUpSeconds ? ` after ${settings.warmUpSeconds} s of warm-up` : ''}` +
       (settings.rounds && settings.rounds > 1 ? `, ${settings.rounds} rounds (each row is the median round)` : ''),
     '',
     '| scenario | req/s | 2xx/s | non-2xx | p50 ms | p99 ms | Fastify ceiling req/s | node:http ceiling req/s | ÷ Fastify | ÷ node:http | target | met | CPU µs/req | Fastify CPU µs/req | node:http CPU µs/req |' +

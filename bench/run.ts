@@ -30,6 +30,7 @@ import { startApiServer, startCeilingServer, type ServerProcess } from './server
 
 interface Options extends SupplyOptions {
   duration: string;
+  requests?: string;
   warmUp: string;
   connections: string;
   rounds: string;
@@ -46,6 +47,10 @@ const program = withSupplyOptions(new Command())
   .name('bench')
   .description('Benchmark the partner API against same-bytes ceilings.')
   .option('--duration <seconds>', 'seconds of load per server', '10')
+  .option(
+    '--requests <n>',
+    'exactly <n> requests per server instead of --duration of load: a run whose size does not depend on the machine (the smoke test)',
+  )
   .option(
     '--warm-up <seconds>',
     'seconds of unmeasured load on each server first (a cold server answers its first requests slowly)',
@@ -68,8 +73,12 @@ const program = withSupplyOptions(new Command())
     'extra Node or V8 flags for the API server, space-separated (e.g. "--max-semi-space-size=64")',
   );
 const options = program.parse().opts<Options>();
-const settings = { durationSeconds: Number(options.duration), connections: Number(options.connections) };
-const warmUp = { ...settings, durationSeconds: Number(options.warmUp) };
+const settings = {
+  durationSeconds: Number(options.duration),
+  connections: Number(options.connections),
+  ...(options.requests === undefined ? {} : { requests: Number(options.requests) }),
+};
+const warmUp = { durationSeconds: Number(options.warmUp), connections: settings.connections };
 const runSettings = settings;
 const runWarmUp = warmUp;
 /** A row's load settings: the run's, with fewer connections when the row asks for fewer. */
@@ -80,6 +89,10 @@ const rowSettings = (scenario: Scenario, base: typeof settings) =>
 const rounds = Number(options.rounds);
 if (!Number.isSafeInteger(rounds) || rounds < 1) {
   process.stderr.write(`--rounds must be a whole number of at least 1, got ${options.rounds}\n`);
+  process.exit(2);
+}
+if (settings.requests !== undefined && !(Number.isSafeInteger(settings.requests) && settings.requests >= 1)) {
+  process.stderr.write(`--requests must be a whole number of at least 1, got ${options.requests}\n`);
   process.exit(2);
 }
 checkSupplyOptions(options);

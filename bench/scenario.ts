@@ -15,6 +15,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface BenchRun {
   readonly engine: Engine;
   readonly durationSeconds: number;
+  /** Exactly this many measured requests per server instead of `durationSeconds` of load (`--requests`). */
+  readonly requests?: number;
   /** Unmeasured load before the measured run (it draws on a request supply too). */
   readonly warmUpSeconds?: number;
   readonly connections: number;
@@ -139,11 +141,15 @@ export const quoteSeeder =
       onProgress: (done) => run.progress?.(`${label}: ${done}/${count} ready quotes`),
     });
 
+/**
+ * How many requests of a supply a row's round prepares: what `perSecond` sustains over the warm-up and
+ * the measured load, or, with `--requests`, exactly the measured requests (plus the warm-up's share).
+ */
+export const supplyCount = (run: BenchRun, perSecond: number) =>
+  Math.ceil((run.warmUpSeconds ?? 0) * perSecond) + (run.requests ?? Math.ceil(run.durationSeconds * perSecond));
+
 export const changeCount = (run: BenchRun) =>
-  Math.ceil(
-    (run.durationSeconds + (run.warmUpSeconds ?? 0)) *
-      (run.changeSupplyPerSecond ?? CHANGE_SUPPLY_PER_SECOND[run.engine]),
-  );
+  supplyCount(run, run.changeSupplyPerSecond ?? CHANGE_SUPPLY_PER_SECOND[run.engine]);
 
 /** One policy bought through the API for a row that reads or replays (bench/policy-fixture.ts). */
 export const onePolicy = async (api: BenchApi, run: BenchRun, label: string): Promise<BenchPolicy> =>
@@ -156,8 +162,7 @@ export async function purchases(
   label: string,
   payment: BenchPayment = 'CARD',
 ): Promise<BenchRequest> {
-  const perSecond = run.purchaseSupplyPerSecond ?? PURCHASE_SUPPLY_PER_SECOND;
-  const count = Math.ceil((run.durationSeconds + (run.warmUpSeconds ?? 0)) * perSecond);
+  const count = supplyCount(run, run.purchaseSupplyPerSecond ?? PURCHASE_SUPPLY_PER_SECOND);
   const started = performance.now();
   const request = await purchaseSupply(api, await bearer(api), count, quoteSeeder(run, label), payment);
   run.progress?.(`${label}: ${count + 1} ready quotes in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,6 +1,15 @@
 import { seedScreenings } from './seed/screenings.js';
 import { AUTHORIZED_PERSON, screeningSupply, type ScreeningStep } from './screening-supply.js';
-import { bearer, BRAND, LOGIN, quoteSeeder, type BenchRun, type Engine, type Scenario } from './scenario.js';
+import {
+  bearer,
+  BRAND,
+  LOGIN,
+  quoteSeeder,
+  supplyCount,
+  type BenchRun,
+  type Engine,
+  type Scenario,
+} from './scenario.js';
 
 /**
  * Screenings (answer, complete) or screened quotes (refresh) prepared per second of load
@@ -14,10 +23,7 @@ const SCREENING_SUPPLY_PER_SECOND: Record<ScreeningStep, Record<Engine, number>>
 };
 
 const screeningCount = (run: BenchRun, step: ScreeningStep) =>
-  Math.ceil(
-    (run.durationSeconds + (run.warmUpSeconds ?? 0)) *
-      (run.screeningSupplyPerSecond ?? SCREENING_SUPPLY_PER_SECOND[step][run.engine]),
-  );
+  supplyCount(run, run.screeningSupplyPerSecond ?? SCREENING_SUPPLY_PER_SECOND[step][run.engine]);
 
 /** A row's request at `step`, on its own prepared screening (or quote) per request. */
 const screeningRow =

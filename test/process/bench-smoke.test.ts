@@ -7,24 +7,13 @@ import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../bench/report.js';
 import { scaled } from '../helpers/time-scale.js';
 
-/** Seconds of load per server: long enough for a confirm to be answered on a loaded machine (one scale). */
-const LOAD_SECONDS = String(Math.max(1, Math.round(scaled(1000) / 1000)));
 /**
- * Previews prepared per second of load for each confirm row: enough that two connections never
- * run out on a quiet machine (~160 confirms/s), so the run prepares 900 per row at scale 3.
+ * Requests each server answers per row: a run sized by count, not time (`--requests`), so that the
+ * run prepares the same few quotes, previews and screenings on a quiet machine as on a loaded one.
  */
-const CHANGE_SUPPLY = '300';
-/**
- * Ready quotes prepared per second of load for each purchase row (the bench's default, 1600, is
- * for 50 connections): two connections sell fewer than the full run's 50 do on the same machine
- * (~600/s on SQLite, bench/results), so half the default never runs out and halves the preparation.
- */
-const PURCHASE_SUPPLY = '800';
-/**
- * Screenings (or screened quotes) prepared per second of load for each screening row: above what
- * two connections reach on a quiet machine (an answer or complete costs ~1.3 ms of server CPU).
- */
-const SCREENING_SUPPLY = '800';
+const REQUESTS = '40';
+/** The sustained row sells at a pace for a time: seconds of it. */
+const SUSTAINED_SECONDS = '3';
 
 const run = promisify(execFile);
 
@@ -32,25 +21,10 @@ const run = promisify(execFile);
 async function benchReport(args: readonly string[]): Promise<{ report: BenchReport; markdown: string }> {
   const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
   try {
-    await run(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'bench/run.ts',
-        '--duration',
-        LOAD_SECONDS,
-        '--purchase-supply',
-        PURCHASE_SUPPLY,
-        ...args,
-        '--out',
-        out,
-      ],
-      {
-        env: { ...process.env, BENCH_START_SECONDS: String(scaled(30_000) / 1000) },
-        timeout: scaled(150_000),
-      },
-    );
+    await run(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...args, '--out', out], {
+      env: { ...process.env, BENCH_START_SECONDS: String(scaled(30_000) / 1000) },
+      timeout: scaled(150_000),
+    });
     return {
       report: JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchReport,
       markdown: readFileSync(join(out, 'latest.md'), 'utf8'),
@@ -67,6 +41,8 @@ describe('benchmark script', () => {
     'produces a JSON and Markdown report on a tiny run',
     async () => {
       const { report, markdown } = await benchReport([
+        '--requests',
+        REQUESTS,
         '--connections',
         '2',
         '--rounds',
@@ -76,21 +52,23 @@ describe('benchmark script', () => {
       ]);
       expect(report.scenarios.map((s) => s.name)).toEqual(['health', 'purchase', 'purchaseWithDocuments']);
       const [health, purchase, withDocuments] = report.scenarios;
-      expect(health!.endpoint.total).toBeGreaterThan(0);
-      expect(health!.nodeCeiling.total).toBeGreaterThan(0);
-      expect(health!.fastifyCeiling.total).toBeGreaterThan(0);
+      // Each server answered exactly the requests asked of it.
+      expect(health!.endpoint.total).toBe(Number(REQUESTS));
+      expect(health!.nodeCeiling.total).toBe(Number(REQUESTS));
+      expect(health!.fastifyCeiling.total).toBe(Number(REQUESTS));
       // Two rounds each, the reported one among them.
       expect(health!.rounds).toHaveLength(2);
       expect(health!.rounds!.map((r) => r.ratioToNode)).toContain(health!.ratioToNode);
       expect(purchase!.rounds).toHaveLength(2);
       // Each purchase bought its own quote: none answered non-2xx, the supply did not run out.
-      expect(purchase!.endpoint.total).toBeGreaterThan(0);
+      expect(purchase!.endpoint.total).toBe(Number(REQUESTS));
       expect(purchase!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
       expect(purchase!.target).toMatch(/2xx\/s/);
       // Only the documents row waits for its server's worker to deliver every purchase's e-mail.
       expect(purchase!.endpoint.settleSeconds).toBeUndefined();
       expect(withDocuments!.endpoint).toMatchObject({ non2xx: 0, errors: 0, supplyExhausted: 0 });
       expect(withDocuments!.endpoint.settleSeconds).toBeGreaterThanOrEqual(0);
+      expect(markdown).toContain(`2 connections × ${REQUESTS} requests per server`);
       expect(markdown).toMatch(/\| health \| \d+/);
       expect(markdown).toMatch(/\| purchase \| \d+/);
       expect(markdown).toMatch(/\| purchaseWithDocuments \| \d+/);
@@ -102,10 +80,10 @@ describe('benchmark script', () => {
     'measures the policy changes beside the purchase, each confirm on its own preview',
     async () => {
       const { report, markdown } = await benchReport([
+        '--requests',
+        REQUESTS,
         '--connections',
         '2',
-        '--change-supply',
-        CHANGE_SUPPLY,
         '--only',
         'purchase,amendmentPreview,amendmentConfirm,cancellationConfirm',
       ]);
@@ -113,7 +91,7 @@ describe('benchmark script', () => {
       expect(report.scenarios.map((s) => s.name)).toEqual(names);
       for (const scenario of report.scenarios) {
         // Every confirm confirmed its own preview: none refused, the supply did not run out.
-        expect(scenario.endpoint.total, scenario.name).toBeGreaterThan(0);
+        expect(scenario.endpoint.total, scenario.name).toBe(Number(REQUESTS));
         expect(scenario.endpoint, scenario.name).toMatchObject({ non2xx: 0, errors: 0 });
         expect(scenario.endpoint.supplyExhausted ?? 0, scenario.name).toBe(0);
         expect(scenario.nodeCeiling.total, scenario.name).toBeGreaterThan(0);
@@ -128,17 +106,17 @@ describe('benchmark script', () => {
     async () => {
       const names = ['purchase', 'screeningAnswer', 'screeningComplete', 'quoteRefreshScreened'];
       const { report, markdown } = await benchReport([
+        '--requests',
+        REQUESTS,
         '--connections',
         '2',
-        '--screening-supply',
-        SCREENING_SUPPLY,
         '--only',
         names.join(','),
       ]);
       expect(report.scenarios.map((s) => s.name)).toEqual(names);
       for (const scenario of report.scenarios) {
         // Each answer, complete or refresh had its own prepared screening or quote: none refused, none left short.
-        expect(scenario.endpoint.total, scenario.name).toBeGreaterThan(0);
+        expect(scenario.endpoint.total, scenario.name).toBe(Number(REQUESTS));
         expect(scenario.endpoint, scenario.name).toMatchObject({ non2xx: 0, errors: 0 });
         expect(scenario.endpoint.supplyExhausted ?? 0, scenario.name).toBe(0);
         expect(scenario.nodeCeiling.total, scenario.name).toBeGreaterThan(0);
@@ -151,7 +129,14 @@ describe('benchmark script', () => {
   it(
     'sells at a steady pace and reports what was delivered, its lag and the drain',
     async () => {
-      const { report, markdown } = await benchReport(['--sell-rate', '10', '--only', 'sustainedDelivery']);
+      const { report, markdown } = await benchReport([
+        '--duration',
+        SUSTAINED_SECONDS,
+        '--sell-rate',
+        '10',
+        '--only',
+        'sustainedDelivery',
+      ]);
       expect(report.scenarios).toEqual([]);
       const sustained = report.sustained!;
       expect(sustained).toMatchObject({ name: 'sustainedDelivery', sellRate: 10, failed: 0 });
