@@ -174,7 +174,8 @@ export const screeningPageRoutes: FastifyPluginAsyncTypebox<{
         tags: ['screening'],
         operationId: 'screeningPageForm',
         summary: 'A form of the hosted screening page',
-        description: `\`application/x-www-form-urlencoded\`: \`step\` (\`who\`, \`answers\`, \`complete\`), \`csrf\` (the form's token: an HMAC of the link and the step), and the step's fields. Calls the same start, answer and complete as the API; then 303 to the page. A wrong or missing token: 403 and nothing stored. Problems come back as the form with an error summary linked to each field (400). ${LINK}`,
+        description: `\`application/x-www-form-urlencoded\` (what the page's own form posts), or the same fields as a JSON object (what /docs "Try it out" sends): \`step\` (\`who\`, \`answers\`, \`complete\`), \`csrf\` (the form's token: an HMAC of the link and the step), and the step's fields. Calls the same start, answer and complete as the API; then 303 to the page. A wrong or missing token: 403 and nothing stored. Problems come back as the form with an error summary linked to each field (400). ${LINK}`,
+        consumes: ['application/json', 'application/x-www-form-urlencoded'],
         params: ScreeningPageParams,
         body: ScreeningPageForm,
         response: {

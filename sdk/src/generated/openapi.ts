@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * A form of the hosted screening page
-         * @description `application/x-www-form-urlencoded`: `step` (`who`, `answers`, `complete`), `csrf` (the form's token: an HMAC of the link and the step), and the step's fields. Calls the same start, answer and complete as the API; then 303 to the page. A wrong or missing token: 403 and nothing stored. Problems come back as the form with an error summary linked to each field (400). Public (no bearer token): the link value is the key, bound to one quote and traveller. It opens until its `expiresAt`; after that, or once a newer link was made for the traveller, it answers 410. A value that opens nothing answers the same 404 page whatever it is. Requests are limited per client address (`RATE_LIMIT_SCREENING_LINK_PER_ADDRESS` per window; 429 with `Retry-After`).
+         * @description `application/x-www-form-urlencoded` (what the page's own form posts), or the same fields as a JSON object (what /docs "Try it out" sends): `step` (`who`, `answers`, `complete`), `csrf` (the form's token: an HMAC of the link and the step), and the step's fields. Calls the same start, answer and complete as the API; then 303 to the page. A wrong or missing token: 403 and nothing stored. Problems come back as the form with an error summary linked to each field (400). Public (no bearer token): the link value is the key, bound to one quote and traveller. It opens until its `expiresAt`; after that, or once a newer link was made for the traveller, it answers 410. A value that opens nothing answers the same 404 page whatever it is. Requests are limited per client address (`RATE_LIMIT_SCREENING_LINK_PER_ADDRESS` per window; 429 with `Retry-After`).
          */
         post: operations["screeningPageForm"];
         delete?: never;
@@ -5534,6 +5534,21 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    [key: string]: string | string[];
+                };
+                /**
+                 * @example {
+                 *       "step": "who",
+                 *       "csrf": "k3Jv0c9Yw1mQ2rT8sX5bN7dF4hL6pA0e",
+                 *       "who": "TRAVELLER",
+                 *       "firstName": "Ada",
+                 *       "surname": "Lovelace",
+                 *       "dateOfBirth": "1984-05-02",
+                 *       "email": "ada@example.com",
+                 *       "phone": "+61 400 000 000"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
                     [key: string]: string | string[];
                 };
             };
