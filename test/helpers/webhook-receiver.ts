@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll } from 'vitest';
 
 /** One request the receiver got: its headers and exact body. */
 export interface ReceivedWebhook {
@@ -20,6 +21,18 @@ export interface WebhookReceiver {
   /** Replaces how the next requests are answered. */
   answer(next: (n: number, request: ReceivedWebhook) => Answer): void;
   close(): Promise<void>;
+}
+
+/** A receiver started before the describe's tests and closed after them; the getter answers it. */
+export function useWebhookReceiver(path = '/hooks'): () => WebhookReceiver {
+  let receiver: WebhookReceiver | undefined;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver(path);
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+  return () => receiver!;
 }
 
 /** A real webhook receiver on 127.0.0.1, port 0 (a partner's endpoint in a test). Default answer: 204. */

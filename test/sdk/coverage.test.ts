@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Schemas } from '../../sdk/src/index.js';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { DIALECT } from '../helpers/database.js';
 import { until } from '../helpers/polling.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { useWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { demoClient, readyPurchase, required, tripInput, useSdkServer } from './support.js';
 
 const PERSON = {
@@ -23,13 +23,7 @@ function answerTo(question: Schemas['ScreeningQuestion']): { questionId: string;
 /** The methods of the operations the walk does not reach, each against a real server, with no cast. */
 describe(`SDK: every partner operation has a working method (${DIALECT})`, () => {
   const getServer = useSdkServer();
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
+  const receiver = useWebhookReceiver();
 
   it('brand content, PDS summary and PDS (the PDF bytes)', async () => {
     const client = demoClient(getServer().url);
@@ -86,11 +80,11 @@ describe(`SDK: every partner operation has a working method (${DIALECT})`, () =>
   it('redelivers a time range, and reads a statement as JSON, CSV and PDF', async () => {
     const client = demoClient(getServer().url);
     const from = new Date(Date.now() - 60_000).toISOString();
-    const hook = await client.webhooks.create({ url: receiver.url, eventTypes: ['policy.issued'] });
+    const hook = await client.webhooks.create({ url: receiver().url, eventTypes: ['policy.issued'] });
     const { body } = await readyPurchase(client, CARDS.approved);
     const bought = await client.purchases.create(body);
     expect(bought.paymentResult).toBe('APPROVED');
-    await until(() => receiver.received.length > 0, 'the policy.issued delivery');
+    await until(() => receiver().received.length > 0, 'the policy.issued delivery');
 
     const { count } = await client.events.redeliverRange({
       from,
@@ -98,7 +92,7 @@ describe(`SDK: every partner operation has a working method (${DIALECT})`, () =>
       webhookId: hook.webhookId,
     });
     expect(count).toBeGreaterThanOrEqual(1);
-    await until(() => receiver.received.length > 1, 'the redelivery');
+    await until(() => receiver().received.length > 1, 'the redelivery');
 
     const { statements } = await client.statements.list();
     const month = required(statements[0], 'a statement month').month;

@@ -1,27 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SANDBOX_CARD_TOKENS as CARDS } from '../../src/payments/sandbox/cards.js';
 import { DIALECT } from '../helpers/database.js';
 import { until } from '../helpers/polling.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { useWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { approveChallenge, daysFromToday, demoClient, readyPurchase, required, useSdkServer } from './support.js';
 
 /** Issue 33: one policy's whole life through the SDK against a real server, with no cast. */
 describe(`SDK: a policy's whole life (${DIALECT})`, () => {
   const getServer = useSdkServer();
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
+  const receiver = useWebhookReceiver();
 
   it('token, quote, purchase through 3-D Secure, amendment, cancellation, documents, webhook, event feed', async () => {
     const client = demoClient(getServer().url);
     const tokens = await client.auth.signIn();
     expect(tokens.token_type).toBe('Bearer');
 
-    const hook = await client.webhooks.create({ url: receiver.url });
+    const hook = await client.webhooks.create({ url: receiver().url });
     const secret = required(hook.secret, 'webhook secret');
     expect(secret).toMatch(/^whsec_/);
 
@@ -81,8 +75,8 @@ describe(`SDK: a policy's whole life (${DIALECT})`, () => {
     expect(new TextDecoder().decode(pdf.slice(0, 5))).toBe('%PDF-');
 
     // A real delivery, verified from its raw body with the endpoint's secret.
-    await until(() => receiver.received.length > 0, 'a webhook delivery');
-    const delivery = required(receiver.received[0], 'a delivery');
+    await until(() => receiver().received.length > 0, 'a webhook delivery');
+    const delivery = required(receiver().received[0], 'a delivery');
     const event = await client.webhooks.verify(delivery.body, headersOf(delivery.headers), secret);
     expect(event).toHaveProperty('type');
 

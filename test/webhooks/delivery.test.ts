@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findMessage } from '../../src/db/outbox/repository.js';
 import { attemptsOfEvent } from '../../src/events/webhooks/repository-attempts.js';
 import { useTestApp } from '../helpers/app.js';
@@ -9,11 +9,10 @@ import {
   attemptsOf,
   registerEndpoint,
   shiftableClock,
-  startWebhookReceiver,
+  useWebhookReceiver,
   verifyWebhook,
   webhookWorker,
   webhooksPath,
-  type WebhookReceiver,
 } from './support.js';
 
 /** Short, so a slow receiver is given up on soon; of the machine's scale, so a busy one's prompt answers are not. */
@@ -31,22 +30,16 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
     clock: time.clock,
     env: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_DELAYS: RETRY_DELAYS.map((s) => `${s}s`).join(',') },
   });
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
+  const receiver = useWebhookReceiver();
 
   let paths = 0;
   /** What the receiver got on one endpoint's path (each test registers its own). */
-  const receivedAt = (path: string) => receiver.received.filter((r) => r.path === `/hooks${path}`);
+  const receivedAt = (path: string) => receiver().received.filter((r) => r.path === `/hooks${path}`);
 
   /** Registers an endpoint on the receiver, sends a test event through `runs` worker passes; answers what it needs. */
   async function testEventTo(path = `/${++paths}`, runs = 1) {
     const t = testApp();
-    const endpoint = await registerEndpoint(t, { url: `${receiver.url}${path}` });
+    const endpoint = await registerEndpoint(t, { url: `${receiver().url}${path}` });
     const sent = await t.app.inject({
       method: 'POST',
       url: `${webhooksPath()}/${endpoint.webhookId}/test`,
@@ -64,9 +57,9 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
     findMessage(testApp().context.db, `webhook:${eventId}:${webhookId}`);
 
   it('delivers a test event, signed per Standard Webhooks, to its endpoint only', async () => {
-    receiver.answer(() => ({ status: 200, body: 'thanks' }));
+    receiver().answer(() => ({ status: 200, body: 'thanks' }));
     const t = testApp();
-    const bystander = await registerEndpoint(t, { url: `${receiver.url}/bystander` });
+    const bystander = await registerEndpoint(t, { url: `${receiver().url}/bystander` });
     const { eventId, secret, webhookId, deliveries } = await testEventTo();
     expect(deliveries).toHaveLength(1);
     const [delivery] = deliveries;
@@ -96,7 +89,7 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
 
   it('retries a 500 with the same webhook-id, recording every attempt, and heals the endpoint', async () => {
     let calls = 0;
-    receiver.answer(() => (calls++ === 0 ? { status: 500, body: 'boom' } : { status: 200 }));
+    receiver().answer(() => (calls++ === 0 ? { status: 500, body: 'boom' } : { status: 200 }));
     const t = testApp();
     const { eventId, secret, webhookId, deliveries } = await testEventTo('/flaky');
     expect(deliveries).toHaveLength(1);
@@ -128,7 +121,7 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
   });
 
   it('retries on WEBHOOK_RETRY_DELAYS, then fails the delivery after delays + 1 attempts', async () => {
-    receiver.answer(() => ({ status: 502 }));
+    receiver().answer(() => ({ status: 502 }));
     const t = testApp();
     const { eventId, webhookId, deliveries } = await testEventTo('/schedule');
     expect(deliveries).toHaveLength(1);
@@ -155,7 +148,7 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
   });
 
   it('disables the endpoint on 410 Gone, with the reason visible, and delivers nothing more', async () => {
-    receiver.answer(() => ({ status: 410 }));
+    receiver().answer(() => ({ status: 410 }));
     const t = testApp();
     const { eventId, webhookId, deliveries } = await testEventTo();
     expect(deliveries).toHaveLength(1);
@@ -176,10 +169,10 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
   });
 
   it('signs with both secrets during the rotation overlap, then with the new one only', async () => {
-    receiver.answer(() => ({ status: 204 }));
+    receiver().answer(() => ({ status: 204 }));
     const t = testApp();
     const headers = await bearerFor(t, 'brandau');
-    const { webhookId, secret: oldSecret } = await registerEndpoint(t, { url: `${receiver.url}/rotation` });
+    const { webhookId, secret: oldSecret } = await registerEndpoint(t, { url: `${receiver().url}/rotation` });
     const rotated = await t.app.inject({
       method: 'POST',
       url: `${webhooksPath()}/${webhookId}/rotate-secret`,
@@ -211,8 +204,8 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt', async () => {
-    receiver.answer((_n, r) =>
-      r.headers['x-followed'] ? { status: 200 } : { status: 302, headers: { location: `${receiver.url}/elsewhere` } },
+    receiver().answer((_n, r) =>
+      r.headers['x-followed'] ? { status: 200 } : { status: 302, headers: { location: `${receiver().url}/elsewhere` } },
     );
     const t = testApp();
     const { eventId, deliveries } = await testEventTo('/redirecting');
@@ -226,9 +219,9 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
     async () => {
       // Answers long after WEBHOOK_TIMEOUT_MS: the worker is done well before, however busy the machine.
       const answersAfterMs = scaled(5_000);
-      receiver.answer(() => ({ status: 200, delayMs: answersAfterMs }));
+      receiver().answer(() => ({ status: 200, delayMs: answersAfterMs }));
       const t = testApp();
-      const endpoint = await registerEndpoint(t, { url: `${receiver.url}/slow` });
+      const endpoint = await registerEndpoint(t, { url: `${receiver().url}/slow` });
       await t.app.inject({
         method: 'POST',
         url: `${webhooksPath()}/${endpoint.webhookId}/test`,
@@ -253,7 +246,7 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
   );
 
   it('reads at most 1 KiB of the answer', async () => {
-    receiver.answer(() => ({ status: 200, body: 'x'.repeat(1024 * 1024) }));
+    receiver().answer(() => ({ status: 200, body: 'x'.repeat(1024 * 1024) }));
     const t = testApp();
     const { eventId } = await testEventTo();
     const [attempt] = await attemptsOf(t, eventId);
@@ -262,18 +255,18 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
   });
 
   it('keeps an answer with control characters (NUL, which PostgreSQL text refuses) as U+FFFD: delivered once, recorded', async () => {
-    receiver.answer(() => ({ status: 200, body: 'ok\u0000done\u0007' }));
+    receiver().answer(() => ({ status: 200, body: 'ok\u0000done\u0007' }));
     const t = testApp();
-    const before = receiver.received.length;
+    const before = receiver().received.length;
     const { eventId } = await testEventTo();
     const [attempt, ...more] = await attemptsOf(t, eventId);
     expect(more).toEqual([]);
     expect(attempt).toMatchObject({ outcome: 'SUCCEEDED', status_code: 200, response_excerpt: 'ok\ufffddone\ufffd' });
-    expect(receiver.received.length - before).toBe(1);
+    expect(receiver().received.length - before).toBe(1);
   });
 
   it('keeps a card number the receiver echoes out of the attempt it records', async () => {
-    receiver.answer(() => ({ status: 200, body: 'charged card 4000 0566 5566 5556, thanks' }));
+    receiver().answer(() => ({ status: 200, body: 'charged card 4000 0566 5566 5556, thanks' }));
     const t = testApp();
     const { eventId } = await testEventTo();
     const [attempt] = await attemptsOf(t, eventId);
@@ -284,7 +277,7 @@ describe(`webhook delivery to a real receiver (${DIALECT})`, () => {
   });
 
   it('disables an endpoint failing for longer than WEBHOOK_DISABLE_AFTER_DAYS', async () => {
-    receiver.answer(() => ({ status: 503 }));
+    receiver().answer(() => ({ status: 503 }));
     const t = testApp();
     const { eventId, webhookId } = await testEventTo('', 0);
     const worker = webhookWorker(t);

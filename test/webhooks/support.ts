@@ -8,7 +8,12 @@ import { enqueueDeliveries } from '../../src/events/webhooks/fan-out.js';
 import type { TestApp } from '../helpers/app.js';
 import { bearerFor } from '../helpers/auth.js';
 
-export { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+export {
+  startWebhookReceiver,
+  useWebhookReceiver,
+  verifyWebhook,
+  type WebhookReceiver,
+} from '../helpers/webhook-receiver.js';
 
 /** A clock on real time (receivers verify against it, ±5 minutes) that a test may move forward. */
 export function shiftableClock() {
