@@ -28,6 +28,24 @@ function get(url: string, agentless = true): Promise<Outcome> {
   });
 }
 
+type Server = Awaited<ReturnType<typeof startServer>>;
+
+/** A server on a fresh migrated database whose drain lasts `drainMs`, closed (with its database) after `run`. */
+async function onServer(drainMs: number, run: (server: Server, port: number) => Promise<void>): Promise<void> {
+  const database = await createMigratedTestDatabase();
+  const config = {
+    ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: String(drainMs), DEMO_DATA: 'false' }),
+    database: database.database,
+  };
+  const server = await startServer(config, { db: database.db, logger: false });
+  try {
+    await run(server, Number(new URL(server.url).port));
+  } finally {
+    await server.close();
+    await database.destroy();
+  }
+}
+
 describe(`graceful shutdown (${DIALECT})`, () => {
   it('finishes every in-flight request before closing', async () => {
     let arrived = 0;
@@ -87,14 +105,8 @@ describe(`graceful shutdown (${DIALECT})`, () => {
   });
 
   it('fails readiness and asks clients to reconnect while draining', async () => {
-    const database = await createMigratedTestDatabase();
-    const config = {
-      // A drain long enough, on this machine's scale, for the two requests below to come inside it.
-      ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: String(scaled(1000)), DEMO_DATA: 'false' }),
-      database: database.database,
-    };
-    const server = await startServer(config, { db: database.db, logger: false });
-    try {
+    // A drain long enough, on this machine's scale, for the two requests below to come inside it.
+    await onServer(scaled(1000), async (server) => {
       const closing = server.close();
       const ready = await server.app.inject({ method: 'GET', url: '/ready' });
       expect(ready.statusCode).toBe(503);
@@ -102,10 +114,7 @@ describe(`graceful shutdown (${DIALECT})`, () => {
       expect(ready.headers.connection).toBe('close');
       expect((await get(`${server.url}/health`)).status).toBe(200);
       await closing;
-    } finally {
-      await server.close();
-      await database.destroy();
-    }
+    });
   });
 
   it('stops gracefully when `npm start` itself gets SIGTERM (the signal reaches the server)', async () => {
@@ -132,63 +141,49 @@ const codesOf = (body: string) =>
 
 describe(`the end of the drain (${DIALECT})`, () => {
   it('answers requests on open connections with 503 SHUTTING_DOWN instead of resetting them', async () => {
-    const database = await createMigratedTestDatabase();
-    const config = {
-      ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '200', DEMO_DATA: 'false' }),
-      database: database.database,
-    };
-    const server = await startServer(config, { db: database.db, logger: false });
-    const port = Number(new URL(server.url).port);
-    const socket = connect(port, '127.0.0.1');
-    try {
-      let received = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (received += chunk));
-      const ended = new Promise<string>((resolve) => {
-        socket.on('close', () => resolve('close'));
-        socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
-      });
-      const answerOn = async () => {
-        const deadline = Date.now() + scaled(5_000);
-        while (!parseAnswer(received) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-        const answer = parseAnswer(received);
-        received = '';
-        return answer;
-      };
-      await new Promise((resolve) => socket.once('connect', resolve));
-      socket.write('GET /health HTTP/1.1\r\nHost: api.test\r\n\r\n');
-      expect((await answerOn())?.status).toBe(200);
+    await onServer(200, async (server, port) => {
+      const socket = connect(port, '127.0.0.1');
+      try {
+        let received = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (received += chunk));
+        const ended = new Promise<string>((resolve) => {
+          socket.on('close', () => resolve('close'));
+          socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+        });
+        const answerOn = async () => {
+          const deadline = Date.now() + scaled(5_000);
+          while (!parseAnswer(received) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+          const answer = parseAnswer(received);
+          received = '';
+          return answer;
+        };
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write('GET /health HTTP/1.1\r\nHost: api.test\r\n\r\n');
+        expect((await answerOn())?.status).toBe(200);
 
-      const closing = server.close();
-      while (!server.app.lifecycle.closing) await new Promise((r) => setTimeout(r, 2));
-      // The listener has stopped accepting; this keep-alive connection is still open, and its
-      // next request gets an answer in the contract's body rather than a reset.
-      socket.write('GET /health HTTP/1.1\r\nHost: api.test\r\nX-Request-Id: trace-shutdown-1\r\n\r\n');
-      const late = await answerOn();
-      expect(late?.status).toBe(503);
-      expect(late?.headers.connection).toBe('close');
-      expect(late?.headers['x-request-id']).toBe('trace-shutdown-1');
-      expect(JSON.parse(late?.body ?? '{}')).toEqual({
-        validation: { isValid: false, errors: [expect.objectContaining({ code: 'SHUTTING_DOWN' })] },
-      });
-      expect(await ended).toBe('close');
-      await closing;
-    } finally {
-      socket.destroy();
-      await server.close();
-      await database.destroy();
-    }
+        const closing = server.close();
+        while (!server.app.lifecycle.closing) await new Promise((r) => setTimeout(r, 2));
+        // The listener has stopped accepting; this keep-alive connection is still open, and its
+        // next request gets an answer in the contract's body rather than a reset.
+        socket.write('GET /health HTTP/1.1\r\nHost: api.test\r\nX-Request-Id: trace-shutdown-1\r\n\r\n');
+        const late = await answerOn();
+        expect(late?.status).toBe(503);
+        expect(late?.headers.connection).toBe('close');
+        expect(late?.headers['x-request-id']).toBe('trace-shutdown-1');
+        expect(JSON.parse(late?.body ?? '{}')).toEqual({
+          validation: { isValid: false, errors: [expect.objectContaining({ code: 'SHUTTING_DOWN' })] },
+        });
+        expect(await ended).toBe('close');
+        await closing;
+      } finally {
+        socket.destroy();
+      }
+    });
   });
 
   it('answers a connection accepted before the listener stopped whose request comes after', async () => {
-    const database = await createMigratedTestDatabase();
-    const config = {
-      ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '100', DEMO_DATA: 'false' }),
-      database: database.database,
-    };
-    const server = await startServer(config, { db: database.db, logger: false });
-    const port = Number(new URL(server.url).port);
-    try {
+    await onServer(100, async (server, port) => {
       // Connected (and accepted) while the process still serves, but silent until the listener
       // has stopped: Node's own close destroyed such connections at once, and clients saw resets.
       const answers = Array.from({ length: 5 }, (_, i) =>
@@ -205,21 +200,11 @@ describe(`the end of the drain (${DIALECT})`, () => {
         expect(answer.ended).toBe('end');
         expect(codesOf(answer.body)).toEqual(['SHUTTING_DOWN']);
       }
-    } finally {
-      await server.close();
-      await database.destroy();
-    }
+    });
   });
 
   it('waits past the idle grace for the first request of a connection accepted before the listener stopped', async () => {
-    const database = await createMigratedTestDatabase();
-    const config = {
-      ...loadConfig({ PORT: '0', SHUTDOWN_DRAIN_MS: '100', DEMO_DATA: 'false' }),
-      database: database.database,
-    };
-    const server = await startServer(config, { db: database.db, logger: false });
-    const port = Number(new URL(server.url).port);
-    try {
+    await onServer(100, async (server, port) => {
       // A starved client: its connection was accepted, its request is written only after the
       // listener has stopped and an idle keep-alive connection would have been closed.
       const late = rawExchange(port, async (s) => {
@@ -232,9 +217,6 @@ describe(`the end of the drain (${DIALECT})`, () => {
       const answer = await late;
       expect(answer.status).toBe(503);
       expect(codesOf(answer.body)).toEqual(['SHUTTING_DOWN']);
-    } finally {
-      await server.close();
-      await database.destroy();
-    }
+    });
   });
 });
